@@ -1,0 +1,267 @@
+/* gltile: tiled matrix transpose (and, later, multiply) as OpenGL ES 3.1
+ * compute shaders, after the tiled model of C++ AMP.
+ *
+ * Conventions for every function below:
+ *   - Sizes, offsets and pitches are in elements unless a name says bytes.
+ *     Every element type is 32 bits wide.
+ *   - Arguments are validated before any GL call that changes state; on any
+ *     error nothing is written to any buffer.
+ *   - Functions that take a gt_context need the GL context it was
+ *     initialised on to be current on the calling thread.
+ *   - After creation, no function allocates host memory.
+ *   - The library never prints; details of failures go to the logger hook.
+ */
+#ifndef GLTILE_GLTILE_H
+#define GLTILE_GLTILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define GT_VERSION_MAJOR 0
+#define GT_VERSION_MINOR 1
+#define GT_VERSION_PATCH 0
+
+/* Logger levels passed to gt_logger.log. */
+#define GT_LOG_ERROR 0
+#define GT_LOG_WARN  1
+#define GT_LOG_INFO  2
+#define GT_LOG_DEBUG 3
+
+/* Status codes. The numbers are ABI: new codes are appended, never
+ * renumbered. */
+typedef enum gt_status {
+  GT_OK = 0,
+  GT_ERR_INVALID_ARGUMENT, /* NULL, zero extent, unknown enum, pitch < cols */
+  GT_ERR_SHAPE_MISMATCH,   /* extents disagree (dst not cols x rows, inner dims) */
+  GT_ERR_OUT_OF_RANGE,     /* view reaches past its buffer, or size overflows */
+  GT_ERR_ALIASED,          /* read/write overlap the operation cannot honour */
+  GT_ERR_UNSUPPORTED,      /* device/context lacks what is needed */
+  GT_ERR_NO_CONTEXT,       /* no current GLES 3.1+ context */
+  GT_ERR_SHADER_BUILD,     /* compile/link failed; log via the logger hook */
+  GT_ERR_GL,               /* unexpected GL error */
+  GT_ERR_OUT_OF_MEMORY,    /* GL_OUT_OF_MEMORY or caller memory too small */
+  GT_ERR_CONTEXT_LOST      /* GPU reset / context loss */
+} gt_status;
+
+/* Element types. All are 32 bits wide. */
+typedef enum gt_type { GT_F32 = 1, GT_I32, GT_U32 } gt_type;
+
+/* Strategies for extents the tile may not divide (seeds 000, 001, 003).
+ * AUTO picks the fastest variant for the device. */
+typedef enum gt_strategy {
+  GT_STRATEGY_AUTO = 0,
+  GT_STRATEGY_SIMPLE,     /* one invocation per element, no shared memory */
+  GT_STRATEGY_TILED_EVEN, /* shared tile; the tile must divide the extent */
+  GT_STRATEGY_TILED_PAD,  /* extent padded up, every global access guarded */
+  GT_STRATEGY_TRUNCATE_A, /* extent truncated, edge threads do the leftovers */
+  GT_STRATEGY_TRUNCATE_B  /* TILED_EVEN on the main section, SIMPLE on bands */
+} gt_strategy;
+
+/* A 2-D extent: rows x cols. */
+typedef struct gt_extent {
+  uint32_t rows, cols;
+} gt_extent;
+
+/* A 2-D window on a GL buffer object. Element (r, c) lives at element
+ * offset + r * pitch + c of the buffer. */
+typedef struct gt_view {
+  uint32_t buffer; /* GL buffer name, owned by the caller */
+  size_t offset;   /* elements from the buffer's start */
+  uint32_t rows, cols;
+  uint32_t pitch;  /* elements between row starts; 0 = cols */
+  gt_type type;
+} gt_view;
+
+/* Host memory hook. alloc returns NULL on failure. */
+typedef struct gt_allocator {
+  void *(*alloc)(size_t size, void *user);
+  void (*free)(void *ptr, void *user);
+  void *user;
+} gt_allocator;
+
+/* Log hook: level is one of GT_LOG_*; msg is NUL-terminated and only valid
+ * during the call. */
+typedef struct gt_logger {
+  void (*log)(int level, const char *msg, void *user);
+  void *user;
+} gt_logger;
+
+/* Context options. Zero means default for every field. */
+typedef struct gt_context_desc {
+  gt_allocator allocator; /* zero = malloc/free; used only when mem == NULL */
+  gt_logger logger;       /* zero = silent */
+  bool min_limits;        /* true = clamp every limit to the ES 3.1 minimum */
+} gt_context_desc;
+
+/* The context: program table and device limits. Opaque; sized by
+ * gt_context_size so it can live in caller memory. */
+typedef struct gt_context gt_context;
+
+/* Caller storage for a headless EGL context made by gt_egl_open. */
+typedef struct gt_egl {
+  void *display, *surface, *context;
+} gt_egl;
+
+/* Options of gt_transpose. A NULL desc means all zero. */
+typedef struct gt_transpose_desc {
+  gt_strategy strategy; /* 0 = AUTO */
+  uint32_t tile;        /* 8, 16 or 32; 0 = chosen from the device limits */
+} gt_transpose_desc;
+
+/* Limits in effect for a context, after min_limits clamping. */
+typedef struct gt_limits {
+  uint32_t max_shared_bytes;         /* GL_MAX_COMPUTE_SHARED_MEMORY_SIZE */
+  uint32_t max_invocations;          /* GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS */
+  uint32_t max_group_size[3];        /* GL_MAX_COMPUTE_WORK_GROUP_SIZE */
+  uint32_t max_group_count[3];       /* GL_MAX_COMPUTE_WORK_GROUP_COUNT */
+  uint64_t max_storage_block_bytes;  /* GL_MAX_SHADER_STORAGE_BLOCK_SIZE */
+  uint32_t max_storage_blocks;       /* GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS */
+  uint32_t storage_offset_alignment; /* GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT */
+} gt_limits;
+
+/* ------------------------------------------------------------------ */
+/* Status, extents and views: pure functions, no GL.                   */
+
+/* A short English name for s, e.g. "GT_ERR_ALIASED: ...".
+ * Returns    never NULL; unknown codes give a fixed "unknown status" text. */
+const char *gt_status_string(gt_status s);
+
+/* Bytes per element of type t; 0 for an unknown type. */
+size_t gt_type_size(gt_type t);
+
+/* e rounded up (pad) or down (truncate) to multiples of the tile in each
+ * dimension, as C++ AMP's tiled_extent::pad and ::truncate.
+ * A zero tile dimension leaves that dimension unchanged. pad saturates at
+ * the largest multiple of the tile that fits in 32 bits. */
+gt_extent gt_extent_pad(gt_extent e, uint32_t tile_rows, uint32_t tile_cols);
+gt_extent gt_extent_truncate(gt_extent e, uint32_t tile_rows, uint32_t tile_cols);
+
+/* The rows x cols window of v whose first element is v's (row, col): the
+ * offset moves and the pitch stays v's effective pitch.
+ * Returns    a view with rows = cols = 0 (rejected by every operation with
+ *            GT_ERR_INVALID_ARGUMENT) when the window is not inside v. */
+gt_view gt_section(gt_view v, uint32_t row, uint32_t col, uint32_t rows, uint32_t cols);
+
+/* true when a and b name the same buffer and share at least one element.
+ * Exact and pitch-aware: two side-by-side sections of one matrix do not
+ * alias although their spans interleave. Views with a zero extent share
+ * nothing. Whether an overlap matters depends on which view is written:
+ * read-read overlap is allowed by every operation. */
+bool gt_views_alias(gt_view a, gt_view b);
+
+/* ------------------------------------------------------------------ */
+/* Headless EGL, for tests, tools and boards.                          */
+
+/* Creates an OpenGL ES 3.1 context and makes it current on this thread.
+ * Tries the EGL device platform, then Mesa's surfaceless platform, then
+ * the default display with a 1x1 pbuffer.
+ * Returns    GT_OK, GT_ERR_INVALID_ARGUMENT (egl NULL), GT_ERR_NO_CONTEXT
+ *            (no display gave an ES 3.1 context).
+ * Allocates  only what EGL allocates. On failure *egl is zeroed. */
+gt_status gt_egl_open(gt_egl *egl);
+
+/* Releases what gt_egl_open made and zeroes *egl. NULL or a zeroed egl is
+ * a no-op. */
+void gt_egl_close(gt_egl *egl);
+
+/* ------------------------------------------------------------------ */
+/* Context.                                                            */
+
+/* Bytes of caller memory gt_context_init needs. d may be NULL. */
+size_t gt_context_size(const gt_context_desc *d);
+
+/* Adopts the current GLES 3.1+ context: queries its limits once and sets
+ * up an empty program table (programs are built on first use).
+ *
+ * mem, size  caller memory of at least gt_context_size(d) bytes, aligned
+ *            for any object; or mem = NULL to allocate once through
+ *            d->allocator (malloc when zero).
+ * d          may be NULL (all defaults).
+ * Returns    GT_OK; GT_ERR_INVALID_ARGUMENT (out NULL, half-set allocator,
+ *            misaligned mem); GT_ERR_OUT_OF_MEMORY (size too small or the
+ *            allocator failed); GT_ERR_NO_CONTEXT (no current context);
+ *            GT_ERR_UNSUPPORTED (context older than ES 3.1).
+ * GL state   none changed.
+ * Allocates  once, only when mem is NULL. */
+gt_status gt_context_init(void *mem, size_t size, const gt_context_desc *d, gt_context **out);
+
+/* Deletes the programs the context built and frees its memory if
+ * gt_context_init allocated it. The GL context should be current so the
+ * programs can be deleted. NULL is a no-op. */
+void gt_context_release(gt_context *ctx);
+
+/* The limits in effect (after min_limits clamping). NULL ctx gives zeros. */
+gt_limits gt_context_limits(const gt_context *ctx);
+
+/* The tile AUTO uses for transpose on this context. */
+uint32_t gt_context_default_tile(const gt_context *ctx);
+
+/* The strategy AUTO picks for transpose on this context (never AUTO). */
+gt_strategy gt_context_auto_strategy(const gt_context *ctx);
+
+/* GL_RENDERER as read at init ("" for NULL). */
+const char *gt_context_renderer(const gt_context *ctx);
+
+/* Name of a strategy, e.g. "tiled_pad"; "unknown" for other values. */
+const char *gt_strategy_name(gt_strategy s);
+
+/* ------------------------------------------------------------------ */
+/* Data transfer and synchronisation.                                  */
+
+/* Copies host rows into the view dst. host holds dst.rows rows of dst.cols
+ * elements, host_pitch elements apart (0 = dst.cols). Elements of the
+ * buffer outside the view are left as they were.
+ * Returns    GT_OK, GT_ERR_INVALID_ARGUMENT, GT_ERR_OUT_OF_RANGE,
+ *            GT_ERR_NO_CONTEXT, GT_ERR_OUT_OF_MEMORY, GT_ERR_GL.
+ * GL state   issues a buffer-update memory barrier; binds dst.buffer to
+ *            GL_COPY_WRITE_BUFFER and restores the previous binding. */
+gt_status gt_write(gt_context *ctx, gt_view dst, const void *host, size_t host_pitch);
+
+/* Copies the view src into host rows host_pitch elements apart
+ * (0 = src.cols). Waits for earlier GL work on the buffer.
+ * Returns    as gt_write.
+ * GL state   issues a buffer-update memory barrier; binds src.buffer to
+ *            GL_COPY_READ_BUFFER and restores the previous binding. */
+gt_status gt_read(gt_context *ctx, gt_view src, void *host, size_t host_pitch);
+
+/* Waits until the GPU has finished all submitted work (glFinish).
+ * Returns    GT_OK, GT_ERR_INVALID_ARGUMENT, GT_ERR_NO_CONTEXT, GT_ERR_GL. */
+gt_status gt_finish(gt_context *ctx);
+
+/* ------------------------------------------------------------------ */
+/* Operations.                                                         */
+
+/* Transpose: dst(c, r) = src(r, c), bit for bit, for every element.
+ *
+ * src, dst   same type; dst is src.cols x src.rows; any offsets and pitches.
+ * d          strategy and tile; NULL = AUTO with the device's tile.
+ *            TILED_EVEN needs a tile that divides both extents.
+ * Aliasing   dst must share no element with src (gt_views_alias), else
+ *            GT_ERR_ALIASED; read-read overlap does not arise here.
+ * Returns    GT_OK; GT_ERR_INVALID_ARGUMENT (NULL ctx, zero extent, pitch <
+ *            cols, unknown type/strategy, tile not 0/8/16/32, buffer 0 or
+ *            not a buffer); GT_ERR_SHAPE_MISMATCH (dst extent, types,
+ *            TILED_EVEN on an extent the tile does not divide);
+ *            GT_ERR_OUT_OF_RANGE (a view past its buffer's end or sizes
+ *            overflowing); GT_ERR_ALIASED; GT_ERR_UNSUPPORTED (a view wider
+ *            than the device's storage-block limit, or a tile that does not
+ *            fit the device limits); GT_ERR_NO_CONTEXT; GT_ERR_SHADER_BUILD;
+ *            GT_ERR_OUT_OF_MEMORY (program table full, GL out of memory);
+ *            GT_ERR_GL.
+ * GL state   binds its program, SSBO slots 0-1 (indexed and generic
+ *            bindings) and sets its own uniforms; restores none of them.
+ *            Ends with a shader-storage and buffer-update barrier, so later
+ *            gltile calls and gt_read see the result.
+ * Allocates  nothing; compiles a program only on its first use. */
+gt_status gt_transpose(gt_context *ctx, gt_view src, gt_view dst, const gt_transpose_desc *d);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GLTILE_GLTILE_H */

@@ -1,0 +1,199 @@
+/* The context: adopts the current GLES 3.1+ context, queries its limits
+ * once, and owns the program table. */
+#include "gt_internal.h"
+
+#include <EGL/egl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The one place the library names the C allocator. */
+static void *default_alloc(size_t size, void *user) {
+  (void)user;
+  return malloc(size);
+}
+static void default_free(void *ptr, void *user) {
+  (void)user;
+  free(ptr);
+}
+
+void gt__log(const gt_context *ctx, int level, const char *fmt, ...) {
+  if (ctx == NULL || ctx->logger.log == NULL) return;
+  char msg[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  ctx->logger.log(level, msg, ctx->logger.user);
+}
+
+gt_status gt__context_check(const gt_context *ctx) {
+  GT__CHECK(ctx != NULL, GT_ERR_INVALID_ARGUMENT);
+  /* With no current context glGetError returns 0 on Mesa, so ask EGL. */
+  GT__CHECK(eglGetCurrentContext() == (EGLContext)ctx->egl_context, GT_ERR_NO_CONTEXT);
+  return GT_OK;
+}
+
+gt_status gt__gl_status(const gt_context *ctx, const char *where) {
+  GLenum e = glGetError();
+  if (e == GL_NO_ERROR) return GT_OK;
+  gt_status s = GT_ERR_GL;
+  if (e == GL_OUT_OF_MEMORY) s = GT_ERR_OUT_OF_MEMORY;
+  if (e == 0x0507 /* GL_CONTEXT_LOST, ES 3.2 */) s = GT_ERR_CONTEXT_LOST;
+  gt__log(ctx, GT_LOG_ERROR, "%s: GL error 0x%04x", where, (unsigned)e);
+  /* Drain the remaining flags so the next call starts clean. */
+  for (int i = 0; i < 8 && glGetError() != GL_NO_ERROR; i++) {
+  }
+  return s;
+}
+
+size_t gt_context_size(const gt_context_desc *d) {
+  (void)d;
+  return sizeof(gt_context);
+}
+
+static uint32_t geti(GLenum pname) {
+  GLint v = 0;
+  glGetIntegerv(pname, &v);
+  return v > 0 ? (uint32_t)v : 0;
+}
+
+static uint32_t geti_indexed(GLenum pname, GLuint index) {
+  GLint v = 0;
+  glGetIntegeri_v(pname, index, &v);
+  return v > 0 ? (uint32_t)v : 0;
+}
+
+static uint32_t min_u32(uint32_t a, uint32_t b) { return a < b ? a : b; }
+
+static void query_limits(gt_limits *l, bool clamp) {
+  GLint64 block = 0;
+  l->max_shared_bytes = geti(GL_MAX_COMPUTE_SHARED_MEMORY_SIZE);
+  l->max_invocations = geti(GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS);
+  for (GLuint i = 0; i < 3; i++) {
+    l->max_group_size[i] = geti_indexed(GL_MAX_COMPUTE_WORK_GROUP_SIZE, i);
+    l->max_group_count[i] = geti_indexed(GL_MAX_COMPUTE_WORK_GROUP_COUNT, i);
+  }
+  glGetInteger64v(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &block);
+  l->max_storage_block_bytes = block > 0 ? (uint64_t)block : 0;
+  l->max_storage_blocks = geti(GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS);
+  l->storage_offset_alignment = geti(GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT);
+  if (clamp) {
+    /* The minimums of the ES 3.1 specification, table 20.45 and 20.48. */
+    l->max_shared_bytes = min_u32(l->max_shared_bytes, 16384);
+    l->max_invocations = min_u32(l->max_invocations, 128);
+    l->max_group_size[0] = min_u32(l->max_group_size[0], 128);
+    l->max_group_size[1] = min_u32(l->max_group_size[1], 128);
+    l->max_group_size[2] = min_u32(l->max_group_size[2], 64);
+    for (int i = 0; i < 3; i++) l->max_group_count[i] = min_u32(l->max_group_count[i], 65535);
+    if (l->max_storage_block_bytes > (1u << 27)) l->max_storage_block_bytes = 1u << 27;
+    l->max_storage_blocks = min_u32(l->max_storage_blocks, 4);
+    /* 256 is the largest alignment the specification lets a device ask. */
+    l->storage_offset_alignment = 256;
+  }
+  /* Offsets we pass in uniforms count whole 4-byte elements, so binding
+   * offsets must also be multiples of 4. */
+  uint32_t a = l->storage_offset_alignment ? l->storage_offset_alignment : 256;
+  while (a % 4) a *= 2;
+  l->storage_offset_alignment = a;
+}
+
+/* The largest tile of 8, 16, 32 whose shared tile and thread group fit. */
+static uint32_t choose_tile(const gt_limits *l) {
+  uint32_t tile = 32;
+  while (tile > 8 && (tile * (tile + 1) * 4 > l->max_shared_bytes || tile > l->max_group_size[0]))
+    tile /= 2;
+  return tile;
+}
+
+static bool parse_es_version(const char *version, int *major, int *minor) {
+  const char *p = version ? strstr(version, "OpenGL ES ") : NULL;
+  if (p == NULL) return false;
+  return sscanf(p + 10, "%d.%d", major, minor) == 2;
+}
+
+gt_status gt_context_init(void *mem, size_t size, const gt_context_desc *d, gt_context **out) {
+  static const gt_context_desc zero_desc;
+  GT__CHECK(out != NULL, GT_ERR_INVALID_ARGUMENT);
+  *out = NULL;
+  if (d == NULL) d = &zero_desc;
+  const gt_allocator *a = &d->allocator;
+  GT__CHECK((a->alloc == NULL) == (a->free == NULL), GT_ERR_INVALID_ARGUMENT);
+  if (mem != NULL) {
+    GT__CHECK(size >= sizeof(gt_context), GT_ERR_OUT_OF_MEMORY);
+    GT__CHECK((uintptr_t)mem % sizeof(void *) == 0 && (uintptr_t)mem % sizeof(uint64_t) == 0,
+              GT_ERR_INVALID_ARGUMENT);
+  }
+  EGLContext current = eglGetCurrentContext();
+  GT__CHECK(current != EGL_NO_CONTEXT, GT_ERR_NO_CONTEXT);
+  int major = 0, minor = 0;
+  const char *version = (const char *)glGetString(GL_VERSION);
+  GT__CHECK(version != NULL, GT_ERR_NO_CONTEXT);
+  GT__CHECK(parse_es_version(version, &major, &minor), GT_ERR_UNSUPPORTED);
+  GT__CHECK(major > 3 || (major == 3 && minor >= 1), GT_ERR_UNSUPPORTED);
+
+  gt_allocator alloc = *a;
+  if (alloc.alloc == NULL) {
+    alloc.alloc = default_alloc;
+    alloc.free = default_free;
+    alloc.user = NULL;
+  }
+  bool owns = mem == NULL;
+  if (owns) {
+    mem = alloc.alloc(sizeof(gt_context), alloc.user);
+    GT__CHECK(mem != NULL, GT_ERR_OUT_OF_MEMORY);
+  }
+  gt_context *ctx = (gt_context *)mem;
+  memset(ctx, 0, sizeof *ctx);
+  ctx->logger = d->logger;
+  ctx->owns_memory = owns;
+  if (owns) ctx->allocator = alloc;
+  ctx->egl_context = current;
+  query_limits(&ctx->limits, d->min_limits);
+  const char *renderer = (const char *)glGetString(GL_RENDERER);
+  snprintf(ctx->renderer, sizeof ctx->renderer, "%s", renderer ? renderer : "");
+  ctx->default_tile = choose_tile(&ctx->limits);
+  ctx->auto_strategy = GT_STRATEGY_TILED_PAD;
+  gt_status s = gt__gl_status(ctx, "gt_context_init");
+  if (s != GT_OK) {
+    gt_context_release(ctx);
+    return s;
+  }
+  gt__log(ctx, GT_LOG_INFO, "gltile on %s (%s): tile %u, %u invocations, %u shared bytes",
+          ctx->renderer, version, ctx->default_tile, ctx->limits.max_invocations,
+          ctx->limits.max_shared_bytes);
+  *out = ctx;
+  return GT_OK;
+}
+
+void gt_context_release(gt_context *ctx) {
+  if (ctx == NULL) return;
+  /* Programs can only be deleted on their own context; without it they
+   * die with the context itself. */
+  if (eglGetCurrentContext() == (EGLContext)ctx->egl_context) gt__program_release_all(ctx);
+  if (ctx->owns_memory) {
+    gt_allocator a = ctx->allocator;
+    a.free(ctx, a.user);
+  }
+}
+
+gt_limits gt_context_limits(const gt_context *ctx) {
+  gt_limits zero;
+  memset(&zero, 0, sizeof zero);
+  return ctx ? ctx->limits : zero;
+}
+
+uint32_t gt_context_default_tile(const gt_context *ctx) { return ctx ? ctx->default_tile : 0; }
+
+gt_strategy gt_context_auto_strategy(const gt_context *ctx) {
+  return ctx ? ctx->auto_strategy : GT_STRATEGY_TILED_PAD;
+}
+
+const char *gt_context_renderer(const gt_context *ctx) { return ctx ? ctx->renderer : ""; }
+
+gt_status gt_finish(gt_context *ctx) {
+  GT__TRY(gt__context_check(ctx));
+  glFinish();
+  return gt__gl_status(ctx, "gt_finish");
+}

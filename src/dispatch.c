@@ -1,0 +1,31 @@
+/* One kernel launch: bind the views' ranges, set their uniforms, and
+ * dispatch the grid, split into several dispatches when it has more groups
+ * than the device allows in one. */
+#include "gt_internal.h"
+
+static uint32_t min_u32(uint32_t a, uint32_t b) { return a < b ? a : b; }
+
+gt_status gt__dispatch(gt_context *ctx, const gt_program *prog, const gt_bound_view *views,
+                       uint32_t count, uint32_t groups_cols, uint32_t groups_rows) {
+  GLuint data[GT_MAX_VIEWS * 4];
+  GT__CHECK(count <= GT_MAX_VIEWS, GT_ERR_INVALID_ARGUMENT);
+  if (groups_cols == 0 || groups_rows == 0) return GT_OK;
+  glUseProgram(prog->name);
+  for (uint32_t i = 0; i < count; i++) {
+    const gt_bound_view *v = &views[i];
+    glBindBufferRange(GL_SHADER_STORAGE_BUFFER, i, v->view.buffer, v->bind_offset, v->bind_size);
+    data[4 * i + 0] = v->view.rows;
+    data[4 * i + 1] = v->view.cols;
+    data[4 * i + 2] = v->elem_offset;
+    data[4 * i + 3] = v->view.pitch;
+  }
+  glUniform4uiv(prog->views_loc, (GLsizei)count, data);
+  uint32_t max_x = ctx->limits.max_group_count[0], max_y = ctx->limits.max_group_count[1];
+  for (uint32_t y = 0; y < groups_rows; y += min_u32(max_y, groups_rows - y)) {
+    for (uint32_t x = 0; x < groups_cols; x += min_u32(max_x, groups_cols - x)) {
+      glUniform2ui(prog->group_base_loc, x, y);
+      glDispatchCompute(min_u32(max_x, groups_cols - x), min_u32(max_y, groups_rows - y), 1);
+    }
+  }
+  return GT_OK;
+}

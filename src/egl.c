@@ -1,0 +1,112 @@
+/* Headless EGL: an OpenGL ES 3.1 context with no window, for tests, tools
+ * and boards. Apps that already have a context skip this file. */
+#include "gt_internal.h"
+
+#include <EGL/egl.h>
+#include <EGL/eglext.h>
+#include <string.h>
+
+#ifndef EGL_PLATFORM_SURFACELESS_MESA
+#define EGL_PLATFORM_SURFACELESS_MESA 0x31DD
+#endif
+
+static bool has_extension(const char *list, const char *name) {
+  size_t n = strlen(name);
+  for (const char *p = list; p && (p = strstr(p, name)) != NULL; p += n) {
+    bool starts = p == list || p[-1] == ' ';
+    bool ends = p[n] == ' ' || p[n] == '\0';
+    if (starts && ends) return true;
+  }
+  return false;
+}
+
+/* Makes an ES 3.1 context current on an initialised display: without a
+ * config and a surface when the display allows it, else with a 1x1
+ * pbuffer. */
+static bool make_context(EGLDisplay dpy, bool allow_pbuffer, gt_egl *egl) {
+  static const EGLint ctx_attribs[] = { EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 1,
+                                        EGL_NONE };
+  const char *exts = eglQueryString(dpy, EGL_EXTENSIONS);
+  if (!eglBindAPI(EGL_OPENGL_ES_API)) return false;
+  if (has_extension(exts, "EGL_KHR_no_config_context") &&
+      has_extension(exts, "EGL_KHR_surfaceless_context")) {
+    EGLContext c = eglCreateContext(dpy, (EGLConfig)0, EGL_NO_CONTEXT, ctx_attribs);
+    if (c != EGL_NO_CONTEXT) {
+      if (eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, c)) {
+        egl->display = dpy;
+        egl->context = c;
+        return true;
+      }
+      eglDestroyContext(dpy, c);
+    }
+  }
+  if (!allow_pbuffer) return false;
+  static const EGLint cfg_attribs[] = { EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE,
+                                        EGL_OPENGL_ES3_BIT, EGL_NONE };
+  static const EGLint pb_attribs[] = { EGL_WIDTH, 1, EGL_HEIGHT, 1, EGL_NONE };
+  EGLConfig cfg;
+  EGLint n = 0;
+  if (!eglChooseConfig(dpy, cfg_attribs, &cfg, 1, &n) || n < 1) return false;
+  EGLSurface surf = eglCreatePbufferSurface(dpy, cfg, pb_attribs);
+  if (surf == EGL_NO_SURFACE) return false;
+  EGLContext c = eglCreateContext(dpy, cfg, EGL_NO_CONTEXT, ctx_attribs);
+  if (c != EGL_NO_CONTEXT && eglMakeCurrent(dpy, surf, surf, c)) {
+    egl->display = dpy;
+    egl->surface = surf;
+    egl->context = c;
+    return true;
+  }
+  if (c != EGL_NO_CONTEXT) eglDestroyContext(dpy, c);
+  eglDestroySurface(dpy, surf);
+  return false;
+}
+
+static bool try_display(EGLDisplay dpy, bool allow_pbuffer, gt_egl *egl) {
+  if (dpy == EGL_NO_DISPLAY) return false;
+  EGLint major, minor;
+  if (!eglInitialize(dpy, &major, &minor)) return false;
+  if (make_context(dpy, allow_pbuffer, egl)) return true;
+  eglTerminate(dpy);
+  return false;
+}
+
+gt_status gt_egl_open(gt_egl *egl) {
+  GT__CHECK(egl != NULL, GT_ERR_INVALID_ARGUMENT);
+  memset(egl, 0, sizeof *egl);
+  const char *client = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
+  PFNEGLGETPLATFORMDISPLAYEXTPROC get_platform_display =
+      (PFNEGLGETPLATFORMDISPLAYEXTPROC)eglGetProcAddress("eglGetPlatformDisplayEXT");
+
+  /* 1. A GPU without a window system: the EGL device platform. */
+  if (get_platform_display && has_extension(client, "EGL_EXT_platform_device")) {
+    PFNEGLQUERYDEVICESEXTPROC query_devices =
+        (PFNEGLQUERYDEVICESEXTPROC)eglGetProcAddress("eglQueryDevicesEXT");
+    EGLDeviceEXT devices[8];
+    EGLint count = 0;
+    if (query_devices && query_devices(8, devices, &count)) {
+      for (EGLint i = 0; i < count; i++) {
+        EGLDisplay dpy = get_platform_display(EGL_PLATFORM_DEVICE_EXT, devices[i], NULL);
+        if (try_display(dpy, false, egl)) return GT_OK;
+      }
+    }
+  }
+  /* 2. Mesa's surfaceless platform (llvmpipe in CI). */
+  if (get_platform_display && has_extension(client, "EGL_MESA_platform_surfaceless")) {
+    EGLDisplay dpy = get_platform_display(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL);
+    if (try_display(dpy, false, egl)) return GT_OK;
+  }
+  /* 3. Whatever the default display is, with a pbuffer if it must. */
+  if (try_display(eglGetDisplay(EGL_DEFAULT_DISPLAY), true, egl)) return GT_OK;
+  memset(egl, 0, sizeof *egl);
+  return GT_ERR_NO_CONTEXT;
+}
+
+void gt_egl_close(gt_egl *egl) {
+  if (egl == NULL || egl->display == NULL) return;
+  EGLDisplay dpy = (EGLDisplay)egl->display;
+  eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+  if (egl->context) eglDestroyContext(dpy, (EGLContext)egl->context);
+  if (egl->surface) eglDestroySurface(dpy, (EGLSurface)egl->surface);
+  eglTerminate(dpy);
+  memset(egl, 0, sizeof *egl);
+}

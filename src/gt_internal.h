@@ -1,0 +1,151 @@
+/* Declarations shared between the library's source files. Not installed. */
+#ifndef GT_INTERNAL_H
+#define GT_INTERNAL_H
+
+#include <gltile/gltile.h>
+
+#include <GLES3/gl31.h>
+
+/* One-line argument checks: return the status when the condition fails. */
+#define GT__CHECK(cond, status) \
+  do {                          \
+    if (!(cond)) return (status); \
+  } while (0)
+
+#define GT__TRY(expr)             \
+  do {                            \
+    gt_status gt__s_ = (expr);    \
+    if (gt__s_ != GT_OK) return gt__s_; \
+  } while (0)
+
+/* ---- kernels and programs ---------------------------------------- */
+
+/* The kernels in glsl/, one file each. */
+typedef enum gt_kernel {
+  GT_KERNEL_TRANSPOSE_SIMPLE,
+  GT_KERNEL_TRANSPOSE_TILED,      /* TILED_EVEN, or TILED_PAD with GT_GUARDED */
+  GT_KERNEL_TRANSPOSE_TRUNCATE_A,
+  GT_KERNEL_COUNT
+} gt_kernel;
+
+/* Variant flags, each becomes a #define. */
+enum {
+  GT_VARIANT_GUARDED = 1u << 0, /* guard every global access (pad strategy) */
+  GT_VARIANT_ALIASED = 1u << 1  /* storage blocks without restrict */
+};
+
+/* Everything that makes one program different from another: the key of
+ * the program table. */
+typedef struct gt_program_key {
+  gt_kernel kernel;
+  uint32_t tile;         /* TILE, elements per tile side; 0 for SIMPLE */
+  uint32_t group_cols;   /* local_size_x */
+  uint32_t group_rows;   /* local_size_y */
+  uint32_t variant;      /* GT_VARIANT_* */
+  gt_type elem;          /* GLSL element type: uint, int or float */
+} gt_program_key;
+
+typedef struct gt_program {
+  gt_program_key key;
+  GLuint name;           /* 0 = free slot */
+  GLint views_loc;       /* uniform uvec4 gt_views[] */
+  GLint group_base_loc;  /* uniform uvec2 gt_group_base */
+} gt_program;
+
+/* Enough for every transpose variant: 3 kernels x 3 tiles x 2 flags x
+ * 2 aliasing variants, with room to spare. */
+#define GT_PROGRAM_TABLE_SIZE 64
+
+/* Storage-block bindings, matched by the kernels' layout(binding = N). */
+enum { GT_BINDING_SRC = 0, GT_BINDING_DST = 1 };
+
+/* The view uniforms: gt_views[slot] = (rows, cols, offset, pitch). */
+#define GT_MAX_VIEWS 4
+
+/* ---- the context -------------------------------------------------- */
+
+struct gt_context {
+  gt_logger logger;
+  gt_allocator allocator;   /* set only when we allocated this memory */
+  bool owns_memory;
+  void *egl_context;        /* the EGL context current at init */
+  gt_limits limits;
+  uint32_t default_tile;
+  gt_strategy auto_strategy;
+  char renderer[128];
+  gt_program programs[GT_PROGRAM_TABLE_SIZE];
+};
+
+/* ---- shared helpers ----------------------------------------------- */
+
+/* Logs through the context's logger, printf style. Cheap when silent. */
+void gt__log(const gt_context *ctx, int level, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* GT_OK when ctx is usable on this thread: non-NULL and its GL context
+ * current. */
+gt_status gt__context_check(const gt_context *ctx);
+
+/* Maps a GL error (glGetError) to a status; GT_OK for GL_NO_ERROR. */
+gt_status gt__gl_status(const gt_context *ctx, const char *where);
+
+/* A view checked against its buffer, ready to bind. */
+typedef struct gt_bound_view {
+  gt_view view;          /* pitch resolved (never 0) */
+  GLintptr bind_offset;  /* bytes, a multiple of the offset alignment */
+  GLsizeiptr bind_size;  /* bytes from bind_offset to the view's last element */
+  uint32_t elem_offset;  /* elements from bind_offset to the view's start */
+} gt_bound_view;
+
+/* Checks v's fields, without GL: nonzero buffer and extent, known type,
+ * pitch >= cols, element span without overflow. */
+gt_status gt__view_check_fields(gt_view v);
+
+/* Fields, then the view against its buffer's size (the only GL query
+ * allowed before validation ends). */
+gt_status gt__view_check_buffer(const gt_context *ctx, gt_view v);
+
+/* Full validation of one view: fields, its buffer's size (the only GL query
+ * allowed before validation ends), and the device's storage-block limit. */
+gt_status gt__view_prepare(const gt_context *ctx, gt_view v, gt_bound_view *out);
+
+/* Elements from the view's first element to one past its last. */
+uint64_t gt__view_span(gt_view v);
+
+/* Effective pitch: cols when pitch is 0. */
+uint32_t gt__view_pitch(gt_view v);
+
+/* Finds or builds the program for key. */
+gt_status gt__program_get(gt_context *ctx, const gt_program_key *key, const gt_program **out);
+
+/* Deletes every program in the table. */
+void gt__program_release_all(gt_context *ctx);
+
+/* Writes the preamble (version, defines, layout) of key into buf. Returns
+ * the length, or 0 when buf is too small. Needs no GL: the build uses it to
+ * validate every variant with glslangValidator. */
+size_t gt__program_preamble(const gt_program_key *key, char *buf, size_t size);
+
+/* The kernel's GLSL text and its file name (for logs). */
+const char *gt__kernel_source(gt_kernel k);
+const char *gt__kernel_name(gt_kernel k);
+extern const char gt__glsl_prelude[];
+
+/* One dispatch over views[0..count): binds each view's range to binding
+ * slot i, sets the view uniforms, and dispatches groups (cols, rows),
+ * split into several dispatches with a group base when a count exceeds
+ * the device limit. */
+gt_status gt__dispatch(gt_context *ctx, const gt_program *prog, const gt_bound_view *views,
+                       uint32_t count, uint32_t groups_cols, uint32_t groups_rows);
+
+/* A section of a prepared view: same bound range, moved offset uniform. */
+gt_bound_view gt__bound_section(const gt_bound_view *parent, uint32_t row, uint32_t col,
+                                uint32_t rows, uint32_t cols);
+
+/* Ceil(a / b) for b > 0, without overflow. */
+static inline uint32_t gt__div_up(uint32_t a, uint32_t b) { return a / b + (a % b != 0); }
+
+#endif

@@ -1,0 +1,106 @@
+/* Programs: compile and link a kernel variant once, keep it in the
+ * context's fixed table, and find it again without compiling or
+ * allocating on every later call. */
+#include "gt_internal.h"
+
+#include <string.h>
+
+static bool same_key(const gt_program_key *a, const gt_program_key *b) {
+  return a->kernel == b->kernel && a->tile == b->tile && a->group_cols == b->group_cols &&
+         a->group_rows == b->group_rows && a->variant == b->variant && a->elem == b->elem;
+}
+
+/* Sends a shader or program info log to the logger, if there is one. */
+static void log_info(const gt_context *ctx, GLuint object, bool is_shader, const gt_program_key *key) {
+  if (ctx->logger.log == NULL) return;
+  char text[2048];
+  GLsizei length = 0;
+  if (is_shader)
+    glGetShaderInfoLog(object, (GLsizei)sizeof text, &length, text);
+  else
+    glGetProgramInfoLog(object, (GLsizei)sizeof text, &length, text);
+  text[length > 0 && (size_t)length < sizeof text ? length : 0] = '\0';
+  gt__log(ctx, GT_LOG_ERROR,
+          "%s of %s (tile %u, group %ux%u, variant %u) failed; source 1 = prelude.glsl, "
+          "2 = %s:\n%s",
+          is_shader ? "compile" : "link", gt__kernel_name(key->kernel), key->tile, key->group_cols,
+          key->group_rows, key->variant, gt__kernel_name(key->kernel), text);
+}
+
+static gt_status build(gt_context *ctx, const gt_program_key *key, gt_program *slot) {
+  char preamble[512];
+  GT__CHECK(gt__program_preamble(key, preamble, sizeof preamble) != 0, GT_ERR_INVALID_ARGUMENT);
+  const char *parts[] = { preamble, gt__glsl_prelude, "\n#line 1 2\n", gt__kernel_source(key->kernel) };
+  GLuint shader = glCreateShader(GL_COMPUTE_SHADER);
+  if (shader == 0) {
+    gt_status s = gt__gl_status(ctx, "glCreateShader");
+    return s == GT_OK ? GT_ERR_GL : s;
+  }
+  glShaderSource(shader, 4, parts, NULL);
+  glCompileShader(shader);
+  GLint ok = 0;
+  glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
+  if (!ok) {
+    log_info(ctx, shader, true, key);
+    glDeleteShader(shader);
+    return GT_ERR_SHADER_BUILD;
+  }
+  GLuint program = glCreateProgram();
+  if (program == 0) {
+    glDeleteShader(shader);
+    gt_status s = gt__gl_status(ctx, "glCreateProgram");
+    return s == GT_OK ? GT_ERR_GL : s;
+  }
+  glAttachShader(program, shader);
+  glLinkProgram(program);
+  /* The linked program keeps what it needs; the shader can go now. */
+  glDetachShader(program, shader);
+  glDeleteShader(shader);
+  glGetProgramiv(program, GL_LINK_STATUS, &ok);
+  if (!ok) {
+    log_info(ctx, program, false, key);
+    glDeleteProgram(program);
+    return GT_ERR_SHADER_BUILD;
+  }
+  gt_status s = gt__gl_status(ctx, "program build");
+  if (s != GT_OK) {
+    glDeleteProgram(program);
+    return s;
+  }
+  slot->key = *key;
+  slot->name = program;
+  slot->views_loc = glGetUniformLocation(program, "gt_views");
+  slot->group_base_loc = glGetUniformLocation(program, "gt_group_base");
+  gt__log(ctx, GT_LOG_DEBUG, "built %s: tile %u, group %ux%u, variant %u", gt__kernel_name(key->kernel),
+          key->tile, key->group_cols, key->group_rows, key->variant);
+  return GT_OK;
+}
+
+gt_status gt__program_get(gt_context *ctx, const gt_program_key *key, const gt_program **out) {
+  gt_program *free_slot = NULL;
+  for (size_t i = 0; i < GT_PROGRAM_TABLE_SIZE; i++) {
+    gt_program *p = &ctx->programs[i];
+    if (p->name == 0) {
+      if (free_slot == NULL) free_slot = p;
+      continue;
+    }
+    if (same_key(&p->key, key)) {
+      *out = p;
+      return GT_OK;
+    }
+  }
+  if (free_slot == NULL) {
+    gt__log(ctx, GT_LOG_ERROR, "program table full (%d programs)", GT_PROGRAM_TABLE_SIZE);
+    return GT_ERR_OUT_OF_MEMORY;
+  }
+  GT__TRY(build(ctx, key, free_slot));
+  *out = free_slot;
+  return GT_OK;
+}
+
+void gt__program_release_all(gt_context *ctx) {
+  for (size_t i = 0; i < GT_PROGRAM_TABLE_SIZE; i++) {
+    if (ctx->programs[i].name != 0) glDeleteProgram(ctx->programs[i].name);
+    memset(&ctx->programs[i], 0, sizeof ctx->programs[i]);
+  }
+}

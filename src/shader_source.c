@@ -1,0 +1,60 @@
+/* Source assembly for the kernels: the preamble of defines and layout
+ * that the library prepends to glsl/prelude.glsl and a kernel. No GL here,
+ * so the build can print every variant for glslangValidator. */
+#include "gt_internal.h"
+
+#include <stdio.h>
+
+extern const char gt__glsl_transpose_simple[];
+extern const char gt__glsl_transpose_tiled[];
+extern const char gt__glsl_transpose_truncate_a[];
+
+static const struct {
+  const char *name;
+  const char *source;
+} kernels[GT_KERNEL_COUNT] = {
+  [GT_KERNEL_TRANSPOSE_SIMPLE] = { "transpose_simple.comp", gt__glsl_transpose_simple },
+  [GT_KERNEL_TRANSPOSE_TILED] = { "transpose_tiled.comp", gt__glsl_transpose_tiled },
+  [GT_KERNEL_TRANSPOSE_TRUNCATE_A] = { "transpose_truncate_a.comp", gt__glsl_transpose_truncate_a },
+};
+
+const char *gt__kernel_source(gt_kernel k) {
+  return (unsigned)k < GT_KERNEL_COUNT ? kernels[k].source : NULL;
+}
+
+const char *gt__kernel_name(gt_kernel k) {
+  return (unsigned)k < GT_KERNEL_COUNT ? kernels[k].name : "unknown";
+}
+
+static const char *glsl_type(gt_type t) {
+  switch (t) {
+  case GT_F32: return "float";
+  case GT_I32: return "int";
+  case GT_U32: return "uint";
+  }
+  return "uint";
+}
+
+size_t gt__program_preamble(const gt_program_key *key, char *buf, size_t size) {
+  /* A tile of elements: the kernel's TILE for tiled kernels, else one
+   * element per invocation of the group. */
+  uint32_t tile_rows = key->tile ? key->tile : key->group_rows;
+  uint32_t tile_cols = key->tile ? key->tile : key->group_cols;
+  char tile_define[32] = "";
+  if (key->tile) snprintf(tile_define, sizeof tile_define, "#define GT_TILE %u\n", key->tile);
+  int n = snprintf(buf, size,
+                   "#version 310 es\n"
+                   "#define GT_ELEM %s\n"
+                   "#define GT_VIEWS %d\n"
+                   "#define GT_TILE_ROWS %u\n"
+                   "#define GT_TILE_COLS %u\n"
+                   "#define GT_GROUP_ROWS %u\n"
+                   "%s%s%s"
+                   "layout(local_size_x = %u, local_size_y = %u) in;\n"
+                   "#line 1 1\n",
+                   glsl_type(key->elem), GT_MAX_VIEWS, tile_rows, tile_cols, key->group_rows,
+                   tile_define, (key->variant & GT_VARIANT_GUARDED) ? "#define GT_GUARDED 1\n" : "",
+                   (key->variant & GT_VARIANT_ALIASED) ? "#define GT_ALIASED 1\n" : "",
+                   key->group_cols, key->group_rows);
+  return n < 0 || (size_t)n >= size ? 0 : (size_t)n;
+}

@@ -1,0 +1,149 @@
+/* Views: sections, the aliasing predicate, and validation against the
+ * buffer a view names. */
+#include "gt_internal.h"
+
+size_t gt_type_size(gt_type t) {
+  switch (t) {
+  case GT_F32:
+  case GT_I32:
+  case GT_U32: return 4;
+  }
+  return 0;
+}
+
+uint32_t gt__view_pitch(gt_view v) { return v.pitch ? v.pitch : v.cols; }
+
+uint64_t gt__view_span(gt_view v) {
+  if (v.rows == 0 || v.cols == 0) return 0;
+  return (uint64_t)(v.rows - 1) * gt__view_pitch(v) + v.cols;
+}
+
+gt_view gt_section(gt_view v, uint32_t row, uint32_t col, uint32_t rows, uint32_t cols) {
+  gt_view s = v;
+  uint32_t pitch = gt__view_pitch(v);
+  bool inside = (uint64_t)row + rows <= v.rows && (uint64_t)col + cols <= v.cols;
+  s.pitch = pitch;
+  if (!inside) {
+    s.rows = s.cols = 0;
+    return s;
+  }
+  s.offset = v.offset + (size_t)row * pitch + col;
+  s.rows = rows;
+  s.cols = cols;
+  return s;
+}
+
+/* Does any row of b intersect the element interval [lo, lo + len)? Rows of
+ * b are the disjoint intervals [ob + k*pb, ob + k*pb + cb), k < rb; those
+ * starting before lo + len and ending after lo form one contiguous run of
+ * k, so the answer is whether that run is non-empty. */
+static bool rows_hit_interval(uint64_t ob, uint64_t pb, uint64_t cb, uint64_t rb,
+                              uint64_t lo, uint64_t len) {
+  uint64_t hi = lo + len; /* exclusive */
+  if (hi <= ob) return false;
+  /* Last k with ob + k*pb < hi. */
+  uint64_t k_last = (hi - 1 - ob) / pb;
+  if (k_last >= rb) k_last = rb - 1;
+  /* First k with ob + k*pb + cb > lo. */
+  uint64_t k_first = 0;
+  if (ob + cb <= lo) k_first = (lo - ob - cb) / pb + 1;
+  return k_first <= k_last;
+}
+
+bool gt_views_alias(gt_view a, gt_view b) {
+  if (a.buffer != b.buffer) return false;
+  uint64_t span_a = gt__view_span(a), span_b = gt__view_span(b);
+  if (span_a == 0 || span_b == 0) return false;
+  uint64_t oa = a.offset, ob = b.offset;
+  if (oa + span_a <= ob || ob + span_b <= oa) return false;
+  /* Walk the rows of the view with fewer rows, keeping only those inside
+   * the other's span; each row costs O(1). */
+  if (a.rows > b.rows) {
+    gt_view t = a;
+    a = b;
+    b = t;
+    oa = a.offset;
+    ob = b.offset;
+    span_b = gt__view_span(b);
+  }
+  uint64_t pa = gt__view_pitch(a), pb = gt__view_pitch(b);
+  uint64_t first = 0;
+  if (ob > oa + a.cols) first = (ob - oa - a.cols) / pa;
+  for (uint64_t i = first; i < a.rows; i++) {
+    uint64_t lo = oa + i * pa;
+    if (lo >= ob + span_b) break;
+    if (rows_hit_interval(ob, pb, b.cols, b.rows, lo, a.cols)) return true;
+  }
+  return false;
+}
+
+gt_status gt__view_check_fields(gt_view v) {
+  GT__CHECK(v.buffer != 0, GT_ERR_INVALID_ARGUMENT);
+  GT__CHECK(v.rows != 0 && v.cols != 0, GT_ERR_INVALID_ARGUMENT);
+  GT__CHECK(gt_type_size(v.type) != 0, GT_ERR_INVALID_ARGUMENT);
+  GT__CHECK(v.pitch == 0 || v.pitch >= v.cols, GT_ERR_INVALID_ARGUMENT);
+  /* The last element's byte address must be representable: offset + span
+   * elements of 4 bytes within 64 bits and within size_t. */
+  uint64_t span = gt__view_span(v);
+  GT__CHECK((uint64_t)v.offset <= (UINT64_MAX / 4) - span, GT_ERR_OUT_OF_RANGE);
+  GT__CHECK(((uint64_t)v.offset + span) <= (uint64_t)(SIZE_MAX / 4), GT_ERR_OUT_OF_RANGE);
+  return GT_OK;
+}
+
+/* Size in bytes of a buffer object, restoring the copy-read binding used
+ * to ask: ES 3.1 has no way to query a buffer without binding it. */
+static gt_status buffer_size(GLuint buffer, uint64_t *out) {
+  GT__CHECK(glIsBuffer(buffer), GT_ERR_INVALID_ARGUMENT);
+  GLint previous = 0;
+  GLint64 size = 0;
+  glGetIntegerv(GL_COPY_READ_BUFFER_BINDING, &previous);
+  glBindBuffer(GL_COPY_READ_BUFFER, buffer);
+  glGetBufferParameteri64v(GL_COPY_READ_BUFFER, GL_BUFFER_SIZE, &size);
+  glBindBuffer(GL_COPY_READ_BUFFER, (GLuint)previous);
+  *out = size > 0 ? (uint64_t)size : 0;
+  return GT_OK;
+}
+
+gt_status gt__view_check_buffer(const gt_context *ctx, gt_view v) {
+  GT__TRY(gt__view_check_fields(v));
+  uint64_t buffer_bytes = 0;
+  GT__TRY(buffer_size(v.buffer, &buffer_bytes));
+  uint64_t end = ((uint64_t)v.offset + gt__view_span(v)) * 4;
+  if (end > buffer_bytes) {
+    gt__log(ctx, GT_LOG_ERROR, "view of buffer %u ends at byte %llu, past its %llu bytes", v.buffer,
+            (unsigned long long)end, (unsigned long long)buffer_bytes);
+    return GT_ERR_OUT_OF_RANGE;
+  }
+  return GT_OK;
+}
+
+gt_status gt__view_prepare(const gt_context *ctx, gt_view v, gt_bound_view *out) {
+  GT__TRY(gt__view_check_buffer(ctx, v));
+  v.pitch = gt__view_pitch(v);
+  uint64_t start = (uint64_t)v.offset * 4;
+  uint64_t end = ((uint64_t)v.offset + gt__view_span(v)) * 4;
+  /* Bind from the aligned byte below the view; the rest of the offset
+   * travels in the view's uniform. */
+  uint64_t align = ctx->limits.storage_offset_alignment;
+  uint64_t bind_offset = start / align * align;
+  uint64_t bind_size = end - bind_offset;
+  if (bind_size > ctx->limits.max_storage_block_bytes || bind_size / 4 > UINT32_MAX) {
+    gt__log(ctx, GT_LOG_ERROR, "view of buffer %u needs a %llu-byte binding; the device allows %llu",
+            v.buffer, (unsigned long long)bind_size,
+            (unsigned long long)ctx->limits.max_storage_block_bytes);
+    return GT_ERR_UNSUPPORTED;
+  }
+  out->view = v;
+  out->bind_offset = (GLintptr)bind_offset;
+  out->bind_size = (GLsizeiptr)bind_size;
+  out->elem_offset = (uint32_t)((start - bind_offset) / 4);
+  return GT_OK;
+}
+
+gt_bound_view gt__bound_section(const gt_bound_view *parent, uint32_t row, uint32_t col,
+                                uint32_t rows, uint32_t cols) {
+  gt_bound_view s = *parent;
+  s.view = gt_section(parent->view, row, col, rows, cols);
+  s.elem_offset = parent->elem_offset + row * parent->view.pitch + col;
+  return s;
+}

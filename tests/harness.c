@@ -1,0 +1,89 @@
+#include "harness.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Library messages go to stderr when GT_TEST_LOG is set: the tests make
+ * many calls that must fail, and each failure is logged. */
+static void log_to_stderr(int level, const char *msg, void *user) {
+  (void)user;
+  if (level <= GT_LOG_WARN || getenv("GT_TEST_LOG")) fprintf(stderr, "gltile: %s\n", msg);
+}
+
+int gt_test_open(int argc, char **argv, gt_test_env *env) {
+  memset(env, 0, sizeof *env);
+  for (int i = 1; i < argc; i++)
+    if (strcmp(argv[i], "--min-limits") == 0) env->min_limits = true;
+  if (gt_egl_open(&env->egl) != GT_OK) {
+    printf("no OpenGL ES 3.1 context: skipped\n");
+    return GT_TEST_SKIP;
+  }
+  gt_context_desc desc;
+  memset(&desc, 0, sizeof desc);
+  if (getenv("GT_TEST_LOG")) desc.logger.log = log_to_stderr;
+  desc.min_limits = env->min_limits;
+  gt_status s = gt_context_init(NULL, 0, &desc, &env->ctx);
+  if (s != GT_OK) {
+    fprintf(stderr, "gt_context_init: %s\n", gt_status_string(s));
+    gt_egl_close(&env->egl);
+    return s == GT_ERR_UNSUPPORTED ? GT_TEST_SKIP : 1;
+  }
+  printf("renderer: %s%s\n", gt_context_renderer(env->ctx), env->min_limits ? " (ES 3.1 minimum limits)" : "");
+  return 0;
+}
+
+void gt_test_close(gt_test_env *env) {
+  gt_context_release(env->ctx);
+  gt_egl_close(&env->egl);
+  env->ctx = NULL;
+}
+
+GLuint gt_test_buffer(size_t words, uint32_t (*fill)(size_t i, uint32_t seed), uint32_t seed) {
+  uint32_t *data = malloc(words * 4);
+  GLuint b = 0;
+  if (data == NULL) return 0;
+  for (size_t i = 0; i < words; i++) data[i] = fill(i, seed);
+  glGenBuffers(1, &b);
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, b);
+  glBufferData(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)(words * 4), data, GL_DYNAMIC_COPY);
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+  free(data);
+  return b;
+}
+
+int gt_test_read_all(gt_context *ctx, GLuint buffer, size_t words, uint32_t *out) {
+  gt_view all = { buffer, 0, 1, (uint32_t)words, 0, GT_U32 };
+  gt_status s = gt_read(ctx, all, out, 0);
+  if (s != GT_OK) fprintf(stderr, "gt_read of %zu words: %s\n", words, gt_status_string(s));
+  return s == GT_OK ? 0 : 1;
+}
+
+uint32_t gt_test_poison(size_t i, uint32_t seed) {
+  (void)i;
+  return 0xDEADBEEFu ^ seed;
+}
+
+uint32_t gt_test_noise(size_t i, uint32_t seed) {
+  /* A 32-bit mix of the index: distinct enough that a misplaced element
+   * shows, and covering every bit pattern class of a float. */
+  uint32_t x = (uint32_t)i * 0x9E3779B1u + seed * 0x85EBCA77u + 1u;
+  x ^= x >> 15;
+  x *= 0x2C1B3C6Du;
+  x ^= x >> 12;
+  x *= 0x297A2D39u;
+  x ^= x >> 15;
+  return x;
+}
+
+uint32_t gt_test_rand(uint32_t *state) {
+  uint32_t x = *state ? *state : 1u;
+  x ^= x << 13;
+  x ^= x >> 17;
+  x ^= x << 5;
+  return *state = x;
+}
+
+uint32_t gt_test_rand_range(uint32_t *state, uint32_t lo, uint32_t hi) {
+  return lo + gt_test_rand(state) % (hi - lo + 1);
+}

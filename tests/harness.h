@@ -1,0 +1,39 @@
+/* Shared set-up for the GL tests: a headless context, a gltile context,
+ * buffers filled with known words, and a small deterministic RNG. */
+#ifndef GT_TESTS_HARNESS_H
+#define GT_TESTS_HARNESS_H
+
+#include <gltile/gltile.h>
+
+#include <GLES3/gl31.h>
+
+#define GT_TEST_SKIP 77
+
+typedef struct gt_test_env {
+  gt_egl egl;
+  gt_context *ctx;
+  bool min_limits;
+} gt_test_env;
+
+/* Opens EGL and a gltile context; `--min-limits` in argv clamps the limits
+ * to the ES 3.1 minimums. Returns 0, or GT_TEST_SKIP when no GLES 3.1
+ * context exists, or 1 on any other failure. */
+int gt_test_open(int argc, char **argv, gt_test_env *env);
+void gt_test_close(gt_test_env *env);
+
+/* A new buffer object of `words` 32-bit words, each set by fill(i). */
+GLuint gt_test_buffer(size_t words, uint32_t (*fill)(size_t i, uint32_t seed), uint32_t seed);
+
+/* Reads every word of a buffer back through gt_read (a 1 x words view). */
+int gt_test_read_all(gt_context *ctx, GLuint buffer, size_t words, uint32_t *out);
+
+/* Fill functions: a poison word, and pseudo-random words (NaN payloads and
+ * denormals included when read as floats, so transposes must move bits). */
+uint32_t gt_test_poison(size_t i, uint32_t seed);
+uint32_t gt_test_noise(size_t i, uint32_t seed);
+
+/* xorshift32: deterministic across platforms. */
+uint32_t gt_test_rand(uint32_t *state);
+uint32_t gt_test_rand_range(uint32_t *state, uint32_t lo, uint32_t hi); /* [lo, hi] */
+
+#endif

@@ -1,0 +1,38 @@
+/* Build-time helper: writes the full source of every kernel variant the
+ * library can build (preamble + prelude + kernel, exactly as the library
+ * assembles them) into a folder, for glslangValidator to check. */
+#include "gt_internal.h"
+
+#include <stdio.h>
+
+static int write_variant(const char *dir, int n, const gt_program_key *key) {
+  char preamble[512], path[1024];
+  if (gt__program_preamble(key, preamble, sizeof preamble) == 0) return 1;
+  snprintf(path, sizeof path, "%s/%03d_%s", dir, n, gt__kernel_name(key->kernel));
+  FILE *f = fopen(path, "w");
+  if (f == NULL) return 1;
+  fprintf(f, "%s%s\n#line 1 2\n%s", preamble, gt__glsl_prelude, gt__kernel_source(key->kernel));
+  return fclose(f) != 0;
+}
+
+int main(int argc, char **argv) {
+  if (argc != 2) {
+    fprintf(stderr, "usage: %s OUTPUT_DIR\n", argv[0]);
+    return 2;
+  }
+  int n = 0, failed = 0;
+  for (uint32_t variant = 0; variant < 4; variant++) {
+    gt_program_key simple = { GT_KERNEL_TRANSPOSE_SIMPLE, 0, 32, 4, variant, GT_U32 };
+    failed |= write_variant(argv[1], n++, &simple);
+    for (int k = GT_KERNEL_TRANSPOSE_TILED; k <= GT_KERNEL_TRANSPOSE_TRUNCATE_A; k++) {
+      for (uint32_t tile = 8; tile <= 32; tile *= 2) {
+        /* Every group height the library may pick for this tile. */
+        for (uint32_t rows = tile; rows >= 1; rows /= 2) {
+          gt_program_key key = { (gt_kernel)k, tile, tile, rows, variant, GT_U32 };
+          failed |= write_variant(argv[1], n++, &key);
+        }
+      }
+    }
+  }
+  return failed;
+}
