@@ -113,6 +113,16 @@ typedef struct gt_transpose_desc {
   uint32_t tile;        /* 8, 16 or 32; 0 = chosen from the device limits */
 } gt_transpose_desc;
 
+/* Options of gt_matmul. A NULL desc means all zero:
+ * c = op(a) * op(b) with AUTO's kernel. */
+typedef struct gt_matmul_desc {
+  gt_strategy strategy; /* AUTO, SIMPLE, TILED_EVEN, TILED_PAD or TRUNCATE_B */
+  uint32_t tile;        /* 8, 16 or 32 for the tiled strategies; 0 = default */
+  bool trans_a, trans_b; /* op(x) = x^T when set, else x */
+  bool scale;           /* false: c = op(a)op(b); true: c = alpha op(a)op(b) + beta c */
+  float alpha, beta;    /* used only with scale; beta = 0 never reads c */
+} gt_matmul_desc;
+
 /* Limits in effect for a context, after min_limits clamping. */
 typedef struct gt_limits {
   uint32_t max_shared_bytes;         /* GL_MAX_COMPUTE_SHARED_MEMORY_SIZE */
@@ -259,6 +269,35 @@ gt_status gt_finish(gt_context *ctx);
  *            gltile calls and gt_read see the result.
  * Allocates  nothing; compiles a program only on its first use. */
 gt_status gt_transpose(gt_context *ctx, gt_view src, gt_view dst, const gt_transpose_desc *d);
+
+/* Matrix multiply: c = op(a) op(b), or alpha op(a) op(b) + beta c with
+ * d->scale. op(a) is M x K, op(b) is K x N, c is M x N; op(x) is x, or its
+ * transpose when d->trans_a / d->trans_b is set (the view is then K x M or
+ * N x K). Sums run in f32 in k order within each chunk of K.
+ *
+ * a, b, c    GT_F32 views, any offsets and pitches. a and b may overlap
+ *            each other (read-read), c may overlap neither.
+ * d          NULL = AUTO without transposes or scaling. TILED_EVEN needs
+ *            a tile dividing M, N and K. TRUNCATE_A is not a matmul
+ *            strategy.
+ * Returns    GT_OK; GT_ERR_INVALID_ARGUMENT (NULL ctx, zero extent, pitch
+ *            < cols, unknown type, strategy not accepted, tile not
+ *            0/8/16/32, buffer 0 or not a buffer); GT_ERR_SHAPE_MISMATCH
+ *            (inner dimensions differ, c not M x N, types differ,
+ *            TILED_EVEN on extents the tile does not divide);
+ *            GT_ERR_UNSUPPORTED (types other than GT_F32, a view wider
+ *            than the storage-block limit, a tile beyond the device);
+ *            GT_ERR_OUT_OF_RANGE; GT_ERR_ALIASED (c overlaps a or b);
+ *            GT_ERR_NO_CONTEXT; GT_ERR_SHADER_BUILD; GT_ERR_OUT_OF_MEMORY;
+ *            GT_ERR_GL.
+ * Work       K is processed in chunks of at most 4096 (one dispatch each,
+ *            accumulating into c), so no invocation loops past Mesa's
+ *            silent 65,535-iteration cap and no dispatch runs for long.
+ * GL state   binds its program, SSBO slots 0-2 and sets its own uniforms;
+ *            restores none. Ends with a shader-storage and buffer-update
+ *            barrier.
+ * Allocates  nothing; compiles a program only on its first use. */
+gt_status gt_matmul(gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_matmul_desc *d);
 
 #ifdef __cplusplus
 }
