@@ -29,3 +29,10 @@ gt_status gt__dispatch(gt_context *ctx, const gt_program *prog, const gt_bound_v
   }
   return GT_OK;
 }
+
+uint32_t gt__tiled_group_rows(const gt_limits *l, uint32_t tile, uint32_t shared_bytes) {
+  if (tile > l->max_group_size[0] || shared_bytes > l->max_shared_bytes) return 0;
+  uint32_t rows = tile;
+  while (rows > 1 && (tile * rows > l->max_invocations || rows > l->max_group_size[1])) rows /= 2;
+  return tile * rows <= l->max_invocations ? rows : 0;
+}

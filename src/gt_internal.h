@@ -25,13 +25,18 @@ typedef enum gt_kernel {
   GT_KERNEL_TRANSPOSE_SIMPLE,
   GT_KERNEL_TRANSPOSE_TILED,      /* TILED_EVEN, or TILED_PAD with GT_GUARDED */
   GT_KERNEL_TRANSPOSE_TRUNCATE_A,
+  GT_KERNEL_MATMUL_SIMPLE,
+  GT_KERNEL_MATMUL_TILED,         /* TILED_EVEN, or TILED_PAD with GT_GUARDED */
+  GT_KERNEL_MATMUL_BLOCKED,       /* register-blocked, AUTO */
   GT_KERNEL_COUNT
 } gt_kernel;
 
 /* Variant flags, each becomes a #define. */
 enum {
   GT_VARIANT_GUARDED = 1u << 0, /* guard every global access (pad strategy) */
-  GT_VARIANT_ALIASED = 1u << 1  /* storage blocks without restrict */
+  GT_VARIANT_ALIASED = 1u << 1, /* storage blocks without restrict */
+  GT_VARIANT_TRANS_A = 1u << 2, /* matmul reads a as its transpose */
+  GT_VARIANT_TRANS_B = 1u << 3  /* matmul reads b as its transpose */
 };
 
 /* Everything that makes one program different from another: the key of
@@ -50,14 +55,24 @@ typedef struct gt_program {
   GLuint name;           /* 0 = free slot */
   GLint views_loc;       /* uniform uvec4 gt_views[] */
   GLint group_base_loc;  /* uniform uvec2 gt_group_base */
+  GLint scale_loc;       /* matmul: uniform vec2 gt_scale */
+  GLint k_range_loc;     /* matmul: uniform uvec2 gt_k_range */
 } gt_program;
 
-/* Enough for every transpose variant: 3 kernels x 3 tiles x 2 flags x
- * 2 aliasing variants, with room to spare. */
-#define GT_PROGRAM_TABLE_SIZE 64
+/* Transpose needs at most 8 variants per aliasing case; matmul 4
+ * transpose cases x (simple, blocked, 3 tiles x even/pad). */
+#define GT_PROGRAM_TABLE_SIZE 96
+
+/* Longest slice of K one matmul dispatch sums. Mesa silently stops a
+ * shader's loops after 65,535 iterations in all; the tiled kernel, if not
+ * unrolled, runs at most about 9 iterations per k, so 4096 stays clear,
+ * and a dispatch stays short on devices with a watchdog. A multiple of
+ * every tile. */
+#define GT_MATMUL_K_CHUNK 4096u
 
 /* Storage-block bindings, matched by the kernels' layout(binding = N). */
 enum { GT_BINDING_SRC = 0, GT_BINDING_DST = 1 };
+enum { GT_BINDING_A = 0, GT_BINDING_B = 1, GT_BINDING_C = 2 };
 
 /* The view uniforms: gt_views[slot] = (rows, cols, offset, pitch). */
 #define GT_MAX_VIEWS 4
@@ -131,6 +146,9 @@ size_t gt__program_preamble(const gt_program_key *key, char *buf, size_t size);
 
 /* The kernel's GLSL text and its file name (for logs). */
 const char *gt__kernel_source(gt_kernel k);
+/* Shared text the kernel needs between the prelude and itself (source
+ * string 3), or NULL. */
+const char *gt__kernel_include(gt_kernel k);
 const char *gt__kernel_name(gt_kernel k);
 extern const char gt__glsl_prelude[];
 
@@ -144,6 +162,12 @@ gt_status gt__dispatch(gt_context *ctx, const gt_program *prog, const gt_bound_v
 /* A section of a prepared view: same bound range, moved offset uniform. */
 gt_bound_view gt__bound_section(const gt_bound_view *parent, uint32_t row, uint32_t col,
                                 uint32_t rows, uint32_t cols);
+
+/* Rows of invocations in a group that moves a tile x tile block with
+ * shared_bytes of shared memory: the tile's rows when the device allows
+ * tile x tile invocations, else fewer (a power of two), each handling
+ * several rows. 0 when the tile does not fit the device at all. */
+uint32_t gt__tiled_group_rows(const gt_limits *l, uint32_t tile, uint32_t shared_bytes);
 
 /* Ceil(a / b) for b > 0, without overflow. */
 static inline uint32_t gt__div_up(uint32_t a, uint32_t b) { return a / b + (a % b != 0); }

@@ -22,7 +22,7 @@ static void log_info(const gt_context *ctx, GLuint object, bool is_shader, const
   text[length > 0 && (size_t)length < sizeof text ? length : 0] = '\0';
   gt__log(ctx, GT_LOG_ERROR,
           "%s of %s (tile %u, group %ux%u, variant %u) failed; source 1 = prelude.glsl, "
-          "2 = %s:\n%s",
+          "2 = %s, 3 = its shared part:\n%s",
           is_shader ? "compile" : "link", gt__kernel_name(key->kernel), key->tile, key->group_cols,
           key->group_rows, key->variant, gt__kernel_name(key->kernel), text);
 }
@@ -30,13 +30,15 @@ static void log_info(const gt_context *ctx, GLuint object, bool is_shader, const
 static gt_status build(gt_context *ctx, const gt_program_key *key, gt_program *slot) {
   char preamble[512];
   GT__CHECK(gt__program_preamble(key, preamble, sizeof preamble) != 0, GT_ERR_INVALID_ARGUMENT);
-  const char *parts[] = { preamble, gt__glsl_prelude, "\n#line 1 2\n", gt__kernel_source(key->kernel) };
+  const char *include = gt__kernel_include(key->kernel);
+  const char *parts[] = { preamble, gt__glsl_prelude, "\n#line 1 3\n", include ? include : "",
+                          "\n#line 1 2\n", gt__kernel_source(key->kernel) };
   GLuint shader = glCreateShader(GL_COMPUTE_SHADER);
   if (shader == 0) {
     gt_status s = gt__gl_status(ctx, "glCreateShader");
     return s == GT_OK ? GT_ERR_GL : s;
   }
-  glShaderSource(shader, 4, parts, NULL);
+  glShaderSource(shader, 6, parts, NULL);
   glCompileShader(shader);
   GLint ok = 0;
   glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
@@ -71,6 +73,8 @@ static gt_status build(gt_context *ctx, const gt_program_key *key, gt_program *s
   slot->name = program;
   slot->views_loc = glGetUniformLocation(program, "gt_views");
   slot->group_base_loc = glGetUniformLocation(program, "gt_group_base");
+  slot->scale_loc = glGetUniformLocation(program, "gt_scale");
+  slot->k_range_loc = glGetUniformLocation(program, "gt_k_range");
   gt__log(ctx, GT_LOG_DEBUG, "built %s: tile %u, group %ux%u, variant %u", gt__kernel_name(key->kernel),
           key->tile, key->group_cols, key->group_rows, key->variant);
   return GT_OK;

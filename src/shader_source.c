@@ -8,15 +8,28 @@
 extern const char gt__glsl_transpose_simple[];
 extern const char gt__glsl_transpose_tiled[];
 extern const char gt__glsl_transpose_truncate_a[];
+extern const char gt__glsl_matmul_common[];
+extern const char gt__glsl_matmul_simple[];
+extern const char gt__glsl_matmul_tiled[];
+extern const char gt__glsl_matmul_blocked[];
 
 static const struct {
   const char *name;
   const char *source;
+  const char *include;
 } kernels[GT_KERNEL_COUNT] = {
-  [GT_KERNEL_TRANSPOSE_SIMPLE] = { "transpose_simple.comp", gt__glsl_transpose_simple },
-  [GT_KERNEL_TRANSPOSE_TILED] = { "transpose_tiled.comp", gt__glsl_transpose_tiled },
-  [GT_KERNEL_TRANSPOSE_TRUNCATE_A] = { "transpose_truncate_a.comp", gt__glsl_transpose_truncate_a },
+  [GT_KERNEL_TRANSPOSE_SIMPLE] = { "transpose_simple.comp", gt__glsl_transpose_simple, NULL },
+  [GT_KERNEL_TRANSPOSE_TILED] = { "transpose_tiled.comp", gt__glsl_transpose_tiled, NULL },
+  [GT_KERNEL_TRANSPOSE_TRUNCATE_A] = { "transpose_truncate_a.comp", gt__glsl_transpose_truncate_a,
+                                       NULL },
+  [GT_KERNEL_MATMUL_SIMPLE] = { "matmul_simple.comp", gt__glsl_matmul_simple, gt__glsl_matmul_common },
+  [GT_KERNEL_MATMUL_TILED] = { "matmul_tiled.comp", gt__glsl_matmul_tiled, gt__glsl_matmul_common },
+  [GT_KERNEL_MATMUL_BLOCKED] = { "matmul_blocked.comp", gt__glsl_matmul_blocked, gt__glsl_matmul_common },
 };
+
+const char *gt__kernel_include(gt_kernel k) {
+  return (unsigned)k < GT_KERNEL_COUNT ? kernels[k].include : NULL;
+}
 
 const char *gt__kernel_source(gt_kernel k) {
   return (unsigned)k < GT_KERNEL_COUNT ? kernels[k].source : NULL;
@@ -49,12 +62,14 @@ size_t gt__program_preamble(const gt_program_key *key, char *buf, size_t size) {
                    "#define GT_TILE_ROWS %u\n"
                    "#define GT_TILE_COLS %u\n"
                    "#define GT_GROUP_ROWS %u\n"
-                   "%s%s%s"
+                   "%s%s%s%s%s"
                    "layout(local_size_x = %u, local_size_y = %u) in;\n"
                    "#line 1 1\n",
                    glsl_type(key->elem), GT_MAX_VIEWS, tile_rows, tile_cols, key->group_rows,
                    tile_define, (key->variant & GT_VARIANT_GUARDED) ? "#define GT_GUARDED 1\n" : "",
                    (key->variant & GT_VARIANT_ALIASED) ? "#define GT_ALIASED 1\n" : "",
+                   (key->variant & GT_VARIANT_TRANS_A) ? "#define GT_TRANS_A 1\n" : "",
+                   (key->variant & GT_VARIANT_TRANS_B) ? "#define GT_TRANS_B 1\n" : "",
                    key->group_cols, key->group_rows);
   return n < 0 || (size_t)n >= size ? 0 : (size_t)n;
 }

@@ -7,16 +7,6 @@
  * contiguous; 4 rows make 128 invocations, the ES 3.1 minimum. */
 enum { SIMPLE_GROUP_COLS = 32, SIMPLE_GROUP_ROWS = 4 };
 
-/* Rows of invocations in a tiled group: the tile's rows when the device
- * allows tile x tile invocations, else fewer, each moving several rows.
- * 0 when the tile does not fit the device at all. */
-static uint32_t tiled_group_rows(const gt_limits *l, uint32_t tile) {
-  if (tile > l->max_group_size[0] || (uint64_t)tile * (tile + 1) * 4 > l->max_shared_bytes) return 0;
-  uint32_t rows = tile;
-  while (rows > 1 && (tile * rows > l->max_invocations || rows > l->max_group_size[1])) rows /= 2;
-  return tile * rows <= l->max_invocations ? rows : 0;
-}
-
 static gt_status get_simple(gt_context *ctx, uint32_t variant, const gt_program **out) {
   gt_program_key key = { GT_KERNEL_TRANSPOSE_SIMPLE, 0, SIMPLE_GROUP_COLS, SIMPLE_GROUP_ROWS, variant,
                          GT_U32 };
@@ -81,7 +71,7 @@ gt_status gt_transpose(gt_context *ctx, gt_view src, gt_view dst, const gt_trans
 
   gt_strategy strategy = d->strategy == GT_STRATEGY_AUTO ? ctx->auto_strategy : d->strategy;
   uint32_t tile = d->tile ? d->tile : ctx->default_tile;
-  uint32_t group_rows = tiled_group_rows(&ctx->limits, tile);
+  uint32_t group_rows = gt__tiled_group_rows(&ctx->limits, tile, tile * (tile + 1) * 4);
   if (strategy != GT_STRATEGY_SIMPLE && group_rows == 0) {
     gt__log(ctx, GT_LOG_ERROR, "tile %u does not fit this device's limits", tile);
     return GT_ERR_UNSUPPORTED;

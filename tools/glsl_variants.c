@@ -11,7 +11,9 @@ static int write_variant(const char *dir, int n, const gt_program_key *key) {
   snprintf(path, sizeof path, "%s/%03d_%s", dir, n, gt__kernel_name(key->kernel));
   FILE *f = fopen(path, "w");
   if (f == NULL) return 1;
-  fprintf(f, "%s%s\n#line 1 2\n%s", preamble, gt__glsl_prelude, gt__kernel_source(key->kernel));
+  const char *include = gt__kernel_include(key->kernel);
+  fprintf(f, "%s%s\n#line 1 3\n%s\n#line 1 2\n%s", preamble, gt__glsl_prelude, include ? include : "",
+          gt__kernel_source(key->kernel));
   return fclose(f) != 0;
 }
 
@@ -29,6 +31,22 @@ int main(int argc, char **argv) {
         /* Every group height the library may pick for this tile. */
         for (uint32_t rows = tile; rows >= 1; rows /= 2) {
           gt_program_key key = { (gt_kernel)k, tile, tile, rows, variant, GT_U32 };
+          failed |= write_variant(argv[1], n++, &key);
+        }
+      }
+    }
+  }
+  /* Matmul: every transpose case and aliasing flag. */
+  for (uint32_t variant = 0; variant < 16; variant++) {
+    if (variant & GT_VARIANT_GUARDED) continue; /* added per kernel below */
+    gt_program_key simple = { GT_KERNEL_MATMUL_SIMPLE, 0, 16, 8, variant, GT_F32 };
+    failed |= write_variant(argv[1], n++, &simple);
+    gt_program_key blocked = { GT_KERNEL_MATMUL_BLOCKED, 32, 8, 8, variant, GT_F32 };
+    failed |= write_variant(argv[1], n++, &blocked);
+    for (uint32_t tile = 8; tile <= 32; tile *= 2) {
+      for (uint32_t rows = tile; rows >= 1; rows /= 2) {
+        for (uint32_t guarded = 0; guarded <= GT_VARIANT_GUARDED; guarded += GT_VARIANT_GUARDED) {
+          gt_program_key key = { GT_KERNEL_MATMUL_TILED, tile, tile, rows, variant | guarded, GT_F32 };
           failed |= write_variant(argv[1], n++, &key);
         }
       }

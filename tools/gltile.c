@@ -14,17 +14,19 @@ static const char usage[] =
     "\n"
     "commands:\n"
     "  info                 renderer, GL version, limits and the choices gltile makes\n"
-    "  demo [options]       transpose one matrix with every strategy, verify each\n"
-    "                       against the CPU and print a table\n"
+    "  demo [options]       transpose and multiply with every strategy, verify\n"
+    "                       each against the CPU and print tables\n"
     "\n"
     "demo options:\n"
-    "  --rows N --cols N    matrix extent (default 999 x 666, the sample's)\n"
+    "  --rows N --cols N    transpose extent (default 999 x 666, the sample's)\n"
+    "  --mnk MxNxK          matmul extents (default 333x222x111)\n"
     "  --reps N             timed runs per strategy, median reported (default 9)\n"
     "  --tile N             8, 16 or 32 (default: chosen from the device limits)\n"
     "  --min-limits         clamp the device limits to the ES 3.1 minimums\n";
 
 typedef struct options {
   uint32_t rows, cols, reps, tile;
+  uint32_t m, n, k; /* matmul extents */
   bool min_limits;
 } options;
 
@@ -92,6 +94,81 @@ static GLuint make_buffer(size_t words, const uint32_t *data) {
   return b;
 }
 
+/* Matmul part of the demo: every matmul strategy on an m x n x k product
+ * whose extents no tile divides, checked against a double-precision CPU
+ * result with the bound |c - ref| <= 2 (k + 2) eps sum |a b|. */
+static int demo_matmul(gt_context *ctx, uint32_t m, uint32_t n, uint32_t k, uint32_t reps,
+                       uint32_t tile, double *times) {
+  static const gt_strategy strategies[] = { GT_STRATEGY_SIMPLE, GT_STRATEGY_TILED_EVEN,
+                                            GT_STRATEGY_TILED_PAD, GT_STRATEGY_TRUNCATE_B,
+                                            GT_STRATEGY_AUTO };
+  float *a = malloc((size_t)m * k * 4), *b = malloc((size_t)k * n * 4), *c = malloc((size_t)m * n * 4);
+  double *ref = malloc((size_t)m * n * sizeof *ref), *bound = malloc((size_t)m * n * sizeof *bound);
+  if (!a || !b || !c || !ref || !bound) {
+    fprintf(stderr, "gltile: out of memory\n");
+    return 1;
+  }
+  uint32_t x = 2463534242u;
+  for (size_t i = 0; i < (size_t)m * k; i++) a[i] = (float)((x = x * 1664525u + 1013904223u) >> 8) / 8388608.0f - 1.0f;
+  for (size_t i = 0; i < (size_t)k * n; i++) b[i] = (float)((x = x * 1664525u + 1013904223u) >> 8) / 8388608.0f - 1.0f;
+  for (uint32_t i = 0; i < m; i++)
+    for (uint32_t j = 0; j < n; j++) {
+      double sum = 0, mag = 0;
+      for (uint32_t q = 0; q < k; q++) {
+        double p = (double)a[(size_t)i * k + q] * b[(size_t)q * n + j];
+        sum += p;
+        mag += p < 0 ? -p : p;
+      }
+      ref[(size_t)i * n + j] = sum;
+      bound[(size_t)i * n + j] = 2.0 * (k + 2) * 1.1920929e-7 * mag;
+    }
+  GLuint ba = make_buffer((size_t)m * k, (const uint32_t *)a), bb = make_buffer((size_t)k * n, (const uint32_t *)b);
+  GLuint bc = make_buffer((size_t)m * n, NULL);
+  gt_view va = { ba, 0, m, k, 0, GT_F32 }, vb = { bb, 0, k, n, 0, GT_F32 }, vc = { bc, 0, m, n, 0, GT_F32 };
+  double flop = 2.0 * m * n * k;
+  printf("\nmatmul %u x %u x %u f32 (c = a b), tile %u\n\n", m, n, k, tile);
+  printf("%-16s %10s %10s  %s\n", "strategy", "ms", "GFLOP/s", "verified");
+  int failures = 0;
+  for (size_t s = 0; s < sizeof strategies / sizeof strategies[0]; s++) {
+    gt_matmul_desc d = { strategies[s], tile, false, false, false, 0, 0 };
+    const char *name = strategies[s] == GT_STRATEGY_AUTO ? "auto=blocked" : gt_strategy_name(strategies[s]);
+    for (size_t i = 0; i < (size_t)m * n; i++) c[i] = 1e30f; /* poison */
+    gt_write(ctx, vc, c, 0);
+    gt_status st = gt_matmul(ctx, va, vb, vc, &d);
+    if (st == GT_OK) st = gt_read(ctx, vc, c, 0);
+    if (st != GT_OK) {
+      printf("%-16s %10s %10s  %s\n", name, "-", "-", gt_status_string(st));
+      if (!(strategies[s] == GT_STRATEGY_TILED_EVEN && st == GT_ERR_SHAPE_MISMATCH)) failures++;
+      continue;
+    }
+    bool ok = true;
+    for (size_t i = 0; i < (size_t)m * n; i++) {
+      double e = c[i] - ref[i];
+      if (!(e <= bound[i] && -e <= bound[i])) ok = false;
+    }
+    for (uint32_t r = 0; r < reps; r++) {
+      gt_finish(ctx);
+      double t0 = now_ms();
+      gt_matmul(ctx, va, vb, vc, &d);
+      gt_finish(ctx);
+      times[r] = now_ms() - t0;
+    }
+    qsort(times, reps, sizeof *times, compare_double);
+    double ms = times[reps / 2];
+    printf("%-16s %10.3f %10.2f  %s\n", name, ms, flop / (ms * 1e6), ok ? "yes" : "NO");
+    failures += !ok;
+  }
+  glDeleteBuffers(1, &ba);
+  glDeleteBuffers(1, &bb);
+  glDeleteBuffers(1, &bc);
+  free(a);
+  free(b);
+  free(c);
+  free(ref);
+  free(bound);
+  return failures;
+}
+
 static int cmd_demo(const options *o) {
   static const gt_strategy strategies[] = { GT_STRATEGY_SIMPLE,     GT_STRATEGY_TILED_EVEN,
                                             GT_STRATEGY_TILED_PAD,  GT_STRATEGY_TRUNCATE_A,
@@ -157,6 +234,7 @@ static int cmd_demo(const options *o) {
   }
   glDeleteBuffers(1, &src);
   glDeleteBuffers(1, &dst);
+  failures += demo_matmul(ctx, o->m, o->n, o->k, o->reps, tile, times);
   free(host);
   free(want);
   free(got);
@@ -177,7 +255,7 @@ static int parse_u32(const char *s, uint32_t *out) {
 }
 
 int main(int argc, char **argv) {
-  options o = { 999, 666, 9, 0, false };
+  options o = { 999, 666, 9, 0, 333, 222, 111, false };
   if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
     fputs(usage, argc < 2 ? stderr : stdout);
     return argc < 2 ? 2 : 0;
@@ -189,6 +267,10 @@ int main(int argc, char **argv) {
     else if (strcmp(a, "--cols") == 0) bad = parse_u32(v, &o.cols), i++;
     else if (strcmp(a, "--reps") == 0) bad = parse_u32(v, &o.reps), i++;
     else if (strcmp(a, "--tile") == 0) bad = parse_u32(v, &o.tile), i++;
+    else if (strcmp(a, "--mnk") == 0) {
+      bad = v == NULL || sscanf(v, "%ux%ux%u", &o.m, &o.n, &o.k) != 3 || !o.m || !o.n || !o.k;
+      i++;
+    }
     else if (strcmp(a, "--min-limits") == 0) o.min_limits = true;
     else if (strcmp(a, "--help") == 0) {
       fputs(usage, stdout);

@@ -1,0 +1,51 @@
+/* Shared by the matmul kernels (source string 3): the operands, the
+ * scaling and K-range uniforms, and op(a) / op(b) addressing.
+ *
+ * Slots: 0 = a, 1 = b, 2 = c, each as the caller's view (a is K x M when
+ * GT_TRANS_A, b is N x K when GT_TRANS_B). */
+layout(std430, binding = 0) readonly GT_RESTRICT buffer A { float a_data[]; };
+layout(std430, binding = 1) readonly GT_RESTRICT buffer B { float b_data[]; };
+layout(std430, binding = 2) GT_RESTRICT buffer C { float c_data[]; };
+
+/* (alpha, beta): c = alpha * sum + beta * c, and c is not read when beta
+ * is 0 (it may hold anything, NaN included). */
+uniform vec2 gt_scale;
+
+/* The slice [x, y) of K this dispatch sums: long K runs as several
+ * dispatches so no invocation loops past Mesa's 65,535-iteration cap. */
+uniform uvec2 gt_k_range;
+
+uint gt_rows_m() { return gt_views[2].x; }
+uint gt_cols_n() { return gt_views[2].y; }
+
+/* Element index of op(a)[m][k] and op(b)[k][n]. */
+#ifdef GT_TRANS_A
+uint a_index(uint m, uint k) { return gt_index(0u, uvec2(k, m)); }
+#else
+uint a_index(uint m, uint k) { return gt_index(0u, uvec2(m, k)); }
+#endif
+#ifdef GT_TRANS_B
+uint b_index(uint k, uint n) { return gt_index(1u, uvec2(n, k)); }
+#else
+uint b_index(uint k, uint n) { return gt_index(1u, uvec2(k, n)); }
+#endif
+
+/* Zero outside op(a)'s rows or the K slice, for padded tiles. */
+float a_guarded(uint m, uint k) {
+  return (m < gt_rows_m() && k < gt_k_range.y) ? a_data[a_index(m, k)] : 0.0;
+}
+float b_guarded(uint k, uint n) {
+  return (k < gt_k_range.y && n < gt_cols_n()) ? b_data[b_index(k, n)] : 0.0;
+}
+
+/* Stores one result. gt_scale is uniform, so the branch is too. */
+void store_c(uint m, uint n, float sum) {
+  uint i = gt_index(2u, uvec2(m, n));
+  float value = gt_scale.x * sum;
+  if (gt_scale.y != 0.0) value += gt_scale.y * c_data[i];
+  c_data[i] = value;
+}
+
+void store_c_guarded(uint m, uint n, float sum) {
+  if (m < gt_rows_m() && n < gt_cols_n()) store_c(m, n, sum);
+}

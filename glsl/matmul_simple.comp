@@ -1,0 +1,13 @@
+/* SIMPLE matmul (seed 002, the non-tiled parallel_for_each): one
+ * invocation per element of c, summing its row of op(a) and column of
+ * op(b) over this dispatch's K slice. */
+void main() {
+  uvec2 idx = gt_global();
+  if (idx.x < gt_rows_m() && idx.y < gt_cols_n()) {
+    float sum = 0.0;
+    for (uint k = gt_k_range.x; k < gt_k_range.y; k++) {
+      sum += a_data[a_index(idx.x, k)] * b_data[b_index(k, idx.y)];
+    }
+    store_c(idx.x, idx.y, sum);
+  }
+}

@@ -1,0 +1,187 @@
+/* Matrix multiply, c = alpha op(a) op(b) + beta c: validation, the choice
+ * of kernel, the K slices, and the divide and conquer of TRUNCATE_B. */
+#include "gt_internal.h"
+
+/* SIMPLE's group: 16 x 8 = 128 invocations, the ES 3.1 minimum. */
+enum { SIMPLE_GROUP_COLS = 16, SIMPLE_GROUP_ROWS = 8 };
+/* The blocked kernel: 8 x 8 invocations of 4 x 4 results each. */
+enum { BLOCKED_GROUP = 8, BLOCKED_TILE = 4 * BLOCKED_GROUP };
+
+/* One multiply over bound views: m x n results, the K slice [k_begin,
+ * k_end), c = alpha * sum + beta * c. */
+typedef struct product {
+  gt_bound_view a, b, c;
+  uint32_t k_begin, k_end;
+  float alpha, beta;
+} product;
+
+/* The section of op(x) at (row, col), as a section of the stored view. */
+static gt_bound_view op_section(const gt_bound_view *x, bool trans, uint32_t row, uint32_t col,
+                                uint32_t rows, uint32_t cols) {
+  return trans ? gt__bound_section(x, col, row, cols, rows) : gt__bound_section(x, row, col, rows, cols);
+}
+
+/* Runs prog over p, one dispatch per K slice of at most GT_MATMUL_K_CHUNK.
+ * Slices after the first add to c, so they use beta = 1. */
+static gt_status run(gt_context *ctx, const gt_program *prog, const product *p) {
+  uint32_t m = p->c.view.rows, n = p->c.view.cols, gx, gy;
+  uint32_t tile = prog->key.tile;
+  switch (prog->key.kernel) {
+  case GT_KERNEL_MATMUL_TILED:
+    gx = (prog->key.variant & GT_VARIANT_GUARDED) ? gt__div_up(n, tile) : n / tile;
+    gy = (prog->key.variant & GT_VARIANT_GUARDED) ? gt__div_up(m, tile) : m / tile;
+    break;
+  case GT_KERNEL_MATMUL_BLOCKED:
+    gx = gt__div_up(n, tile);
+    gy = gt__div_up(m, tile);
+    break;
+  default:
+    gx = gt__div_up(n, SIMPLE_GROUP_COLS);
+    gy = gt__div_up(m, SIMPLE_GROUP_ROWS);
+    break;
+  }
+  gt_bound_view views[3] = { p->a, p->b, p->c };
+  float beta = p->beta;
+  for (uint32_t k = p->k_begin; k < p->k_end;) {
+    uint32_t end = p->k_end - k > GT_MATMUL_K_CHUNK ? k + GT_MATMUL_K_CHUNK : p->k_end;
+    glProgramUniform2f(prog->name, prog->scale_loc, p->alpha, beta);
+    glProgramUniform2ui(prog->name, prog->k_range_loc, k, end);
+    GT__TRY(gt__dispatch(ctx, prog, views, 3, gx, gy));
+    k = end;
+    if (k < p->k_end) {
+      /* ES 3.1, "Shader Memory Access Synchronization": the next slice
+       * reads the c this one wrote. */
+      glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+      beta = 1.0f;
+    }
+  }
+  return GT_OK;
+}
+
+static gt_status get_program(gt_context *ctx, gt_kernel kernel, uint32_t tile, uint32_t group_cols,
+                             uint32_t group_rows, uint32_t variant, const gt_program **out) {
+  gt_program_key key = { kernel, tile, group_cols, group_rows, variant, GT_F32 };
+  return gt__program_get(ctx, &key, out);
+}
+
+/* Seed 000, option B, in three dimensions: TILED_EVEN on the main block
+ * (whole tiles of M, N and K), SIMPLE adding the leftover slice of K to
+ * it, and SIMPLE on the bottom and right bands of c over all of K. */
+static gt_status run_truncate_b(gt_context *ctx, const gt_program *tiled, const gt_program *simple,
+                                const product *p, bool trans_a, bool trans_b) {
+  uint32_t m = p->c.view.rows, n = p->c.view.cols, k = p->k_end, t = tiled->key.tile;
+  uint32_t mt = m / t * t, nt = n / t * t, kt = k / t * t;
+  if (mt && nt) {
+    product main = *p;
+    main.a = op_section(&p->a, trans_a, 0, 0, mt, k);
+    main.b = op_section(&p->b, trans_b, 0, 0, k, nt);
+    main.c = gt__bound_section(&p->c, 0, 0, mt, nt);
+    if (kt) {
+      main.k_end = kt;
+      GT__TRY(run(ctx, tiled, &main));
+      glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+      main.beta = 1.0f; /* the K leftover adds to what the tiles made */
+    }
+    if (kt < k) {
+      main.k_begin = kt;
+      main.k_end = k;
+      GT__TRY(run(ctx, simple, &main));
+    }
+  }
+  if (mt < m && nt) {
+    product bottom = *p;
+    bottom.a = op_section(&p->a, trans_a, mt, 0, m - mt, k);
+    bottom.b = op_section(&p->b, trans_b, 0, 0, k, nt);
+    bottom.c = gt__bound_section(&p->c, mt, 0, m - mt, nt);
+    GT__TRY(run(ctx, simple, &bottom));
+  }
+  if (nt < n) {
+    product right = *p;
+    right.b = op_section(&p->b, trans_b, 0, nt, k, n - nt);
+    right.c = gt__bound_section(&p->c, 0, nt, m, n - nt);
+    GT__TRY(run(ctx, simple, &right));
+  }
+  return GT_OK;
+}
+
+gt_status gt_matmul(gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_matmul_desc *d) {
+  static const gt_matmul_desc defaults;
+  GT__TRY(gt__context_check(ctx));
+  if (d == NULL) d = &defaults;
+  gt_strategy strategy = d->strategy;
+  GT__CHECK(strategy == GT_STRATEGY_AUTO || strategy == GT_STRATEGY_SIMPLE ||
+                strategy == GT_STRATEGY_TILED_EVEN || strategy == GT_STRATEGY_TILED_PAD ||
+                strategy == GT_STRATEGY_TRUNCATE_B,
+            GT_ERR_INVALID_ARGUMENT);
+  GT__CHECK(d->tile == 0 || d->tile == 8 || d->tile == 16 || d->tile == 32, GT_ERR_INVALID_ARGUMENT);
+  GT__TRY(gt__view_check_fields(a));
+  GT__TRY(gt__view_check_fields(b));
+  GT__TRY(gt__view_check_fields(c));
+  GT__CHECK(a.type == b.type && b.type == c.type, GT_ERR_SHAPE_MISMATCH);
+  GT__CHECK(a.type == GT_F32, GT_ERR_UNSUPPORTED);
+  uint32_t m = d->trans_a ? a.cols : a.rows, k = d->trans_a ? a.rows : a.cols;
+  uint32_t kb = d->trans_b ? b.cols : b.rows, n = d->trans_b ? b.rows : b.cols;
+  if (k != kb || c.rows != m || c.cols != n) {
+    gt__log(ctx, GT_LOG_ERROR, "matmul: op(a) %ux%u, op(b) %ux%u, c %ux%u do not agree", m, k, kb, n,
+            c.rows, c.cols);
+    return GT_ERR_SHAPE_MISMATCH;
+  }
+  uint32_t tile = d->tile ? d->tile : ctx->default_tile;
+  uint32_t group_rows = gt__tiled_group_rows(&ctx->limits, tile, 2 * tile * (tile + 1) * 4);
+  bool tiled = strategy == GT_STRATEGY_TILED_EVEN || strategy == GT_STRATEGY_TILED_PAD ||
+               strategy == GT_STRATEGY_TRUNCATE_B;
+  if (tiled && group_rows == 0) {
+    gt__log(ctx, GT_LOG_ERROR, "matmul: tile %u does not fit this device's limits", tile);
+    return GT_ERR_UNSUPPORTED;
+  }
+  if (strategy == GT_STRATEGY_TILED_EVEN && (m % tile || n % tile || k % tile)) {
+    gt__log(ctx, GT_LOG_ERROR, "matmul tiled_even: tile %u does not divide %ux%ux%u", tile, m, n, k);
+    return GT_ERR_SHAPE_MISMATCH;
+  }
+  if (gt_views_alias(c, a) || gt_views_alias(c, b)) {
+    gt__log(ctx, GT_LOG_ERROR, "matmul: c overlaps an input");
+    return GT_ERR_ALIASED;
+  }
+  product p;
+  GT__TRY(gt__view_prepare(ctx, a, &p.a));
+  GT__TRY(gt__view_prepare(ctx, b, &p.b));
+  GT__TRY(gt__view_prepare(ctx, c, &p.c));
+  p.k_begin = 0;
+  p.k_end = k;
+  p.alpha = d->scale ? d->alpha : 1.0f;
+  p.beta = d->scale ? d->beta : 0.0f;
+
+  /* Validation is over; every program is fetched before the first
+   * dispatch, so a build failure writes nothing. a and b may share
+   * elements (both are only read), so restrict stays. */
+  uint32_t variant = (d->trans_a ? GT_VARIANT_TRANS_A : 0) | (d->trans_b ? GT_VARIANT_TRANS_B : 0);
+  const gt_program *main_prog = NULL, *simple = NULL;
+  switch (strategy) {
+  case GT_STRATEGY_SIMPLE:
+    GT__TRY(get_program(ctx, GT_KERNEL_MATMUL_SIMPLE, 0, SIMPLE_GROUP_COLS, SIMPLE_GROUP_ROWS, variant,
+                        &main_prog));
+    break;
+  case GT_STRATEGY_TILED_EVEN:
+  case GT_STRATEGY_TRUNCATE_B:
+    GT__TRY(get_program(ctx, GT_KERNEL_MATMUL_TILED, tile, tile, group_rows, variant, &main_prog));
+    break;
+  case GT_STRATEGY_TILED_PAD:
+    GT__TRY(get_program(ctx, GT_KERNEL_MATMUL_TILED, tile, tile, group_rows,
+                        variant | GT_VARIANT_GUARDED, &main_prog));
+    break;
+  default: /* AUTO */
+    GT__TRY(get_program(ctx, GT_KERNEL_MATMUL_BLOCKED, BLOCKED_TILE, BLOCKED_GROUP, BLOCKED_GROUP,
+                        variant, &main_prog));
+    break;
+  }
+  if (strategy == GT_STRATEGY_TRUNCATE_B)
+    GT__TRY(get_program(ctx, GT_KERNEL_MATMUL_SIMPLE, 0, SIMPLE_GROUP_COLS, SIMPLE_GROUP_ROWS, variant,
+                        &simple));
+
+  gt_status status = strategy == GT_STRATEGY_TRUNCATE_B
+                         ? run_truncate_b(ctx, main_prog, simple, &p, d->trans_a, d->trans_b)
+                         : run(ctx, main_prog, &p);
+  glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
+  gt_status gl = gt__gl_status(ctx, "gt_matmul");
+  return status != GT_OK ? status : gl;
+}
