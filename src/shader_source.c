@@ -12,6 +12,7 @@ extern const char gt__glsl_matmul_common[];
 extern const char gt__glsl_matmul_simple[];
 extern const char gt__glsl_matmul_tiled[];
 extern const char gt__glsl_matmul_blocked[];
+extern const char gt__glsl_copy[];
 
 static const struct {
   const char *name;
@@ -25,6 +26,7 @@ static const struct {
   [GT_KERNEL_MATMUL_SIMPLE] = { "matmul_simple.comp", gt__glsl_matmul_simple, gt__glsl_matmul_common },
   [GT_KERNEL_MATMUL_TILED] = { "matmul_tiled.comp", gt__glsl_matmul_tiled, gt__glsl_matmul_common },
   [GT_KERNEL_MATMUL_BLOCKED] = { "matmul_blocked.comp", gt__glsl_matmul_blocked, gt__glsl_matmul_common },
+  [GT_KERNEL_COPY] = { "copy.comp", gt__glsl_copy, NULL },
 };
 
 const char *gt__kernel_include(gt_kernel k) {

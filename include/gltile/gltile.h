@@ -270,6 +270,19 @@ gt_status gt_finish(gt_context *ctx);
  * Allocates  nothing; compiles a program only on its first use. */
 gt_status gt_transpose(gt_context *ctx, gt_view src, gt_view dst, const gt_transpose_desc *d);
 
+/* Copy: dst(r, c) = src(r, c), bit for bit. The bench's ceiling for a
+ * transpose: the same bytes, read and written in the best order.
+ *
+ * src, dst   same type and extent; any offsets and pitches.
+ * Returns    GT_OK, GT_ERR_INVALID_ARGUMENT, GT_ERR_SHAPE_MISMATCH,
+ *            GT_ERR_OUT_OF_RANGE, GT_ERR_ALIASED (dst overlaps src),
+ *            GT_ERR_UNSUPPORTED (a view wider than the storage-block
+ *            limit), GT_ERR_NO_CONTEXT, GT_ERR_SHADER_BUILD,
+ *            GT_ERR_OUT_OF_MEMORY, GT_ERR_GL.
+ * GL state   as gt_transpose.
+ * Allocates  nothing; compiles its program on first use. */
+gt_status gt_copy(gt_context *ctx, gt_view src, gt_view dst);
+
 /* Matrix multiply: c = op(a) op(b), or alpha op(a) op(b) + beta c with
  * d->scale. op(a) is M x K, op(b) is K x N, c is M x N; op(x) is x, or its
  * transpose when d->trans_a / d->trans_b is set (the view is then K x M or

@@ -1,0 +1,491 @@
+/* The benchmark behind `gltile bench` and `gltile demo`: for each case a
+ * GLSL copy of the same bytes runs in the same process as the ceiling, each
+ * strategy is timed (median of several runs after a warm-up that is also
+ * verified against the CPU), and the results go to a table, CSV and SVG. */
+#include "tool.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef GT_HAVE_CBLAS
+#include <cblas.h>
+#endif
+
+#include <EGL/egl.h>
+
+/* ---- timing: GPU timer queries when the context has them ------------ */
+
+#define GL_TIME_ELAPSED_EXT 0x88BF
+#define GL_GPU_DISJOINT_EXT 0x8FBB
+#define GL_QUERY_RESULT_EXT 0x8866
+typedef void(GL_APIENTRYP gen_queries_fn)(GLsizei, GLuint *);
+typedef void(GL_APIENTRYP begin_query_fn)(GLenum, GLuint);
+typedef void(GL_APIENTRYP end_query_fn)(GLenum);
+typedef void(GL_APIENTRYP get_query_u64_fn)(GLuint, GLenum, GLuint64 *);
+
+static struct {
+  gen_queries_fn gen;
+  begin_query_fn begin;
+  end_query_fn end;
+  get_query_u64_fn get;
+  GLuint query;
+} timer;
+
+static void timer_init(void) {
+  const char *ext = (const char *)glGetString(GL_EXTENSIONS);
+  if (ext == NULL || strstr(ext, "GL_EXT_disjoint_timer_query") == NULL) return;
+  timer.gen = (gen_queries_fn)eglGetProcAddress("glGenQueriesEXT");
+  timer.begin = (begin_query_fn)eglGetProcAddress("glBeginQueryEXT");
+  timer.end = (end_query_fn)eglGetProcAddress("glEndQueryEXT");
+  timer.get = (get_query_u64_fn)eglGetProcAddress("glGetQueryObjectui64vEXT");
+  if (timer.gen && timer.begin && timer.end && timer.get) timer.gen(1, &timer.query);
+}
+
+typedef gt_status (*op_fn)(gt_context *ctx, const void *args);
+
+/* Milliseconds of one run of fn: GPU time from a timer query when the
+ * context has working ones, else wall time between two glFinish calls.
+ * A query that reports under 1% of the wall time is not measuring the
+ * work (llvmpipe advertises the extension but reports about zero); the
+ * queries are then dropped for the rest of the run. */
+static double time_once(gt_context *ctx, op_fn fn, const void *args, gt_status *status) {
+  gt_finish(ctx);
+  GLint disjoint = 0;
+  if (timer.query) {
+    glGetIntegerv(GL_GPU_DISJOINT_EXT, &disjoint); /* clears the flag */
+    timer.begin(GL_TIME_ELAPSED_EXT, timer.query);
+  }
+  double t0 = tool_now_ms();
+  *status = fn(ctx, args);
+  if (timer.query) timer.end(GL_TIME_ELAPSED_EXT);
+  gt_finish(ctx);
+  double wall = tool_now_ms() - t0;
+  if (timer.query) {
+    GLuint64 ns = 0;
+    timer.get(timer.query, GL_QUERY_RESULT_EXT, &ns);
+    glGetIntegerv(GL_GPU_DISJOINT_EXT, &disjoint);
+    double gpu = ns / 1e6;
+    if (gpu < 0.01 * wall) timer.query = 0;
+    else if (!disjoint) return gpu;
+  }
+  return wall;
+}
+
+static double time_median(gt_context *ctx, op_fn fn, const void *args, unsigned reps, double *scratch) {
+  gt_status s = GT_OK;
+  for (unsigned r = 0; r < reps; r++) {
+    scratch[r] = time_once(ctx, fn, args, &s);
+    if (s != GT_OK) return -1;
+  }
+  return tool_median(scratch, reps);
+}
+
+/* ---- the operations, as op_fn ---------------------------------------- */
+
+typedef struct op_args {
+  gt_view a, b, c;
+  gt_transpose_desc t;
+  gt_matmul_desc m;
+} op_args;
+
+static gt_status run_transpose(gt_context *ctx, const void *p) {
+  const op_args *o = p;
+  return gt_transpose(ctx, o->a, o->b, &o->t);
+}
+static gt_status run_copy(gt_context *ctx, const void *p) {
+  const op_args *o = p;
+  return gt_copy(ctx, o->a, o->b);
+}
+static gt_status run_matmul(gt_context *ctx, const void *p) {
+  const op_args *o = p;
+  return gt_matmul(ctx, o->a, o->b, o->c, &o->m);
+}
+
+/* ---- results ------------------------------------------------------- */
+
+#define MAX_RESULTS 512
+static tool_result results[MAX_RESULTS];
+static unsigned result_count;
+
+static tool_result *add_result(const char *op, const char *strategy, const char *type, uint32_t rows,
+                               uint32_t cols, uint32_t k) {
+  static tool_result overflow;
+  tool_result *r = result_count < MAX_RESULTS ? &results[result_count++] : &overflow;
+  memset(r, 0, sizeof *r);
+  r->op = op;
+  snprintf(r->strategy, sizeof r->strategy, "%s", strategy);
+  r->type = type;
+  r->rows = rows;
+  r->cols = cols;
+  r->k = k;
+  r->ms = -1;
+  r->verified = "skipped";
+  return r;
+}
+
+static void print_row(const tool_result *r) {
+  if (r->ms < 0) {
+    printf("  %-16s %10s %10s %10s %8s  %s\n", r->strategy, "-", "-", "-", "-", r->verified);
+    return;
+  }
+  char gb[16] = "-", gflop[16] = "-";
+  if (strcmp(r->op, "matmul") == 0)
+    snprintf(gflop, sizeof gflop, "%.2f", r->gflop_per_s);
+  else
+    snprintf(gb, sizeof gb, "%.2f", r->gb_per_s);
+  printf("  %-16s %10.3f %10s %10s %7.1f%%  %s\n", r->strategy, r->ms, gb, gflop, r->pct_of_copy, r->verified);
+}
+
+static const char *type_name(gt_type t) { return t == GT_I32 ? "i32" : t == GT_U32 ? "u32" : "f32"; }
+
+/* ---- cases --------------------------------------------------------- */
+
+static uint32_t next_word(uint32_t *x) {
+  *x = *x * 1664525u + 1013904223u;
+  return *x;
+}
+
+/* A float in [-1, 1) from the state; the same bits serve every type. */
+static float next_float(uint32_t *x) { return (float)(next_word(x) >> 8) / 8388608.0f - 1.0f; }
+
+static bool strategy_wanted(const tool_bench_options *o, gt_strategy s) {
+  return o->strategy == NULL || strcmp(o->strategy, "all") == 0 || strcmp(o->strategy, gt_strategy_name(s)) == 0;
+}
+
+/* Copy of rows x cols: the ceiling the transpose rows are compared with. */
+static double bench_copy(gt_context *ctx, const tool_bench_options *o, GLuint src, GLuint dst,
+                         const uint32_t *host, uint32_t *back, uint32_t rows, uint32_t cols,
+                         double *scratch, bool print) {
+  op_args args;
+  memset(&args, 0, sizeof args);
+  args.a = (gt_view){ src, 0, rows, cols, 0, o->type };
+  args.b = (gt_view){ dst, 0, rows, cols, 0, o->type };
+  tool_result *r = add_result("copy", "copy", type_name(o->type), rows, cols, 0);
+  gt_status s = run_copy(ctx, &args);
+  if (s == GT_OK && o->verify) {
+    s = gt_read(ctx, args.b, back, 0);
+    r->verified = s == GT_OK && memcmp(back, host, (size_t)rows * cols * 4) == 0 ? "yes" : "NO";
+  }
+  if (s != GT_OK) {
+    r->verified = gt_status_string(s);
+    if (print) print_row(r);
+    return -1;
+  }
+  r->ms = time_median(ctx, run_copy, &args, o->reps, scratch);
+  r->gb_per_s = 2.0 * rows * cols * 4 / (r->ms * 1e6);
+  r->pct_of_copy = 100.0;
+  if (print) print_row(r);
+  return r->ms;
+}
+
+static int bench_transpose_case(gt_context *ctx, const tool_bench_options *o, uint32_t rows, uint32_t cols,
+                                double *scratch) {
+  static const gt_strategy strategies[] = { GT_STRATEGY_SIMPLE,     GT_STRATEGY_TILED_EVEN,
+                                            GT_STRATEGY_TILED_PAD,  GT_STRATEGY_TRUNCATE_A,
+                                            GT_STRATEGY_TRUNCATE_B, GT_STRATEGY_AUTO };
+  size_t n = (size_t)rows * cols;
+  uint32_t *host = malloc(n * 4), *want = malloc(n * 4), *back = malloc(n * 4);
+  if (!host || !want || !back) {
+    free(host), free(want), free(back);
+    fprintf(stderr, "gltile: out of memory for %ux%u\n", rows, cols);
+    return 1;
+  }
+  uint32_t x = 12345;
+  for (size_t i = 0; i < n; i++) host[i] = next_word(&x);
+  for (uint32_t r = 0; r < rows; r++)
+    for (uint32_t c = 0; c < cols; c++) want[(size_t)c * rows + r] = host[(size_t)r * cols + c];
+  GLuint src = tool_buffer(n, host), dst = tool_buffer(n, NULL);
+  printf("\ntranspose %u x %u %s\n", rows, cols, type_name(o->type));
+  printf("  %-16s %10s %10s %10s %8s  %s\n", "strategy", "ms", "GB/s", "GFLOP/s", "of copy", "verified");
+  int failures = 0;
+  double copy_ms = bench_copy(ctx, o, src, dst, host, back, rows, cols, scratch, true);
+  op_args args;
+  memset(&args, 0, sizeof args);
+  args.a = (gt_view){ src, 0, rows, cols, 0, o->type };
+  args.b = (gt_view){ dst, 0, cols, rows, 0, o->type };
+  for (size_t k = 0; k < sizeof strategies / sizeof strategies[0]; k++) {
+    gt_strategy s = strategies[k];
+    if (!strategy_wanted(o, s)) continue;
+    char name[24];
+    if (s == GT_STRATEGY_AUTO)
+      snprintf(name, sizeof name, "auto=%s", gt_strategy_name(gt_context_auto_strategy(ctx)));
+    else
+      snprintf(name, sizeof name, "%s", gt_strategy_name(s));
+    tool_result *r = add_result("transpose", name, type_name(o->type), rows, cols, 0);
+    args.t = (gt_transpose_desc){ s, o->tile };
+    /* The warm-up builds the program; it is also the verified run. */
+    memset(back, 0xA5, n * 4);
+    gt_write(ctx, args.b, back, 0);
+    gt_status st = run_transpose(ctx, &args);
+    if (st == GT_OK && o->verify) {
+      st = gt_read(ctx, args.b, back, 0);
+      r->verified = memcmp(back, want, n * 4) == 0 ? "yes" : "NO";
+      failures += st == GT_OK && r->verified[0] == 'N';
+    }
+    if (st != GT_OK) {
+      r->verified = gt_status_string(st);
+      /* TILED_EVEN refusing an extent its tile does not divide is the
+       * documented behaviour, not a failure. */
+      failures += !(s == GT_STRATEGY_TILED_EVEN && st == GT_ERR_SHAPE_MISMATCH);
+      print_row(r);
+      continue;
+    }
+    r->ms = time_median(ctx, run_transpose, &args, o->reps, scratch);
+    r->gb_per_s = 2.0 * n * 4 / (r->ms * 1e6);
+    r->pct_of_copy = copy_ms > 0 ? 100.0 * copy_ms / r->ms : 0;
+    print_row(r);
+  }
+  glDeleteBuffers(1, &src);
+  glDeleteBuffers(1, &dst);
+  free(host), free(want), free(back);
+  return failures;
+}
+
+/* Checks c against a double-precision product, with the bound
+ * |c - ref| <= 2 (k + 2) eps sum |a b|. Every element when the product is
+ * small enough for the CPU, else 4096 random elements plus the last row
+ * and column (where edge handling lives). Returns "yes", "sampled" or "NO". */
+static const char *check_matmul(const float *a, const float *b, const float *c, uint32_t m, uint32_t n,
+                                uint32_t k) {
+  bool full = (double)m * n * k <= 3e9;
+  uint32_t x = 777;
+  size_t count = full ? (size_t)m * n : 4096 + m + n;
+  for (size_t s = 0; s < count; s++) {
+    uint32_t i, j;
+    if (full) {
+      i = (uint32_t)(s / n), j = (uint32_t)(s % n);
+    } else if (s < 4096) {
+      i = next_word(&x) % m, j = next_word(&x) % n;
+    } else if (s < 4096 + (size_t)m) {
+      i = (uint32_t)(s - 4096), j = n - 1;
+    } else {
+      i = m - 1, j = (uint32_t)(s - 4096 - m);
+    }
+    double sum = 0, mag = 0;
+    for (uint32_t q = 0; q < k; q++) {
+      double p = (double)a[(size_t)i * k + q] * b[(size_t)q * n + j];
+      sum += p;
+      mag += fabs(p);
+    }
+    double err = fabs(c[(size_t)i * n + j] - sum);
+    if (!(err <= 2.0 * (k + 2) * 1.1920929e-7 * mag)) return "NO";
+  }
+  return full ? "yes" : "sampled";
+}
+
+static int bench_matmul_case(gt_context *ctx, const tool_bench_options *o, uint32_t m, uint32_t n, uint32_t k,
+                             double *scratch) {
+  static const gt_strategy strategies[] = { GT_STRATEGY_SIMPLE, GT_STRATEGY_TILED_EVEN, GT_STRATEGY_TILED_PAD,
+                                            GT_STRATEGY_TRUNCATE_B, GT_STRATEGY_AUTO };
+  float *a = malloc((size_t)m * k * 4), *b = malloc((size_t)k * n * 4), *c = malloc((size_t)m * n * 4);
+  if (!a || !b || !c) {
+    free(a), free(b), free(c);
+    fprintf(stderr, "gltile: out of memory for %ux%ux%u\n", m, n, k);
+    return 1;
+  }
+  uint32_t x = 2463534242u;
+  for (size_t i = 0; i < (size_t)m * k; i++) a[i] = next_float(&x);
+  for (size_t i = 0; i < (size_t)k * n; i++) b[i] = next_float(&x);
+  GLuint ba = tool_buffer((size_t)m * k, a), bb = tool_buffer((size_t)k * n, b);
+  GLuint bc = tool_buffer((size_t)m * n, NULL);
+  double flop = 2.0 * m * n * k;
+  printf("\nmatmul %u x %u x %u f32 (c = a b)\n", m, n, k);
+  printf("  %-16s %10s %10s %10s %8s  %s\n", "strategy", "ms", "GB/s", "GFLOP/s", "of blas", "verified");
+  op_args args;
+  memset(&args, 0, sizeof args);
+  args.a = (gt_view){ ba, 0, m, k, 0, GT_F32 };
+  args.b = (gt_view){ bb, 0, k, n, 0, GT_F32 };
+  args.c = (gt_view){ bc, 0, m, n, 0, GT_F32 };
+  int failures = 0;
+  double blas_ms = -1;
+#ifdef GT_HAVE_CBLAS
+  {
+    /* The CPU peer, timed the same way (median after a warm-up). */
+    tool_result *r = add_result("matmul", "openblas", "f32", m, n, k);
+    for (unsigned rep = 0; rep <= o->reps; rep++) {
+      double t0 = tool_now_ms();
+      cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)m, (int)n, (int)k, 1.0f, a, (int)k, b,
+                  (int)n, 0.0f, c, (int)n);
+      if (rep > 0) scratch[rep - 1] = tool_now_ms() - t0;
+    }
+    r->ms = blas_ms = tool_median(scratch, o->reps);
+    r->gflop_per_s = flop / (r->ms * 1e6);
+    r->pct_of_copy = 100.0;
+    r->verified = o->verify ? check_matmul(a, b, c, m, n, k) : "skipped";
+    print_row(r);
+  }
+#endif
+  for (size_t s = 0; s < sizeof strategies / sizeof strategies[0]; s++) {
+    if (!strategy_wanted(o, strategies[s])) continue;
+    const char *name = strategies[s] == GT_STRATEGY_AUTO ? "auto=blocked" : gt_strategy_name(strategies[s]);
+    tool_result *r = add_result("matmul", name, "f32", m, n, k);
+    args.m = (gt_matmul_desc){ strategies[s], o->tile, false, false, false, 0, 0 };
+    for (size_t i = 0; i < (size_t)m * n; i++) c[i] = NAN; /* poison */
+    gt_write(ctx, args.c, c, 0);
+    gt_status st = run_matmul(ctx, &args);
+    if (st == GT_OK && o->verify) {
+      st = gt_read(ctx, args.c, c, 0);
+      r->verified = check_matmul(a, b, c, m, n, k);
+      failures += st == GT_OK && r->verified[0] == 'N';
+    }
+    if (st != GT_OK) {
+      r->verified = gt_status_string(st);
+      failures += !(strategies[s] == GT_STRATEGY_TILED_EVEN && st == GT_ERR_SHAPE_MISMATCH);
+      print_row(r);
+      continue;
+    }
+    r->ms = time_median(ctx, run_matmul, &args, o->reps, scratch);
+    r->gflop_per_s = flop / (r->ms * 1e6);
+    r->pct_of_copy = blas_ms > 0 ? 100.0 * blas_ms / r->ms : 0;
+    print_row(r);
+  }
+  glDeleteBuffers(1, &ba);
+  glDeleteBuffers(1, &bb);
+  glDeleteBuffers(1, &bc);
+  free(a), free(b), free(c);
+  return failures;
+}
+
+static int bench_copy_case(gt_context *ctx, const tool_bench_options *o, uint32_t rows, uint32_t cols,
+                           double *scratch) {
+  size_t n = (size_t)rows * cols;
+  uint32_t *host = malloc(n * 4), *back = malloc(n * 4);
+  if (!host || !back) {
+    free(host), free(back);
+    return 1;
+  }
+  uint32_t x = 99;
+  for (size_t i = 0; i < n; i++) host[i] = next_word(&x);
+  GLuint src = tool_buffer(n, host), dst = tool_buffer(n, NULL);
+  printf("\ncopy %u x %u %s\n", rows, cols, type_name(o->type));
+  printf("  %-16s %10s %10s %10s %8s  %s\n", "strategy", "ms", "GB/s", "GFLOP/s", "of copy", "verified");
+  double ms = bench_copy(ctx, o, src, dst, host, back, rows, cols, scratch, true);
+  glDeleteBuffers(1, &src);
+  glDeleteBuffers(1, &dst);
+  free(host), free(back);
+  return ms < 0 || strcmp(results[result_count - 1].verified, "NO") == 0;
+}
+
+/* ---- CSV and SVG --------------------------------------------------- */
+
+static int write_csv(const char *path) {
+  FILE *f = fopen(path, "w");
+  if (f == NULL) {
+    perror(path);
+    return 1;
+  }
+  fprintf(f, "op,strategy,type,rows,cols,k,ms,gb_per_s,gflop_per_s,pct_of_copy,verified\n");
+  for (unsigned i = 0; i < result_count; i++) {
+    const tool_result *r = &results[i];
+    fprintf(f, "%s,%s,%s,%u,%u,%u,%.4f,%.3f,%.3f,%.1f,\"%s\"\n", r->op, r->strategy, r->type, r->rows, r->cols,
+            r->k, r->ms, r->gb_per_s, r->gflop_per_s, r->pct_of_copy, r->verified);
+  }
+  return fclose(f) != 0;
+}
+
+/* One panel per operation: throughput against problem size (elements of
+ * the matrix, or m n k for matmul), a line per strategy. */
+static void svg_panel(FILE *f, const char *op, double y0, const char *unit) {
+  const double left = 70, width = 560, height = 220;
+  double xmin = 1e300, xmax = 0, ymax = 0;
+  for (unsigned i = 0; i < result_count; i++) {
+    const tool_result *r = &results[i];
+    if (strcmp(r->op, op) || r->ms <= 0) continue;
+    double x = (double)r->rows * r->cols * (r->k ? r->k : 1);
+    double y = strcmp(op, "matmul") == 0 ? r->gflop_per_s : r->gb_per_s;
+    xmin = x < xmin ? x : xmin;
+    xmax = x > xmax ? x : xmax;
+    ymax = y > ymax ? y : ymax;
+  }
+  if (ymax <= 0) return;
+  if (xmax <= xmin) xmax = xmin * 2;
+  fprintf(f, "<text x='%g' y='%g' font-size='14'>%s (%s against size)</text>\n", left, y0 - 8, op, unit);
+  fprintf(f, "<rect x='%g' y='%g' width='%g' height='%g' fill='none' stroke='#888'/>\n", left, y0, width, height);
+  fprintf(f, "<text x='%g' y='%g' font-size='10' text-anchor='end'>%.3g</text>\n", left - 4, y0 + 10, ymax);
+  fprintf(f, "<text x='%g' y='%g' font-size='10' text-anchor='end'>0</text>\n", left - 4, y0 + height);
+  fprintf(f, "<text x='%g' y='%g' font-size='10'>%.3g</text>\n", left, y0 + height + 14, xmin);
+  fprintf(f, "<text x='%g' y='%g' font-size='10' text-anchor='end'>%.3g (log scale)</text>\n", left + width,
+          y0 + height + 14, xmax);
+  static const char *colours[] = { "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2" };
+  unsigned series = 0;
+  for (unsigned i = 0; i < result_count; i++) {
+    const tool_result *r = &results[i];
+    if (strcmp(r->op, op) || r->ms <= 0) continue;
+    bool seen = false;
+    for (unsigned j = 0; j < i; j++)
+      if (strcmp(results[j].op, op) == 0 && results[j].ms > 0 && strcmp(results[j].strategy, r->strategy) == 0)
+        seen = true;
+    if (seen) continue;
+    const char *colour = colours[series % 7];
+    fprintf(f, "<polyline fill='none' stroke='%s' stroke-width='2' points='", colour);
+    for (unsigned j = i; j < result_count; j++) {
+      const tool_result *q = &results[j];
+      if (strcmp(q->op, op) || q->ms <= 0 || strcmp(q->strategy, r->strategy)) continue;
+      double x = (double)q->rows * q->cols * (q->k ? q->k : 1);
+      double y = strcmp(op, "matmul") == 0 ? q->gflop_per_s : q->gb_per_s;
+      double px = left + width * (log(x) - log(xmin)) / (log(xmax) - log(xmin));
+      fprintf(f, "%.1f,%.1f ", px, y0 + height - height * y / ymax);
+    }
+    fprintf(f, "'/>\n<text x='%g' y='%g' font-size='11' fill='%s'>%s</text>\n", left + width + 10,
+            y0 + 14 + 14.0 * series, colour, r->strategy);
+    series++;
+  }
+}
+
+static int write_svg(const char *path, const char *renderer) {
+  FILE *f = fopen(path, "w");
+  if (f == NULL) {
+    perror(path);
+    return 1;
+  }
+  fprintf(f, "<svg xmlns='http://www.w3.org/2000/svg' width='800' height='880' font-family='sans-serif'>\n");
+  fprintf(f, "<rect width='100%%' height='100%%' fill='white'/>\n");
+  fprintf(f, "<text x='20' y='24' font-size='15'>gltile bench on %s</text>\n", renderer);
+  svg_panel(f, "transpose", 70, "GB/s");
+  svg_panel(f, "copy", 350, "GB/s");
+  svg_panel(f, "matmul", 630, "GFLOP/s");
+  fprintf(f, "</svg>\n");
+  return fclose(f) != 0;
+}
+
+/* ---- driver -------------------------------------------------------- */
+
+static bool op_wanted(const tool_bench_options *o, const char *op) {
+  return strcmp(o->ops, "all") == 0 || strcmp(o->ops, op) == 0;
+}
+
+int tool_bench(const tool_bench_options *o) {
+  gt_egl egl;
+  gt_context *ctx;
+  if (tool_open(o->min_limits, &egl, &ctx)) return 1;
+  timer_init();
+  double *scratch = malloc((o->reps + 1) * sizeof *scratch);
+  if (scratch == NULL) return 1;
+  printf("gltile %s on %s; tile %u; median of %u runs after a verified warm-up\n",
+         o->title, gt_context_renderer(ctx), o->tile ? o->tile : gt_context_default_tile(ctx), o->reps);
+  int failures = 0;
+  char sizes[1024];
+  snprintf(sizes, sizeof sizes, "%s", o->sizes);
+  for (char *save = NULL, *tok = strtok_r(sizes, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    uint32_t d[3] = { 0, 0, 0 };
+    int count = sscanf(tok, "%ux%ux%u", &d[0], &d[1], &d[2]);
+    if (count < 1 || !d[0] || (count > 1 && !d[1]) || (count > 2 && !d[2])) {
+      fprintf(stderr, "gltile: bad size '%s' (N, RxC or MxNxK)\n", tok);
+      failures++;
+      continue;
+    }
+    /* N is for every op; RxC for transpose and copy; MxNxK for matmul. */
+    uint32_t rows = d[0], cols = count > 1 ? d[1] : d[0], k = count > 2 ? d[2] : cols;
+    if (count < 3 && strcmp(o->ops, "copy") == 0) failures += bench_copy_case(ctx, o, rows, cols, scratch);
+    if (count < 3 && op_wanted(o, "transpose")) failures += bench_transpose_case(ctx, o, rows, cols, scratch);
+    if (count != 2 && op_wanted(o, "matmul")) failures += bench_matmul_case(ctx, o, rows, cols, k, scratch);
+  }
+  printf("\ntimes from %s\n", timer.query ? "GPU timer queries" : "glFinish and the wall clock");
+  if (o->csv && write_csv(o->csv)) failures++;
+  if (o->svg && write_svg(o->svg, gt_context_renderer(ctx))) failures++;
+  free(scratch);
+  tool_close(&egl, ctx);
+  if (failures) printf("\n%d case%s failed\n", failures, failures == 1 ? "" : "s");
+  return failures;
+}

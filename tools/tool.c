@@ -1,0 +1,62 @@
+#include "tool.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+int tool_open(bool min_limits, gt_egl *egl, gt_context **ctx) {
+  gt_status s = gt_egl_open(egl);
+  if (s != GT_OK) {
+    fprintf(stderr, "gltile: no headless OpenGL ES 3.1 context: %s\n", gt_status_string(s));
+    return 1;
+  }
+  gt_context_desc desc;
+  memset(&desc, 0, sizeof desc);
+  desc.min_limits = min_limits;
+  s = gt_context_init(NULL, 0, &desc, ctx);
+  if (s != GT_OK) {
+    fprintf(stderr, "gltile: gt_context_init: %s\n", gt_status_string(s));
+    gt_egl_close(egl);
+    return 1;
+  }
+  return 0;
+}
+
+void tool_close(gt_egl *egl, gt_context *ctx) {
+  gt_context_release(ctx);
+  gt_egl_close(egl);
+}
+
+double tool_now_ms(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+static int compare_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+double tool_median(double *values, unsigned count) {
+  qsort(values, count, sizeof *values, compare_double);
+  return count % 2 ? values[count / 2] : 0.5 * (values[count / 2 - 1] + values[count / 2]);
+}
+
+GLuint tool_buffer(size_t words, const void *data) {
+  GLuint b = 0;
+  glGenBuffers(1, &b);
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, b);
+  glBufferData(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)(words * 4), data, GL_DYNAMIC_COPY);
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+  return b;
+}
+
+int tool_parse_u32(const char *s, uint32_t max, uint32_t *out) {
+  char *end;
+  if (s == NULL || *s < '0' || *s > '9') return 1;
+  unsigned long long v = strtoull(s, &end, 10);
+  if (*end != '\0' || v == 0 || v > max) return 1;
+  *out = (uint32_t)v;
+  return 0;
+}

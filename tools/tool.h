@@ -1,0 +1,50 @@
+/* Helpers shared by the gltile program's commands. */
+#ifndef GT_TOOL_H
+#define GT_TOOL_H
+
+#include <gltile/gltile.h>
+
+#include <GLES3/gl31.h>
+#include <stdio.h>
+
+/* Opens a headless context and a gltile context on it; prints why not. */
+int tool_open(bool min_limits, gt_egl *egl, gt_context **ctx);
+void tool_close(gt_egl *egl, gt_context *ctx);
+
+double tool_now_ms(void);
+double tool_median(double *values, unsigned count); /* sorts values */
+
+/* A buffer object of `words` 32-bit words from data (NULL = undefined). */
+GLuint tool_buffer(size_t words, const void *data);
+
+/* Parses a positive integer up to max; 0 on success. */
+int tool_parse_u32(const char *s, uint32_t max, uint32_t *out);
+
+/* One benchmark result row, printed in the table, the CSV and the SVG. */
+typedef struct tool_result {
+  const char *op;        /* transpose, matmul, copy */
+  char strategy[24];
+  const char *type;      /* f32, i32, u32 */
+  uint32_t rows, cols, k;
+  double ms;             /* median; < 0 when the case did not run */
+  double gb_per_s, gflop_per_s, pct_of_copy;
+  const char *verified;  /* yes, sampled, no, skipped, or a status text */
+} tool_result;
+
+/* Options of bench and demo. */
+typedef struct tool_bench_options {
+  const char *title;        /* "demo" or "bench" */
+  const char *ops;          /* "transpose", "matmul", "copy" or "all" */
+  const char *sizes;        /* comma list: N, RxC, or MxNxK */
+  const char *strategy;     /* a strategy name, or NULL for all */
+  gt_type type;
+  uint32_t reps, tile;
+  bool verify, min_limits;
+  const char *csv, *svg;
+} tool_bench_options;
+
+/* Runs the cases, prints a table per case; returns the number of failed
+ * verifications or runs (0 = all good). */
+int tool_bench(const tool_bench_options *o);
+
+#endif
