@@ -1,4 +1,4 @@
-/* Transpose on the GPU against the CPU, bit for bit: every strategy x type
+/* Transpose (and copy) on the GPU against the CPU, bit for bit: every strategy x type
  * x tile x awkward shape, as sections with offsets and pitch inside larger
  * buffers. The destination buffer is poisoned first, and every word of it
  * is checked afterwards: the transposed view, and the guard words around
@@ -44,11 +44,11 @@ static gt_view view_in(GLuint buffer, gt_extent e, layout l, gt_type t) {
   return v;
 }
 
-/* One transpose, checked word for word; returns false on a mismatch so the
- * caller can name the case once. */
-static bool run_case(gt_extent e, gt_type type, gt_strategy strategy, uint32_t tile) {
+/* One transpose (or, with copy set, one gt_copy), checked word for word;
+ * returns false on a mismatch so the caller can name the case once. */
+static bool run_op(gt_extent e, gt_type type, gt_strategy strategy, uint32_t tile, bool copy) {
   layout ls = random_layout(), ld = random_layout();
-  gt_extent et = { e.cols, e.rows };
+  gt_extent et = copy ? e : (gt_extent){ e.cols, e.rows };
   size_t ns = buffer_words(e, ls), nd = buffer_words(et, ld);
   uint32_t seed = gt_test_rand(&rng);
   GLuint bs = gt_test_buffer(ns, gt_test_noise, seed);
@@ -58,10 +58,11 @@ static bool run_case(gt_extent e, gt_type type, gt_strategy strategy, uint32_t t
   if (ok) {
     gt_view vs = view_in(bs, e, ls, type), vd = view_in(bd, et, ld, type);
     gt_transpose_desc d = { strategy, tile };
-    gt_status s = gt_transpose(ctx, vs, vd, &d);
+    gt_status s = copy ? gt_copy(ctx, vs, vd) : gt_transpose(ctx, vs, vd, &d);
     uint32_t t = tile ? tile : gt_context_default_tile(ctx);
     bool uneven = e.rows % t || e.cols % t;
-    gt_status want_status = strategy == GT_STRATEGY_TILED_EVEN && uneven ? GT_ERR_SHAPE_MISMATCH : GT_OK;
+    gt_status want_status =
+        !copy && strategy == GT_STRATEGY_TILED_EVEN && uneven ? GT_ERR_SHAPE_MISMATCH : GT_OK;
     CHECK_STATUS(s, want_status);
     ok = s == want_status;
     /* Expected destination: poison everywhere, the transpose in the view
@@ -72,7 +73,7 @@ static bool run_case(gt_extent e, gt_type type, gt_strategy strategy, uint32_t t
       uint32_t ps = e.cols + ls.extra, pd = et.cols + ld.extra;
       for (uint32_t r = 0; r < e.rows; r++)
         for (uint32_t c = 0; c < e.cols; c++)
-          want[ld.guard + (size_t)c * pd + r] = src[ls.guard + (size_t)r * ps + c];
+          want[ld.guard + (copy ? (size_t)r * pd + c : (size_t)c * pd + r)] = src[ls.guard + (size_t)r * ps + c];
     }
     ok = ok && gt_test_read_all(ctx, bd, nd, got) == 0 && memcmp(got, want, nd * 4) == 0;
     /* The source must be left as it was. */
@@ -91,6 +92,10 @@ static bool run_case(gt_extent e, gt_type type, gt_strategy strategy, uint32_t t
   glDeleteBuffers(1, &bs);
   glDeleteBuffers(1, &bd);
   return ok;
+}
+
+static bool run_case(gt_extent e, gt_type type, gt_strategy strategy, uint32_t tile) {
+  return run_op(e, type, strategy, tile, false);
 }
 
 static void report(bool ok, gt_extent e, gt_type type, gt_strategy s, uint32_t tile) {
@@ -161,6 +166,18 @@ static void test_group_count_split(void) {
   report(run_case(wide, GT_I32, GT_STRATEGY_SIMPLE, 0), wide, GT_I32, GT_STRATEGY_SIMPLE, 0);
 }
 
+/* gt_copy on the same awkward shapes and layouts: exact, guards intact. */
+static void test_copy(void) {
+  gt_extent shapes[16];
+  size_t n = shapes_for(16, shapes);
+  for (size_t k = 0; k < n; k++)
+    for (size_t yi = 0; yi < sizeof types / sizeof types[0]; yi++)
+      if (!run_op(shapes[k], types[yi], GT_STRATEGY_AUTO, 0, true))
+        fprintf(stderr, "FAILED: copy %ux%u type %d\n", shapes[k].rows, shapes[k].cols, (int)types[yi]);
+  gt_extent big = { 999, 666 };
+  if (!run_op(big, GT_F32, GT_STRATEGY_AUTO, 0, true)) fprintf(stderr, "FAILED: copy 999x666\n");
+}
+
 /* Transposing twice gives the input back, across two strategies. */
 static void test_twice_is_identity(void) {
   gt_extent e = { 123, 77 };
@@ -191,7 +208,8 @@ int main(int argc, char **argv) {
   test_sample_size();
   test_group_count_split();
   test_twice_is_identity();
-  printf("%lu transposes checked word for word\n", cases);
+  test_copy();
+  printf("%lu transposes and copies checked word for word\n", cases);
   gt_test_close(&env);
   return CHECK_SUMMARY();
 }
