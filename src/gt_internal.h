@@ -25,6 +25,8 @@ typedef enum gt_kernel {
   GT_KERNEL_TRANSPOSE_SIMPLE,
   GT_KERNEL_TRANSPOSE_TILED,      /* TILED_EVEN, or TILED_PAD with GT_GUARDED */
   GT_KERNEL_TRANSPOSE_TRUNCATE_A,
+  GT_KERNEL_TRANSPOSE_INPLACE_SIMPLE,
+  GT_KERNEL_TRANSPOSE_INPLACE_TILED, /* GT_GUARDED / GT_TRUNCATE_A variants */
   GT_KERNEL_MATMUL_SIMPLE,
   GT_KERNEL_MATMUL_TILED,         /* TILED_EVEN, or TILED_PAD with GT_GUARDED */
   GT_KERNEL_MATMUL_BLOCKED,       /* register-blocked, AUTO */
@@ -37,7 +39,8 @@ enum {
   GT_VARIANT_GUARDED = 1u << 0, /* guard every global access (pad strategy) */
   GT_VARIANT_ALIASED = 1u << 1, /* storage blocks without restrict */
   GT_VARIANT_TRANS_A = 1u << 2, /* matmul reads a as its transpose */
-  GT_VARIANT_TRANS_B = 1u << 3  /* matmul reads b as its transpose */
+  GT_VARIANT_TRANS_B = 1u << 3, /* matmul reads b as its transpose */
+  GT_VARIANT_TRUNCATE_A = 1u << 4 /* in-place transpose: edge threads do the bands */
 };
 
 /* Everything that makes one program different from another: the key of
@@ -58,6 +61,7 @@ typedef struct gt_program {
   GLint group_base_loc;  /* uniform uvec2 gt_group_base */
   GLint scale_loc;       /* matmul: uniform vec2 gt_scale */
   GLint k_range_loc;     /* matmul: uniform uvec2 gt_k_range */
+  GLint grid_origin_loc; /* in-place SIMPLE: uniform uvec2 gt_grid_origin */
 } gt_program;
 
 /* Transpose needs at most 8 variants per aliasing case; matmul 4
@@ -169,6 +173,15 @@ gt_bound_view gt__bound_section(const gt_bound_view *parent, uint32_t row, uint3
  * tile x tile invocations, else fewer (a power of two), each handling
  * several rows. 0 when the tile does not fit the device at all. */
 uint32_t gt__tiled_group_rows(const gt_limits *l, uint32_t tile, uint32_t shared_bytes);
+
+/* true when a and b are the very same window: same buffer, offset,
+ * extent, effective pitch and type. */
+bool gt__same_view(gt_view a, gt_view b);
+
+/* In-place transpose of the square view v (validated and bound) with the
+ * given strategy (not AUTO), tile and group rows. */
+gt_status gt__transpose_inplace(gt_context *ctx, const gt_bound_view *v, gt_strategy strategy, uint32_t tile,
+                                uint32_t group_rows);
 
 /* Ceil(a / b) for b > 0, without overflow. */
 static inline uint32_t gt__div_up(uint32_t a, uint32_t b) { return a / b + (a % b != 0); }

@@ -75,6 +75,7 @@ static gt_status build(gt_context *ctx, const gt_program_key *key, gt_program *s
   slot->group_base_loc = glGetUniformLocation(program, "gt_group_base");
   slot->scale_loc = glGetUniformLocation(program, "gt_scale");
   slot->k_range_loc = glGetUniformLocation(program, "gt_k_range");
+  slot->grid_origin_loc = glGetUniformLocation(program, "gt_grid_origin");
   gt__log(ctx, GT_LOG_DEBUG, "built %s: tile %u, group %ux%u, variant %u", gt__kernel_name(key->kernel),
           key->tile, key->group_cols, key->group_rows, key->variant);
   return GT_OK;

@@ -8,6 +8,8 @@
 extern const char gt__glsl_transpose_simple[];
 extern const char gt__glsl_transpose_tiled[];
 extern const char gt__glsl_transpose_truncate_a[];
+extern const char gt__glsl_transpose_inplace_simple[];
+extern const char gt__glsl_transpose_inplace_tiled[];
 extern const char gt__glsl_matmul_common[];
 extern const char gt__glsl_matmul_simple[];
 extern const char gt__glsl_matmul_tiled[];
@@ -23,6 +25,10 @@ static const struct {
   [GT_KERNEL_TRANSPOSE_TILED] = { "transpose_tiled.comp", gt__glsl_transpose_tiled, NULL },
   [GT_KERNEL_TRANSPOSE_TRUNCATE_A] = { "transpose_truncate_a.comp", gt__glsl_transpose_truncate_a,
                                        NULL },
+  [GT_KERNEL_TRANSPOSE_INPLACE_SIMPLE] = { "transpose_inplace_simple.comp",
+                                           gt__glsl_transpose_inplace_simple, NULL },
+  [GT_KERNEL_TRANSPOSE_INPLACE_TILED] = { "transpose_inplace_tiled.comp", gt__glsl_transpose_inplace_tiled,
+                                          NULL },
   [GT_KERNEL_MATMUL_SIMPLE] = { "matmul_simple.comp", gt__glsl_matmul_simple, gt__glsl_matmul_common },
   [GT_KERNEL_MATMUL_TILED] = { "matmul_tiled.comp", gt__glsl_matmul_tiled, gt__glsl_matmul_common },
   [GT_KERNEL_MATMUL_BLOCKED] = { "matmul_blocked.comp", gt__glsl_matmul_blocked, gt__glsl_matmul_common },
@@ -64,7 +70,7 @@ size_t gt__program_preamble(const gt_program_key *key, char *buf, size_t size) {
                    "#define GT_TILE_ROWS %u\n"
                    "#define GT_TILE_COLS %u\n"
                    "#define GT_GROUP_ROWS %u\n"
-                   "%s%s%s%s%s"
+                   "%s%s%s%s%s%s"
                    "layout(local_size_x = %u, local_size_y = %u) in;\n"
                    "#line 1 1\n",
                    glsl_type(key->elem), GT_MAX_VIEWS, tile_rows, tile_cols, key->group_rows,
@@ -72,6 +78,7 @@ size_t gt__program_preamble(const gt_program_key *key, char *buf, size_t size) {
                    (key->variant & GT_VARIANT_ALIASED) ? "#define GT_ALIASED 1\n" : "",
                    (key->variant & GT_VARIANT_TRANS_A) ? "#define GT_TRANS_A 1\n" : "",
                    (key->variant & GT_VARIANT_TRANS_B) ? "#define GT_TRANS_B 1\n" : "",
+                   (key->variant & GT_VARIANT_TRUNCATE_A) ? "#define GT_TRUNCATE_A 1\n" : "",
                    key->group_cols, key->group_rows);
   return n < 0 || (size_t)n >= size ? 0 : (size_t)n;
 }

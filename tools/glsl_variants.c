@@ -36,6 +36,17 @@ int main(int argc, char **argv) {
       }
     }
   }
+  /* In-place transposes: the aliased variant only. */
+  gt_program_key inplace = { GT_KERNEL_TRANSPOSE_INPLACE_SIMPLE, 0, 32, 4, GT_VARIANT_ALIASED, GT_U32 };
+  failed |= write_variant(argv[1], n++, &inplace);
+  for (uint32_t tile = 8; tile <= 32; tile *= 2)
+    for (uint32_t rows = tile; rows >= 1; rows /= 2)
+      for (uint32_t flags = 0; flags < 3; flags++) {
+        uint32_t variant = GT_VARIANT_ALIASED | (flags == 1 ? GT_VARIANT_GUARDED : 0) |
+                           (flags == 2 ? GT_VARIANT_TRUNCATE_A : 0);
+        gt_program_key key = { GT_KERNEL_TRANSPOSE_INPLACE_TILED, tile, tile, rows, variant, GT_U32 };
+        failed |= write_variant(argv[1], n++, &key);
+      }
   gt_program_key copy = { GT_KERNEL_COPY, 0, 64, 1, 0, GT_U32 };
   failed |= write_variant(argv[1], n++, &copy);
   /* Matmul: every transpose case and aliasing flag. */

@@ -251,8 +251,10 @@ gt_status gt_finish(gt_context *ctx);
  * src, dst   same type; dst is src.cols x src.rows; any offsets and pitches.
  * d          strategy and tile; NULL = AUTO with the device's tile.
  *            TILED_EVEN needs a tile that divides both extents.
- * Aliasing   dst must share no element with src (gt_views_alias), else
- *            GT_ERR_ALIASED; read-read overlap does not arise here.
+ * Aliasing   src and dst the very same square view (same buffer, offset,
+ *            extent, pitch, type): an in-place transpose, with every
+ *            strategy. Any other overlap (gt_views_alias) is refused with
+ *            GT_ERR_ALIASED before anything is written.
  * Returns    GT_OK; GT_ERR_INVALID_ARGUMENT (NULL ctx, zero extent, pitch <
  *            cols, unknown type/strategy, tile not 0/8/16/32, buffer 0 or
  *            not a buffer); GT_ERR_SHAPE_MISMATCH (dst extent, types,
