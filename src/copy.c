@@ -1,7 +1,7 @@
 /* Copy of one view into another of the same extent. */
 #include "gt_internal.h"
 
-/* 64 invocations of 4 elements: 256 contiguous elements per group row. */
+/* 64 invocations, each moving 4 elements 64 apart: 256 per group. */
 enum { COPY_GROUP_COLS = 64, COPY_ELEMS = 4 };
 
 /* A view whose rows follow each other with no gap, as one long row, so a

@@ -32,7 +32,11 @@ gt_status gt__dispatch(gt_context *ctx, const gt_program *prog, const gt_bound_v
 
 uint32_t gt__tiled_group_rows(const gt_limits *l, uint32_t tile, uint32_t shared_bytes) {
   if (tile > l->max_group_size[0] || shared_bytes > l->max_shared_bytes) return 0;
+  /* At most 256 invocations even where more are allowed: each then moves
+   * several rows, which keeps more loads in flight per invocation (the
+   * usual 32 x 8 shape for a 32-tile). */
+  uint32_t budget = l->max_invocations < 256 ? l->max_invocations : 256;
   uint32_t rows = tile;
-  while (rows > 1 && (tile * rows > l->max_invocations || rows > l->max_group_size[1])) rows /= 2;
-  return tile * rows <= l->max_invocations ? rows : 0;
+  while (rows > 1 && (tile * rows > budget || rows > l->max_group_size[1])) rows /= 2;
+  return tile * rows <= budget ? rows : 0;
 }
