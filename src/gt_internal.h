@@ -31,6 +31,7 @@ typedef enum gt_kernel {
   GT_KERNEL_MATMUL_TILED,         /* TILED_EVEN, or TILED_PAD with GT_GUARDED */
   GT_KERNEL_MATMUL_BLOCKED,       /* register-blocked, AUTO */
   GT_KERNEL_COPY,
+  GT_KERNEL_COPY_VEC4,
   GT_KERNEL_COUNT
 } gt_kernel;
 

@@ -15,6 +15,7 @@ extern const char gt__glsl_matmul_simple[];
 extern const char gt__glsl_matmul_tiled[];
 extern const char gt__glsl_matmul_blocked[];
 extern const char gt__glsl_copy[];
+extern const char gt__glsl_copy_vec4[];
 
 static const struct {
   const char *name;
@@ -33,6 +34,7 @@ static const struct {
   [GT_KERNEL_MATMUL_TILED] = { "matmul_tiled.comp", gt__glsl_matmul_tiled, gt__glsl_matmul_common },
   [GT_KERNEL_MATMUL_BLOCKED] = { "matmul_blocked.comp", gt__glsl_matmul_blocked, gt__glsl_matmul_common },
   [GT_KERNEL_COPY] = { "copy.comp", gt__glsl_copy, NULL },
+  [GT_KERNEL_COPY_VEC4] = { "copy_vec4.comp", gt__glsl_copy_vec4, NULL },
 };
 
 const char *gt__kernel_include(gt_kernel k) {

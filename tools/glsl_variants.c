@@ -49,6 +49,8 @@ int main(int argc, char **argv) {
       }
   gt_program_key copy = { GT_KERNEL_COPY, 0, 64, 1, 0, GT_U32 };
   failed |= write_variant(argv[1], n++, &copy);
+  gt_program_key copy4 = { GT_KERNEL_COPY_VEC4, 0, 64, 1, 0, GT_U32 };
+  failed |= write_variant(argv[1], n++, &copy4);
   /* Matmul: every transpose case and aliasing flag. */
   for (uint32_t variant = 0; variant < 16; variant++) {
     if (variant & GT_VARIANT_GUARDED) continue; /* added per kernel below */

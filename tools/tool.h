@@ -14,7 +14,8 @@ void tool_close(gt_egl *egl, gt_context *ctx);
 double tool_now_ms(void);
 double tool_median(double *values, unsigned count); /* sorts values */
 
-/* A buffer object of `words` 32-bit words from data (NULL = undefined). */
+/* A buffer object of `words` 32-bit words from data (NULL = zeros), with
+ * the STATIC_DRAW hint, which asks for device memory. */
 GLuint tool_buffer(size_t words, const void *data);
 
 /* Parses a positive integer up to max; 0 on success. */
