@@ -121,6 +121,24 @@ static gt_strategy choose_auto_strategy(const char *renderer) {
   return GT_STRATEGY_TILED_PAD;
 }
 
+/* matmul's AUTO. Measured with `gltile bench` (median of 9): on llvmpipe
+ * the registers-only kernel ran 5.2 GFLOP/s to the shared one's 2.0 at
+ * 333x222x111; on the H100 13.5 to 9.8 TFLOP/s at 4099x4097x4101 (its
+ * large L1 serves the registers kernel's reuse). The shared kernel is
+ * kept for GPUs whose caches are small next to their shared memory
+ * (Adreno, PowerVR, desktop AMD and Intel): not measured here. */
+static bool shared_kernel_fits(const gt_limits *l) {
+  return l->max_invocations >= 256 && l->max_group_size[0] >= 16 && l->max_group_size[1] >= 16 &&
+         l->max_shared_bytes >= 8192;
+}
+
+static gt_matmul_kernel choose_matmul_kernel(const char *renderer, const gt_limits *l) {
+  if (choose_auto_strategy(renderer) == GT_STRATEGY_SIMPLE || strstr(renderer, "NVIDIA") ||
+      !shared_kernel_fits(l))
+    return GT_MATMUL_KERNEL_REGISTERS;
+  return GT_MATMUL_KERNEL_SHARED;
+}
+
 static bool parse_es_version(const char *version, int *major, int *minor) {
   const char *p = version ? strstr(version, "OpenGL ES ") : NULL;
   if (p == NULL) return false;
@@ -134,6 +152,7 @@ gt_status gt_context_init(void *mem, size_t size, const gt_context_desc *d, gt_c
   if (d == NULL) d = &zero_desc;
   const gt_allocator *a = &d->allocator;
   GT__CHECK((a->alloc == NULL) == (a->free == NULL), GT_ERR_INVALID_ARGUMENT);
+  GT__CHECK((unsigned)d->matmul_kernel <= GT_MATMUL_KERNEL_SHARED, GT_ERR_INVALID_ARGUMENT);
   if (mem != NULL) {
     GT__CHECK(size >= sizeof(gt_context), GT_ERR_OUT_OF_MEMORY);
     GT__CHECK((uintptr_t)mem % sizeof(void *) == 0 && (uintptr_t)mem % sizeof(uint64_t) == 0,
@@ -169,6 +188,12 @@ gt_status gt_context_init(void *mem, size_t size, const gt_context_desc *d, gt_c
   snprintf(ctx->renderer, sizeof ctx->renderer, "%s", renderer ? renderer : "");
   ctx->default_tile = choose_tile(&ctx->limits);
   ctx->auto_strategy = choose_auto_strategy(ctx->renderer);
+  ctx->matmul_kernel = d->matmul_kernel ? d->matmul_kernel : choose_matmul_kernel(ctx->renderer, &ctx->limits);
+  if (ctx->matmul_kernel == GT_MATMUL_KERNEL_SHARED && !shared_kernel_fits(&ctx->limits)) {
+    gt__log(ctx, GT_LOG_ERROR, "matmul_kernel SHARED needs 256 invocations and 8 KiB of shared memory");
+    gt_context_release(ctx);
+    return GT_ERR_UNSUPPORTED;
+  }
   gt_status s = gt__gl_status(ctx, "gt_context_init");
   if (s != GT_OK) {
     gt_context_release(ctx);
@@ -202,6 +227,10 @@ uint32_t gt_context_default_tile(const gt_context *ctx) { return ctx ? ctx->defa
 
 gt_strategy gt_context_auto_strategy(const gt_context *ctx) {
   return ctx ? ctx->auto_strategy : GT_STRATEGY_TILED_PAD;
+}
+
+gt_matmul_kernel gt_context_matmul_kernel(const gt_context *ctx) {
+  return ctx ? ctx->matmul_kernel : GT_MATMUL_KERNEL_REGISTERS;
 }
 
 const char *gt_context_renderer(const gt_context *ctx) { return ctx ? ctx->renderer : ""; }

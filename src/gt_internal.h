@@ -29,7 +29,8 @@ typedef enum gt_kernel {
   GT_KERNEL_TRANSPOSE_INPLACE_TILED, /* GT_GUARDED / GT_TRUNCATE_A variants */
   GT_KERNEL_MATMUL_SIMPLE,
   GT_KERNEL_MATMUL_TILED,         /* TILED_EVEN, or TILED_PAD with GT_GUARDED */
-  GT_KERNEL_MATMUL_BLOCKED,       /* register-blocked, AUTO */
+  GT_KERNEL_MATMUL_BLOCKED,       /* register-blocked, AUTO without shared memory */
+  GT_KERNEL_MATMUL_BLOCKED_SHARED, /* register-blocked through shared memory */
   GT_KERNEL_COPY,
   GT_KERNEL_COPY_VEC4,
   GT_KERNEL_COUNT
@@ -93,6 +94,7 @@ struct gt_context {
   gt_limits limits;
   uint32_t default_tile;
   gt_strategy auto_strategy;
+  gt_matmul_kernel matmul_kernel; /* what matmul's AUTO runs */
   char renderer[128];
   gt_program programs[GT_PROGRAM_TABLE_SIZE];
 };

@@ -4,8 +4,9 @@
 
 /* SIMPLE's group: 16 x 8 = 128 invocations, the ES 3.1 minimum. */
 enum { SIMPLE_GROUP_COLS = 16, SIMPLE_GROUP_ROWS = 8 };
-/* The blocked kernel: 8 x 8 invocations of 4 x 4 results each. */
-enum { BLOCKED_GROUP = 8, BLOCKED_TILE = 4 * BLOCKED_GROUP };
+/* The blocked kernel: 8 x 8 invocations of 4 x 4 results each; the
+ * shared-memory one: 16 x 16 invocations of 8 x 8 results. */
+enum { BLOCKED_GROUP = 8, BLOCKED_TILE = 4 * BLOCKED_GROUP, SHARED_GROUP = 16, SHARED_TILE = 128 };
 
 /* One multiply over bound views: m x n results, the K slice [k_begin,
  * k_end), c = alpha * sum + beta * c. */
@@ -32,6 +33,7 @@ static gt_status run(gt_context *ctx, const gt_program *prog, const product *p) 
     gy = (prog->key.variant & GT_VARIANT_GUARDED) ? gt__div_up(m, tile) : m / tile;
     break;
   case GT_KERNEL_MATMUL_BLOCKED:
+  case GT_KERNEL_MATMUL_BLOCKED_SHARED:
     gx = gt__div_up(n, tile);
     gy = gt__div_up(m, tile);
     break;
@@ -169,9 +171,13 @@ gt_status gt_matmul(gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_m
     GT__TRY(get_program(ctx, GT_KERNEL_MATMUL_TILED, tile, tile, group_rows,
                         variant | GT_VARIANT_GUARDED, &main_prog));
     break;
-  default: /* AUTO */
-    GT__TRY(get_program(ctx, GT_KERNEL_MATMUL_BLOCKED, BLOCKED_TILE, BLOCKED_GROUP, BLOCKED_GROUP,
-                        variant, &main_prog));
+  default: /* AUTO: the kernel chosen for the device at init */
+    if (ctx->matmul_kernel == GT_MATMUL_KERNEL_SHARED)
+      GT__TRY(get_program(ctx, GT_KERNEL_MATMUL_BLOCKED_SHARED, SHARED_TILE, SHARED_GROUP, SHARED_GROUP,
+                          variant, &main_prog));
+    else
+      GT__TRY(get_program(ctx, GT_KERNEL_MATMUL_BLOCKED, BLOCKED_TILE, BLOCKED_GROUP, BLOCKED_GROUP,
+                          variant, &main_prog));
     break;
   }
   if (strategy == GT_STRATEGY_TRUNCATE_B)

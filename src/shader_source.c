@@ -14,6 +14,7 @@ extern const char gt__glsl_matmul_common[];
 extern const char gt__glsl_matmul_simple[];
 extern const char gt__glsl_matmul_tiled[];
 extern const char gt__glsl_matmul_blocked[];
+extern const char gt__glsl_matmul_blocked_shared[];
 extern const char gt__glsl_copy[];
 extern const char gt__glsl_copy_vec4[];
 
@@ -33,6 +34,8 @@ static const struct {
   [GT_KERNEL_MATMUL_SIMPLE] = { "matmul_simple.comp", gt__glsl_matmul_simple, gt__glsl_matmul_common },
   [GT_KERNEL_MATMUL_TILED] = { "matmul_tiled.comp", gt__glsl_matmul_tiled, gt__glsl_matmul_common },
   [GT_KERNEL_MATMUL_BLOCKED] = { "matmul_blocked.comp", gt__glsl_matmul_blocked, gt__glsl_matmul_common },
+  [GT_KERNEL_MATMUL_BLOCKED_SHARED] = { "matmul_blocked_shared.comp", gt__glsl_matmul_blocked_shared,
+                                        gt__glsl_matmul_common },
   [GT_KERNEL_COPY] = { "copy.comp", gt__glsl_copy, NULL },
   [GT_KERNEL_COPY_VEC4] = { "copy_vec4.comp", gt__glsl_copy_vec4, NULL },
 };

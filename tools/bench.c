@@ -344,7 +344,9 @@ static int bench_matmul_case(gt_context *ctx, const tool_bench_options *o, uint3
 #endif
   for (size_t s = 0; s < sizeof strategies / sizeof strategies[0]; s++) {
     if (!strategy_wanted(o, strategies[s])) continue;
-    const char *name = strategies[s] == GT_STRATEGY_AUTO ? "auto=blocked" : gt_strategy_name(strategies[s]);
+    const char *name = strategies[s] != GT_STRATEGY_AUTO ? gt_strategy_name(strategies[s])
+                       : gt_context_matmul_kernel(ctx) == GT_MATMUL_KERNEL_SHARED ? "auto=shared"
+                                                                               : "auto=registers";
     tool_result *r = add_result("matmul", name, "f32", m, n, k);
     args.m = (gt_matmul_desc){ strategies[s], o->tile, false, false, false, 0, 0 };
     gt_status st = time_median(ctx, run_matmul, &args, o->reps, scratch, &r->ms);
@@ -485,7 +487,7 @@ static bool op_wanted(const tool_bench_options *o, const char *op) {
 int tool_bench(const tool_bench_options *o) {
   gt_egl egl;
   gt_context *ctx;
-  if (tool_open(o->min_limits, &egl, &ctx)) return 1;
+  if (tool_open(o->min_limits, o->matmul_kernel, &egl, &ctx)) return 1;
   timer_init(gt_context_renderer(ctx));
   double *scratch = malloc((o->reps + 1) * sizeof *scratch);
   if (scratch == NULL) return 1;

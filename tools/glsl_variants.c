@@ -58,6 +58,8 @@ int main(int argc, char **argv) {
     failed |= write_variant(argv[1], n++, &simple);
     gt_program_key blocked = { GT_KERNEL_MATMUL_BLOCKED, 32, 8, 8, variant, GT_F32 };
     failed |= write_variant(argv[1], n++, &blocked);
+    gt_program_key shared = { GT_KERNEL_MATMUL_BLOCKED_SHARED, 128, 16, 16, variant, GT_F32 };
+    failed |= write_variant(argv[1], n++, &shared);
     for (uint32_t tile = 8; tile <= 32; tile *= 2) {
       for (uint32_t rows = tile; rows >= 1; rows /= 2) {
         for (uint32_t guarded = 0; guarded <= GT_VARIANT_GUARDED; guarded += GT_VARIANT_GUARDED) {

@@ -27,12 +27,13 @@ static const char usage[] =
     "  --csv FILE         write every result as CSV\n"
     "  --svg FILE         write throughput against size, a line per strategy\n"
     "  --no-verify        skip the CPU check (the table then says skipped)\n"
-    "  --min-limits       clamp the device limits to the ES 3.1 minimums\n";
+    "  --min-limits       clamp the device limits to the ES 3.1 minimums\n"
+    "  --matmul-kernel registers|shared|device   the kernel matmul's AUTO runs\n";
 
-static int cmd_info(bool min_limits) {
+static int cmd_info(bool min_limits, gt_matmul_kernel kernel) {
   gt_egl egl;
   gt_context *ctx;
-  if (tool_open(min_limits, &egl, &ctx)) return 1;
+  if (tool_open(min_limits, kernel, &egl, &ctx)) return 1;
   gt_limits l = gt_context_limits(ctx);
   printf("renderer:              %s\n", gt_context_renderer(ctx));
   printf("version:               %s\n", (const char *)glGetString(GL_VERSION));
@@ -49,7 +50,9 @@ static int cmd_info(bool min_limits) {
   printf("choices:\n");
   printf("  default tile:        %u\n", gt_context_default_tile(ctx));
   printf("  transpose auto:      %s\n", gt_strategy_name(gt_context_auto_strategy(ctx)));
-  printf("  matmul auto:         register-blocked 4x4 per invocation, 8x8 groups\n");
+  printf("  matmul auto:         %s\n", gt_context_matmul_kernel(ctx) == GT_MATMUL_KERNEL_SHARED
+                                           ? "8x8 per invocation, 128x128 blocks through shared memory"
+                                           : "4x4 per invocation in registers, no shared memory");
   tool_close(&egl, ctx);
   return 0;
 }
@@ -62,7 +65,7 @@ int main(int argc, char **argv) {
   const char *cmd = argv[1];
   bool demo = strcmp(cmd, "demo") == 0;
   tool_bench_options o = { demo ? "demo" : "bench", "all", demo ? "999x666,333x222x111" : "1024,4099", NULL, GT_F32, demo ? 9 : 5, 0,
-                           true, false, NULL, NULL };
+                           true, false, GT_MATMUL_KERNEL_DEVICE, NULL, NULL };
   for (int i = 2; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
     int bad = 0;
@@ -88,7 +91,12 @@ int main(int argc, char **argv) {
       bad = strcmp(v, "f32") && strcmp(v, "i32") && strcmp(v, "u32");
     } else if (strcmp(a, "--reps") == 0) bad = tool_parse_u32(v, 1000, &o.reps);
     else if (strcmp(a, "--tile") == 0) bad = tool_parse_u32(v, 32, &o.tile);
-    else if (strcmp(a, "--csv") == 0) o.csv = v;
+    else if (strcmp(a, "--matmul-kernel") == 0) {
+      o.matmul_kernel = strcmp(v, "registers") == 0 ? GT_MATMUL_KERNEL_REGISTERS
+                        : strcmp(v, "shared") == 0  ? GT_MATMUL_KERNEL_SHARED
+                                                    : GT_MATMUL_KERNEL_DEVICE;
+      bad = strcmp(v, "registers") && strcmp(v, "shared") && strcmp(v, "device");
+    } else if (strcmp(a, "--csv") == 0) o.csv = v;
     else if (strcmp(a, "--svg") == 0) o.svg = v;
     else bad = 1;
     if (bad) {
@@ -97,7 +105,7 @@ int main(int argc, char **argv) {
     }
     i++;
   }
-  if (strcmp(cmd, "info") == 0) return cmd_info(o.min_limits);
+  if (strcmp(cmd, "info") == 0) return cmd_info(o.min_limits, o.matmul_kernel);
   if (demo || strcmp(cmd, "bench") == 0) return tool_bench(&o) ? 1 : 0;
   fprintf(stderr, "gltile: unknown command '%s'\n\n%s", cmd, usage);
   return 2;

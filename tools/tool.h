@@ -8,7 +8,7 @@
 #include <stdio.h>
 
 /* Opens a headless context and a gltile context on it; prints why not. */
-int tool_open(bool min_limits, gt_egl *egl, gt_context **ctx);
+int tool_open(bool min_limits, gt_matmul_kernel kernel, gt_egl *egl, gt_context **ctx);
 void tool_close(gt_egl *egl, gt_context *ctx);
 
 double tool_now_ms(void);
@@ -41,6 +41,7 @@ typedef struct tool_bench_options {
   gt_type type;
   uint32_t reps, tile;
   bool verify, min_limits;
+  gt_matmul_kernel matmul_kernel;
   const char *csv, *svg;
 } tool_bench_options;
 

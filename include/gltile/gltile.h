@@ -91,11 +91,23 @@ typedef struct gt_logger {
   void *user;
 } gt_logger;
 
+/* The kernel matmul's AUTO strategy runs. */
+typedef enum gt_matmul_kernel {
+  GT_MATMUL_KERNEL_DEVICE = 0,     /* chosen from the renderer and limits */
+  GT_MATMUL_KERNEL_REGISTERS,      /* 4x4 results per invocation, no shared memory:
+                                      for llvmpipe, Mali and other devices whose
+                                      shared memory is plain memory */
+  GT_MATMUL_KERNEL_SHARED          /* 8x8 results per invocation, 128x128 blocks
+                                      staged through shared memory: desktop GPUs,
+                                      Adreno-class; needs 256 invocations */
+} gt_matmul_kernel;
+
 /* Context options. Zero means default for every field. */
 typedef struct gt_context_desc {
   gt_allocator allocator; /* zero = malloc/free; used only when mem == NULL */
   gt_logger logger;       /* zero = silent */
   bool min_limits;        /* true = clamp every limit to the ES 3.1 minimum */
+  gt_matmul_kernel matmul_kernel; /* zero = chosen for the device */
 } gt_context_desc;
 
 /* The context: program table and device limits. Opaque; sized by
@@ -193,9 +205,10 @@ size_t gt_context_size(const gt_context_desc *d);
  *            d->allocator (malloc when zero).
  * d          may be NULL (all defaults).
  * Returns    GT_OK; GT_ERR_INVALID_ARGUMENT (out NULL, half-set allocator,
- *            misaligned mem); GT_ERR_OUT_OF_MEMORY (size too small or the
- *            allocator failed); GT_ERR_NO_CONTEXT (no current context);
- *            GT_ERR_UNSUPPORTED (context older than ES 3.1).
+ *            misaligned mem, unknown matmul_kernel); GT_ERR_OUT_OF_MEMORY (size too
+ *            small or the allocator failed); GT_ERR_NO_CONTEXT (no current
+ *            context); GT_ERR_UNSUPPORTED (context older than ES 3.1, or
+ *            matmul_kernel SHARED beyond the device's limits).
  * GL state   none changed.
  * Allocates  once, only when mem is NULL. */
 gt_status gt_context_init(void *mem, size_t size, const gt_context_desc *d, gt_context **out);
@@ -213,6 +226,10 @@ uint32_t gt_context_default_tile(const gt_context *ctx);
 
 /* The strategy AUTO picks for transpose on this context (never AUTO). */
 gt_strategy gt_context_auto_strategy(const gt_context *ctx);
+
+/* The kernel matmul's AUTO runs on this context (never DEVICE; REGISTERS
+ * for NULL). */
+gt_matmul_kernel gt_context_matmul_kernel(const gt_context *ctx);
 
 /* GL_RENDERER as read at init ("" for NULL). */
 const char *gt_context_renderer(const gt_context *ctx);
