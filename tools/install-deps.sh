@@ -11,10 +11,16 @@ packages=(cmake gcc make libc6-dev pkg-config libegl-dev libgles-dev libegl-mesa
 # that `gltile bench` compares matmul with.
 if [[ "${GT_BENCH_DEPS:-0}" == 1 ]]; then packages+=(libopenblas-dev); fi
 
+# A package counts as installed when its native (or arch: all) instance is.
+# With multiarch (arm64 or armhf added for cross builds) dpkg-query prints
+# one line per architecture, so look at each line.
+native=$(dpkg --print-architecture)
 missing=()
 for p in "${packages[@]}"; do
-  status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
-  [[ "$status" == "install ok installed" ]] || missing+=("$p")
+  lines=$(dpkg-query -W -f='${Architecture} ${Status}\n' "$p" 2>/dev/null || true)
+  if ! grep -qxE "($native|all) install ok installed" <<<"$lines"; then
+    missing+=("$p")
+  fi
 done
 if ((${#missing[@]} == 0)); then
   exit 0
@@ -22,11 +28,14 @@ fi
 
 sudo=()
 if [[ $(id -u) != 0 ]]; then
-  if command -v sudo >/dev/null; then sudo=(sudo); else
+  if command -v sudo >/dev/null; then
+    sudo=(sudo)
+  else
     echo "install-deps: need root (or sudo) to install: ${missing[*]}" >&2
     exit 1
   fi
 fi
 echo "install-deps: installing ${missing[*]}"
 "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q
-"${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
+"${sudo[@]}" env DEBIAN_FRONTEND=noninteractive \
+  apt-get install -y -q --no-install-recommends "${missing[@]}"
