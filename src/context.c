@@ -86,7 +86,8 @@ static void query_limits(gt_limits *l, bool clamp) {
     l->max_group_size[0] = min_u32(l->max_group_size[0], 128);
     l->max_group_size[1] = min_u32(l->max_group_size[1], 128);
     l->max_group_size[2] = min_u32(l->max_group_size[2], 64);
-    for (int i = 0; i < 3; i++) l->max_group_count[i] = min_u32(l->max_group_count[i], 65535);
+    for (int i = 0; i < 3; i++)
+      l->max_group_count[i] = min_u32(l->max_group_count[i], 65535);
     if (l->max_storage_block_bytes > (1u << 27)) l->max_storage_block_bytes = 1u << 27;
     l->max_storage_blocks = min_u32(l->max_storage_blocks, 4);
     /* 256 is the largest alignment the specification lets a device ask. */
@@ -95,7 +96,8 @@ static void query_limits(gt_limits *l, bool clamp) {
   /* Offsets we pass in uniforms count whole 4-byte elements, so binding
    * offsets must also be multiples of 4. */
   uint32_t a = l->storage_offset_alignment ? l->storage_offset_alignment : 256;
-  while (a % 4) a *= 2;
+  while (a % 4)
+    a *= 2;
   l->storage_offset_alignment = a;
 }
 
@@ -115,7 +117,7 @@ static uint32_t choose_tile(const gt_limits *l) {
  * memory (not measured here). Elsewhere the tile turns the column-wise
  * writes into row-wise ones. */
 static gt_strategy choose_auto_strategy(const char *renderer) {
-  static const char *const no_shared_memory[] = { "llvmpipe", "softpipe", "Mali" };
+  static const char *const no_shared_memory[] = {"llvmpipe", "softpipe", "Mali"};
   for (size_t i = 0; i < sizeof no_shared_memory / sizeof no_shared_memory[0]; i++)
     if (strstr(renderer, no_shared_memory[i])) return GT_STRATEGY_SIMPLE;
   return GT_STRATEGY_TILED_PAD;
@@ -188,7 +190,8 @@ gt_status gt_context_init(void *mem, size_t size, const gt_context_desc *d, gt_c
   snprintf(ctx->renderer, sizeof ctx->renderer, "%s", renderer ? renderer : "");
   ctx->default_tile = choose_tile(&ctx->limits);
   ctx->auto_strategy = choose_auto_strategy(ctx->renderer);
-  ctx->matmul_kernel = d->matmul_kernel ? d->matmul_kernel : choose_matmul_kernel(ctx->renderer, &ctx->limits);
+  ctx->matmul_kernel =
+      d->matmul_kernel ? d->matmul_kernel : choose_matmul_kernel(ctx->renderer, &ctx->limits);
   if (ctx->matmul_kernel == GT_MATMUL_KERNEL_SHARED && !shared_kernel_fits(&ctx->limits)) {
     gt__log(ctx, GT_LOG_ERROR, "matmul_kernel SHARED needs 256 invocations and 8 KiB of shared memory");
     gt_context_release(ctx);
@@ -199,9 +202,8 @@ gt_status gt_context_init(void *mem, size_t size, const gt_context_desc *d, gt_c
     gt_context_release(ctx);
     return s;
   }
-  gt__log(ctx, GT_LOG_INFO, "gltile on %s (%s): tile %u, %u invocations, %u shared bytes",
-          ctx->renderer, version, ctx->default_tile, ctx->limits.max_invocations,
-          ctx->limits.max_shared_bytes);
+  gt__log(ctx, GT_LOG_INFO, "gltile on %s (%s): tile %u, %u invocations, %u shared bytes", ctx->renderer,
+          version, ctx->default_tile, ctx->limits.max_invocations, ctx->limits.max_shared_bytes);
   *out = ctx;
   return GT_OK;
 }

@@ -15,7 +15,7 @@ static bool as_one_row(gt_bound_view *v) {
 }
 
 static gt_status run(gt_context *ctx, const gt_program *prog, gt_bound_view s, gt_bound_view t) {
-  gt_bound_view views[2] = { s, t };
+  gt_bound_view views[2] = {s, t};
   uint32_t per_group = COPY_GROUP_COLS * COPY_RUNS;
   return gt__dispatch(ctx, prog, views, 2, gt__div_up(s.view.cols, per_group), s.view.rows);
 }
@@ -29,8 +29,18 @@ gt_status gt_copy(gt_context *ctx, gt_view src, gt_view dst) {
   gt_bound_view s, t;
   GT__TRY(gt__view_prepare(ctx, src, &s));
   GT__TRY(gt__view_prepare(ctx, dst, &t));
-  gt_program_key scalar_key = { GT_KERNEL_COPY, 0, COPY_GROUP_COLS, 1, 0, GT_U32 };
-  gt_program_key vec4_key = { GT_KERNEL_COPY_VEC4, 0, COPY_GROUP_COLS, 1, 0, GT_U32 };
+  gt_program_key scalar_key = {.kernel = GT_KERNEL_COPY,
+                               .tile = 0,
+                               .group_cols = COPY_GROUP_COLS,
+                               .group_rows = 1,
+                               .variant = 0,
+                               .elem = GT_U32};
+  gt_program_key vec4_key = {.kernel = GT_KERNEL_COPY_VEC4,
+                             .tile = 0,
+                             .group_cols = COPY_GROUP_COLS,
+                             .group_rows = 1,
+                             .variant = 0,
+                             .elem = GT_U32};
   const gt_program *scalar, *vec4 = NULL;
   GT__TRY(gt__program_get(ctx, &scalar_key, &scalar));
 

@@ -5,21 +5,12 @@
 
 static uint32_t min_u32(uint32_t a, uint32_t b) { return a < b ? a : b; }
 
-gt_status gt__dispatch(gt_context *ctx, const gt_program *prog, const gt_bound_view *views,
-                       uint32_t count, uint32_t groups_cols, uint32_t groups_rows) {
-  GLuint data[GT_MAX_VIEWS * 4];
+gt_status gt__dispatch_grid(gt_context *ctx, const gt_program *prog, const GLuint *view_uniforms,
+                            uint32_t count, uint32_t groups_cols, uint32_t groups_rows) {
   GT__CHECK(count <= GT_MAX_VIEWS, GT_ERR_INVALID_ARGUMENT);
   if (groups_cols == 0 || groups_rows == 0) return GT_OK;
   glUseProgram(prog->name);
-  for (uint32_t i = 0; i < count; i++) {
-    const gt_bound_view *v = &views[i];
-    glBindBufferRange(GL_SHADER_STORAGE_BUFFER, i, v->view.buffer, v->bind_offset, v->bind_size);
-    data[4 * i + 0] = v->view.rows;
-    data[4 * i + 1] = v->view.cols;
-    data[4 * i + 2] = v->elem_offset;
-    data[4 * i + 3] = v->view.pitch;
-  }
-  glUniform4uiv(prog->views_loc, (GLsizei)count, data);
+  glUniform4uiv(prog->views_loc, (GLsizei)count, view_uniforms);
   uint32_t max_x = ctx->limits.max_group_count[0], max_y = ctx->limits.max_group_count[1];
   for (uint32_t y = 0; y < groups_rows; y += min_u32(max_y, groups_rows - y)) {
     for (uint32_t x = 0; x < groups_cols; x += min_u32(max_x, groups_cols - x)) {
@@ -30,6 +21,22 @@ gt_status gt__dispatch(gt_context *ctx, const gt_program *prog, const gt_bound_v
   return GT_OK;
 }
 
+gt_status gt__dispatch(gt_context *ctx, const gt_program *prog, const gt_bound_view *views, uint32_t count,
+                       uint32_t groups_cols, uint32_t groups_rows) {
+  GLuint data[GT_MAX_VIEWS * 4];
+  GT__CHECK(count <= GT_MAX_VIEWS, GT_ERR_INVALID_ARGUMENT);
+  if (groups_cols == 0 || groups_rows == 0) return GT_OK;
+  for (uint32_t i = 0; i < count; i++) {
+    const gt_bound_view *v = &views[i];
+    glBindBufferRange(GL_SHADER_STORAGE_BUFFER, i, v->view.buffer, v->bind_offset, v->bind_size);
+    data[4 * i + 0] = v->view.rows;
+    data[4 * i + 1] = v->view.cols;
+    data[4 * i + 2] = v->elem_offset;
+    data[4 * i + 3] = v->view.pitch;
+  }
+  return gt__dispatch_grid(ctx, prog, data, count, groups_cols, groups_rows);
+}
+
 uint32_t gt__tiled_group_rows(const gt_limits *l, uint32_t tile, uint32_t shared_bytes) {
   if (tile > l->max_group_size[0] || shared_bytes > l->max_shared_bytes) return 0;
   /* At most 256 invocations even where more are allowed: each then moves
@@ -37,6 +44,7 @@ uint32_t gt__tiled_group_rows(const gt_limits *l, uint32_t tile, uint32_t shared
    * usual 32 x 8 shape for a 32-tile). */
   uint32_t budget = l->max_invocations < 256 ? l->max_invocations : 256;
   uint32_t rows = tile;
-  while (rows > 1 && (tile * rows > budget || rows > l->max_group_size[1])) rows /= 2;
+  while (rows > 1 && (tile * rows > budget || rows > l->max_group_size[1]))
+    rows /= 2;
   return tile * rows <= budget ? rows : 0;
 }

@@ -24,8 +24,7 @@ static bool has_extension(const char *list, const char *name) {
  * config and a surface when the display allows it, else with a 1x1
  * pbuffer. */
 static bool make_context(EGLDisplay dpy, bool allow_pbuffer, gt_egl *egl) {
-  static const EGLint ctx_attribs[] = { EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 1,
-                                        EGL_NONE };
+  static const EGLint ctx_attribs[] = {EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 1, EGL_NONE};
   const char *exts = eglQueryString(dpy, EGL_EXTENSIONS);
   if (!eglBindAPI(EGL_OPENGL_ES_API)) return false;
   if (has_extension(exts, "EGL_KHR_no_config_context") &&
@@ -41,9 +40,9 @@ static bool make_context(EGLDisplay dpy, bool allow_pbuffer, gt_egl *egl) {
     }
   }
   if (!allow_pbuffer) return false;
-  static const EGLint cfg_attribs[] = { EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE,
-                                        EGL_OPENGL_ES3_BIT, EGL_NONE };
-  static const EGLint pb_attribs[] = { EGL_WIDTH, 1, EGL_HEIGHT, 1, EGL_NONE };
+  static const EGLint cfg_attribs[] = {EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE,
+                                       EGL_OPENGL_ES3_BIT, EGL_NONE};
+  static const EGLint pb_attribs[] = {EGL_WIDTH, 1, EGL_HEIGHT, 1, EGL_NONE};
   EGLConfig cfg;
   EGLint n = 0;
   if (!eglChooseConfig(dpy, cfg_attribs, &cfg, 1, &n) || n < 1) return false;

@@ -8,16 +8,14 @@ static uint32_t round_up(uint32_t n, uint32_t tile) {
   return up > UINT32_MAX ? UINT32_MAX / tile * tile : (uint32_t)up;
 }
 
-static uint32_t round_down(uint32_t n, uint32_t tile) {
-  return tile == 0 ? n : n / tile * tile;
-}
+static uint32_t round_down(uint32_t n, uint32_t tile) { return tile == 0 ? n : n / tile * tile; }
 
 gt_extent gt_extent_pad(gt_extent e, uint32_t tile_rows, uint32_t tile_cols) {
-  gt_extent r = { round_up(e.rows, tile_rows), round_up(e.cols, tile_cols) };
+  gt_extent r = {round_up(e.rows, tile_rows), round_up(e.cols, tile_cols)};
   return r;
 }
 
 gt_extent gt_extent_truncate(gt_extent e, uint32_t tile_rows, uint32_t tile_cols) {
-  gt_extent r = { round_down(e.rows, tile_rows), round_down(e.cols, tile_cols) };
+  gt_extent r = {round_down(e.rows, tile_rows), round_down(e.cols, tile_cols)};
   return r;
 }

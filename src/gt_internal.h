@@ -7,15 +7,15 @@
 #include <GLES3/gl31.h>
 
 /* One-line argument checks: return the status when the condition fails. */
-#define GT__CHECK(cond, status) \
-  do {                          \
-    if (!(cond)) return (status); \
+#define GT__CHECK(cond, status)                                                                              \
+  do {                                                                                                       \
+    if (!(cond)) return (status);                                                                            \
   } while (0)
 
-#define GT__TRY(expr)             \
-  do {                            \
-    gt_status gt__s_ = (expr);    \
-    if (gt__s_ != GT_OK) return gt__s_; \
+#define GT__TRY(expr)                                                                                        \
+  do {                                                                                                       \
+    gt_status gt__s_ = (expr);                                                                               \
+    if (gt__s_ != GT_OK) return gt__s_;                                                                      \
   } while (0)
 
 /* ---- kernels and programs ---------------------------------------- */
@@ -23,37 +23,41 @@
 /* The kernels in glsl/, one file each. */
 typedef enum gt_kernel {
   GT_KERNEL_TRANSPOSE_SIMPLE,
-  GT_KERNEL_TRANSPOSE_TILED,      /* TILED_EVEN, or TILED_PAD with GT_GUARDED */
+  GT_KERNEL_TRANSPOSE_TILED, /* TILED_EVEN, or TILED_PAD with GT_GUARDED */
   GT_KERNEL_TRANSPOSE_TRUNCATE_A,
   GT_KERNEL_TRANSPOSE_INPLACE_SIMPLE,
   GT_KERNEL_TRANSPOSE_INPLACE_TILED, /* GT_GUARDED / GT_TRUNCATE_A variants */
   GT_KERNEL_MATMUL_SIMPLE,
-  GT_KERNEL_MATMUL_TILED,         /* TILED_EVEN, or TILED_PAD with GT_GUARDED */
-  GT_KERNEL_MATMUL_BLOCKED,       /* register-blocked, AUTO without shared memory */
+  GT_KERNEL_MATMUL_TILED,          /* TILED_EVEN, or TILED_PAD with GT_GUARDED */
+  GT_KERNEL_MATMUL_BLOCKED,        /* register-blocked, AUTO without shared memory */
   GT_KERNEL_MATMUL_BLOCKED_SHARED, /* register-blocked through shared memory */
   GT_KERNEL_COPY,
   GT_KERNEL_COPY_VEC4,
+  GT_KERNEL_IMAGE_SIMPLE,
+  GT_KERNEL_IMAGE_TILED, /* TILED_EVEN, or TILED_PAD with GT_GUARDED */
   GT_KERNEL_COUNT
 } gt_kernel;
 
 /* Variant flags, each becomes a #define. */
 enum {
-  GT_VARIANT_GUARDED = 1u << 0, /* guard every global access (pad strategy) */
-  GT_VARIANT_ALIASED = 1u << 1, /* storage blocks without restrict */
-  GT_VARIANT_TRANS_A = 1u << 2, /* matmul reads a as its transpose */
-  GT_VARIANT_TRANS_B = 1u << 3, /* matmul reads b as its transpose */
-  GT_VARIANT_TRUNCATE_A = 1u << 4 /* in-place transpose: edge threads do the bands */
+  GT_VARIANT_GUARDED = 1u << 0,    /* guard every global access (pad strategy) */
+  GT_VARIANT_ALIASED = 1u << 1,    /* storage blocks without restrict */
+  GT_VARIANT_TRANS_A = 1u << 2,    /* matmul reads a as its transpose */
+  GT_VARIANT_TRANS_B = 1u << 3,    /* matmul reads b as its transpose */
+  GT_VARIANT_TRUNCATE_A = 1u << 4, /* in-place transpose: edge threads do the bands */
+  GT_VARIANT_ROTATE_SHIFT = 5      /* images: bits 5-6 hold GT_ROTATE, quarter turns */
 };
 
 /* Everything that makes one program different from another: the key of
  * the program table. */
 typedef struct gt_program_key {
   gt_kernel kernel;
-  uint32_t tile;         /* TILE, elements per tile side; 0 for SIMPLE */
-  uint32_t group_cols;   /* local_size_x */
-  uint32_t group_rows;   /* local_size_y */
-  uint32_t variant;      /* GT_VARIANT_* */
-  gt_type elem;          /* GLSL element type: uint, int or float */
+  uint32_t tile;       /* TILE, elements per tile side; 0 for SIMPLE */
+  uint32_t group_cols; /* local_size_x */
+  uint32_t group_rows; /* local_size_y */
+  uint32_t variant;    /* GT_VARIANT_* */
+  gt_type elem;        /* GLSL element type: uint, int or float */
+  gt_format format;    /* image kernels: the texel format; 0 otherwise */
 } gt_program_key;
 
 typedef struct gt_program {
@@ -88,9 +92,9 @@ enum { GT_BINDING_A = 0, GT_BINDING_B = 1, GT_BINDING_C = 2 };
 
 struct gt_context {
   gt_logger logger;
-  gt_allocator allocator;   /* set only when we allocated this memory */
+  gt_allocator allocator; /* set only when we allocated this memory */
   bool owns_memory;
-  void *egl_context;        /* the EGL context current at init */
+  void *egl_context; /* the EGL context current at init */
   gt_limits limits;
   uint32_t default_tile;
   gt_strategy auto_strategy;
@@ -117,10 +121,10 @@ gt_status gt__gl_status(const gt_context *ctx, const char *where);
 
 /* A view checked against its buffer, ready to bind. */
 typedef struct gt_bound_view {
-  gt_view view;          /* pitch resolved (never 0) */
-  GLintptr bind_offset;  /* bytes, a multiple of the offset alignment */
-  GLsizeiptr bind_size;  /* bytes from bind_offset to the view's last element */
-  uint32_t elem_offset;  /* elements from bind_offset to the view's start */
+  gt_view view;         /* pitch resolved (never 0) */
+  GLintptr bind_offset; /* bytes, a multiple of the offset alignment */
+  GLsizeiptr bind_size; /* bytes from bind_offset to the view's last element */
+  uint32_t elem_offset; /* elements from bind_offset to the view's start */
 } gt_bound_view;
 
 /* Checks v's fields, without GL: nonzero buffer and extent, known type,
@@ -164,12 +168,17 @@ extern const char gt__glsl_prelude[];
  * slot i, sets the view uniforms, and dispatches groups (cols, rows),
  * split into several dispatches with a group base when a count exceeds
  * the device limit. */
-gt_status gt__dispatch(gt_context *ctx, const gt_program *prog, const gt_bound_view *views,
-                       uint32_t count, uint32_t groups_cols, uint32_t groups_rows);
+gt_status gt__dispatch(gt_context *ctx, const gt_program *prog, const gt_bound_view *views, uint32_t count,
+                       uint32_t groups_cols, uint32_t groups_rows);
+
+/* The grid part of a dispatch: binds prog, sets gt_views[0..count) from
+ * view_uniforms (4 words each) and dispatches, split as gt__dispatch. */
+gt_status gt__dispatch_grid(gt_context *ctx, const gt_program *prog, const GLuint *view_uniforms,
+                            uint32_t count, uint32_t groups_cols, uint32_t groups_rows);
 
 /* A section of a prepared view: same bound range, moved offset uniform. */
-gt_bound_view gt__bound_section(const gt_bound_view *parent, uint32_t row, uint32_t col,
-                                uint32_t rows, uint32_t cols);
+gt_bound_view gt__bound_section(const gt_bound_view *parent, uint32_t row, uint32_t col, uint32_t rows,
+                                uint32_t cols);
 
 /* Rows of invocations in a group that moves a tile x tile block with
  * shared_bytes of shared memory: the tile's rows when the device allows

@@ -17,8 +17,8 @@ typedef struct product {
 } product;
 
 /* The section of op(x) at (row, col), as a section of the stored view. */
-static gt_bound_view op_section(const gt_bound_view *x, bool trans, uint32_t row, uint32_t col,
-                                uint32_t rows, uint32_t cols) {
+static gt_bound_view op_section(const gt_bound_view *x, bool trans, uint32_t row, uint32_t col, uint32_t rows,
+                                uint32_t cols) {
   return trans ? gt__bound_section(x, col, row, cols, rows) : gt__bound_section(x, row, col, rows, cols);
 }
 
@@ -42,7 +42,7 @@ static gt_status run(gt_context *ctx, const gt_program *prog, const product *p) 
     gy = gt__div_up(m, SIMPLE_GROUP_ROWS);
     break;
   }
-  gt_bound_view views[3] = { p->a, p->b, p->c };
+  gt_bound_view views[3] = {p->a, p->b, p->c};
   float beta = p->beta;
   for (uint32_t k = p->k_begin; k < p->k_end;) {
     uint32_t end = p->k_end - k > GT_MATMUL_K_CHUNK ? k + GT_MATMUL_K_CHUNK : p->k_end;
@@ -62,7 +62,12 @@ static gt_status run(gt_context *ctx, const gt_program *prog, const product *p) 
 
 static gt_status get_program(gt_context *ctx, gt_kernel kernel, uint32_t tile, uint32_t group_cols,
                              uint32_t group_rows, uint32_t variant, const gt_program **out) {
-  gt_program_key key = { kernel, tile, group_cols, group_rows, variant, GT_F32 };
+  gt_program_key key = {.kernel = kernel,
+                        .tile = tile,
+                        .group_cols = group_cols,
+                        .group_rows = group_rows,
+                        .variant = variant,
+                        .elem = GT_F32};
   return gt__program_get(ctx, &key, out);
 }
 
@@ -124,8 +129,8 @@ gt_status gt_matmul(gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_m
   uint32_t m = d->trans_a ? a.cols : a.rows, k = d->trans_a ? a.rows : a.cols;
   uint32_t kb = d->trans_b ? b.cols : b.rows, n = d->trans_b ? b.rows : b.cols;
   if (k != kb || c.rows != m || c.cols != n) {
-    gt__log(ctx, GT_LOG_ERROR, "matmul: op(a) %ux%u, op(b) %ux%u, c %ux%u do not agree", m, k, kb, n,
-            c.rows, c.cols);
+    gt__log(ctx, GT_LOG_ERROR, "matmul: op(a) %ux%u, op(b) %ux%u, c %ux%u do not agree", m, k, kb, n, c.rows,
+            c.cols);
     return GT_ERR_SHAPE_MISMATCH;
   }
   uint32_t tile = d->tile ? d->tile : ctx->default_tile;
@@ -168,21 +173,21 @@ gt_status gt_matmul(gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_m
     GT__TRY(get_program(ctx, GT_KERNEL_MATMUL_TILED, tile, tile, group_rows, variant, &main_prog));
     break;
   case GT_STRATEGY_TILED_PAD:
-    GT__TRY(get_program(ctx, GT_KERNEL_MATMUL_TILED, tile, tile, group_rows,
-                        variant | GT_VARIANT_GUARDED, &main_prog));
+    GT__TRY(get_program(ctx, GT_KERNEL_MATMUL_TILED, tile, tile, group_rows, variant | GT_VARIANT_GUARDED,
+                        &main_prog));
     break;
   default: /* AUTO: the kernel chosen for the device at init */
     if (ctx->matmul_kernel == GT_MATMUL_KERNEL_SHARED)
       GT__TRY(get_program(ctx, GT_KERNEL_MATMUL_BLOCKED_SHARED, SHARED_TILE, SHARED_GROUP, SHARED_GROUP,
                           variant, &main_prog));
     else
-      GT__TRY(get_program(ctx, GT_KERNEL_MATMUL_BLOCKED, BLOCKED_TILE, BLOCKED_GROUP, BLOCKED_GROUP,
-                          variant, &main_prog));
+      GT__TRY(get_program(ctx, GT_KERNEL_MATMUL_BLOCKED, BLOCKED_TILE, BLOCKED_GROUP, BLOCKED_GROUP, variant,
+                          &main_prog));
     break;
   }
   if (strategy == GT_STRATEGY_TRUNCATE_B)
-    GT__TRY(get_program(ctx, GT_KERNEL_MATMUL_SIMPLE, 0, SIMPLE_GROUP_COLS, SIMPLE_GROUP_ROWS, variant,
-                        &simple));
+    GT__TRY(
+        get_program(ctx, GT_KERNEL_MATMUL_SIMPLE, 0, SIMPLE_GROUP_COLS, SIMPLE_GROUP_ROWS, variant, &simple));
 
   gt_status status = strategy == GT_STRATEGY_TRUNCATE_B
                          ? run_truncate_b(ctx, main_prog, simple, &p, d->trans_a, d->trans_b)

@@ -7,7 +7,8 @@
 
 static bool same_key(const gt_program_key *a, const gt_program_key *b) {
   return a->kernel == b->kernel && a->tile == b->tile && a->group_cols == b->group_cols &&
-         a->group_rows == b->group_rows && a->variant == b->variant && a->elem == b->elem;
+         a->group_rows == b->group_rows && a->variant == b->variant && a->elem == b->elem &&
+         a->format == b->format;
 }
 
 /* Sends a shader or program info log to the logger, if there is one. */
@@ -31,8 +32,9 @@ static gt_status build(gt_context *ctx, const gt_program_key *key, gt_program *s
   char preamble[512];
   GT__CHECK(gt__program_preamble(key, preamble, sizeof preamble) != 0, GT_ERR_INVALID_ARGUMENT);
   const char *include = gt__kernel_include(key->kernel);
-  const char *parts[] = { preamble, gt__glsl_prelude, "\n#line 1 3\n", include ? include : "",
-                          "\n#line 1 2\n", gt__kernel_source(key->kernel) };
+  const char *parts[] = {preamble,        gt__glsl_prelude,
+                         "\n#line 1 3\n", include ? include : "",
+                         "\n#line 1 2\n", gt__kernel_source(key->kernel)};
   GLuint shader = glCreateShader(GL_COMPUTE_SHADER);
   if (shader == 0) {
     gt_status s = gt__gl_status(ctx, "glCreateShader");

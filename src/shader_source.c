@@ -17,27 +17,31 @@ extern const char gt__glsl_matmul_blocked[];
 extern const char gt__glsl_matmul_blocked_shared[];
 extern const char gt__glsl_copy[];
 extern const char gt__glsl_copy_vec4[];
+extern const char gt__glsl_image_common[];
+extern const char gt__glsl_image_simple[];
+extern const char gt__glsl_image_tiled[];
 
 static const struct {
   const char *name;
   const char *source;
   const char *include;
 } kernels[GT_KERNEL_COUNT] = {
-  [GT_KERNEL_TRANSPOSE_SIMPLE] = { "transpose_simple.comp", gt__glsl_transpose_simple, NULL },
-  [GT_KERNEL_TRANSPOSE_TILED] = { "transpose_tiled.comp", gt__glsl_transpose_tiled, NULL },
-  [GT_KERNEL_TRANSPOSE_TRUNCATE_A] = { "transpose_truncate_a.comp", gt__glsl_transpose_truncate_a,
-                                       NULL },
-  [GT_KERNEL_TRANSPOSE_INPLACE_SIMPLE] = { "transpose_inplace_simple.comp",
-                                           gt__glsl_transpose_inplace_simple, NULL },
-  [GT_KERNEL_TRANSPOSE_INPLACE_TILED] = { "transpose_inplace_tiled.comp", gt__glsl_transpose_inplace_tiled,
-                                          NULL },
-  [GT_KERNEL_MATMUL_SIMPLE] = { "matmul_simple.comp", gt__glsl_matmul_simple, gt__glsl_matmul_common },
-  [GT_KERNEL_MATMUL_TILED] = { "matmul_tiled.comp", gt__glsl_matmul_tiled, gt__glsl_matmul_common },
-  [GT_KERNEL_MATMUL_BLOCKED] = { "matmul_blocked.comp", gt__glsl_matmul_blocked, gt__glsl_matmul_common },
-  [GT_KERNEL_MATMUL_BLOCKED_SHARED] = { "matmul_blocked_shared.comp", gt__glsl_matmul_blocked_shared,
-                                        gt__glsl_matmul_common },
-  [GT_KERNEL_COPY] = { "copy.comp", gt__glsl_copy, NULL },
-  [GT_KERNEL_COPY_VEC4] = { "copy_vec4.comp", gt__glsl_copy_vec4, NULL },
+    [GT_KERNEL_TRANSPOSE_SIMPLE] = {"transpose_simple.comp", gt__glsl_transpose_simple, NULL},
+    [GT_KERNEL_TRANSPOSE_TILED] = {"transpose_tiled.comp", gt__glsl_transpose_tiled, NULL},
+    [GT_KERNEL_TRANSPOSE_TRUNCATE_A] = {"transpose_truncate_a.comp", gt__glsl_transpose_truncate_a, NULL},
+    [GT_KERNEL_TRANSPOSE_INPLACE_SIMPLE] = {"transpose_inplace_simple.comp",
+                                            gt__glsl_transpose_inplace_simple, NULL},
+    [GT_KERNEL_TRANSPOSE_INPLACE_TILED] = {"transpose_inplace_tiled.comp", gt__glsl_transpose_inplace_tiled,
+                                           NULL},
+    [GT_KERNEL_MATMUL_SIMPLE] = {"matmul_simple.comp", gt__glsl_matmul_simple, gt__glsl_matmul_common},
+    [GT_KERNEL_MATMUL_TILED] = {"matmul_tiled.comp", gt__glsl_matmul_tiled, gt__glsl_matmul_common},
+    [GT_KERNEL_MATMUL_BLOCKED] = {"matmul_blocked.comp", gt__glsl_matmul_blocked, gt__glsl_matmul_common},
+    [GT_KERNEL_MATMUL_BLOCKED_SHARED] = {"matmul_blocked_shared.comp", gt__glsl_matmul_blocked_shared,
+                                         gt__glsl_matmul_common},
+    [GT_KERNEL_COPY] = {"copy.comp", gt__glsl_copy, NULL},
+    [GT_KERNEL_COPY_VEC4] = {"copy_vec4.comp", gt__glsl_copy_vec4, NULL},
+    [GT_KERNEL_IMAGE_SIMPLE] = {"image_simple.comp", gt__glsl_image_simple, gt__glsl_image_common},
+    [GT_KERNEL_IMAGE_TILED] = {"image_tiled.comp", gt__glsl_image_tiled, gt__glsl_image_common},
 };
 
 const char *gt__kernel_include(gt_kernel k) {
@@ -61,13 +65,26 @@ static const char *glsl_type(gt_type t) {
   return "uint";
 }
 
+static const char *format_name(gt_format f) {
+  switch (f) {
+  case GT_FORMAT_R32F: return "R32F";
+  case GT_FORMAT_R32I: return "R32I";
+  case GT_FORMAT_R32UI: return "R32UI";
+  case GT_FORMAT_RGBA8: return "RGBA8";
+  }
+  return "UNKNOWN";
+}
+
 size_t gt__program_preamble(const gt_program_key *key, char *buf, size_t size) {
   /* A tile of elements: the kernel's TILE for tiled kernels, else one
    * element per invocation of the group. */
   uint32_t tile_rows = key->tile ? key->tile : key->group_rows;
   uint32_t tile_cols = key->tile ? key->tile : key->group_cols;
-  char tile_define[32] = "";
+  char tile_define[32] = "", image_defines[96] = "";
   if (key->tile) snprintf(tile_define, sizeof tile_define, "#define GT_TILE %u\n", key->tile);
+  if (key->format)
+    snprintf(image_defines, sizeof image_defines, "#define GT_FORMAT_%s 1\n#define GT_ROTATE %u\n",
+             format_name(key->format), (key->variant >> GT_VARIANT_ROTATE_SHIFT) & 3u);
   int n = snprintf(buf, size,
                    "#version 310 es\n"
                    "#define GT_ELEM %s\n"
@@ -75,15 +92,15 @@ size_t gt__program_preamble(const gt_program_key *key, char *buf, size_t size) {
                    "#define GT_TILE_ROWS %u\n"
                    "#define GT_TILE_COLS %u\n"
                    "#define GT_GROUP_ROWS %u\n"
-                   "%s%s%s%s%s%s"
+                   "%s%s%s%s%s%s%s"
                    "layout(local_size_x = %u, local_size_y = %u) in;\n"
                    "#line 1 1\n",
-                   glsl_type(key->elem), GT_MAX_VIEWS, tile_rows, tile_cols, key->group_rows,
-                   tile_define, (key->variant & GT_VARIANT_GUARDED) ? "#define GT_GUARDED 1\n" : "",
+                   glsl_type(key->elem), GT_MAX_VIEWS, tile_rows, tile_cols, key->group_rows, tile_define,
+                   image_defines, (key->variant & GT_VARIANT_GUARDED) ? "#define GT_GUARDED 1\n" : "",
                    (key->variant & GT_VARIANT_ALIASED) ? "#define GT_ALIASED 1\n" : "",
                    (key->variant & GT_VARIANT_TRANS_A) ? "#define GT_TRANS_A 1\n" : "",
                    (key->variant & GT_VARIANT_TRANS_B) ? "#define GT_TRANS_B 1\n" : "",
-                   (key->variant & GT_VARIANT_TRUNCATE_A) ? "#define GT_TRUNCATE_A 1\n" : "",
-                   key->group_cols, key->group_rows);
+                   (key->variant & GT_VARIANT_TRUNCATE_A) ? "#define GT_TRUNCATE_A 1\n" : "", key->group_cols,
+                   key->group_rows);
   return n < 0 || (size_t)n >= size ? 0 : (size_t)n;
 }

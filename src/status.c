@@ -4,7 +4,8 @@
 const char *gt_status_string(gt_status s) {
   switch (s) {
   case GT_OK: return "GT_OK: success";
-  case GT_ERR_INVALID_ARGUMENT: return "GT_ERR_INVALID_ARGUMENT: NULL, zero extent, unknown enum or pitch < cols";
+  case GT_ERR_INVALID_ARGUMENT:
+    return "GT_ERR_INVALID_ARGUMENT: NULL, zero extent, unknown enum or pitch < cols";
   case GT_ERR_SHAPE_MISMATCH: return "GT_ERR_SHAPE_MISMATCH: extents or types disagree";
   case GT_ERR_OUT_OF_RANGE: return "GT_ERR_OUT_OF_RANGE: view reaches past its buffer, or a size overflows";
   case GT_ERR_ALIASED: return "GT_ERR_ALIASED: a written view overlaps another view";

@@ -17,8 +17,8 @@ static gt_status check_transfer(gt_context *ctx, gt_view v, const void *host, si
 
 /* Maps the view's span on `target`, copies every row one way, unmaps and
  * restores the target's previous binding. */
-static gt_status copy_rows(gt_context *ctx, gt_view view, GLenum target, GLenum binding,
-                           GLbitfield access, void *host, size_t host_pitch) {
+static gt_status copy_rows(gt_context *ctx, gt_view view, GLenum target, GLenum binding, GLbitfield access,
+                           void *host, size_t host_pitch) {
   view.pitch = gt__view_pitch(view);
   const gt_view *v = &view;
   size_t hp = host_pitch ? host_pitch : v->cols;

@@ -8,32 +8,39 @@
 enum { SIMPLE_GROUP_COLS = 32, SIMPLE_GROUP_ROWS = 4 };
 
 static gt_status get_simple(gt_context *ctx, uint32_t variant, const gt_program **out) {
-  gt_program_key key = { GT_KERNEL_TRANSPOSE_SIMPLE, 0, SIMPLE_GROUP_COLS, SIMPLE_GROUP_ROWS, variant,
-                         GT_U32 };
+  gt_program_key key = {.kernel = GT_KERNEL_TRANSPOSE_SIMPLE,
+                        .group_cols = SIMPLE_GROUP_COLS,
+                        .group_rows = SIMPLE_GROUP_ROWS,
+                        .variant = variant,
+                        .elem = GT_U32};
   return gt__program_get(ctx, &key, out);
 }
 
 static gt_status get_tiled(gt_context *ctx, gt_kernel kernel, uint32_t tile, uint32_t group_rows,
                            uint32_t variant, const gt_program **out) {
-  gt_program_key key = { kernel, tile, tile, group_rows, variant, GT_U32 };
+  gt_program_key key = {.kernel = kernel,
+                        .tile = tile,
+                        .group_cols = tile,
+                        .group_rows = group_rows,
+                        .variant = variant,
+                        .elem = GT_U32};
   return gt__program_get(ctx, &key, out);
 }
 
-static gt_status run_simple(gt_context *ctx, const gt_program *prog, gt_bound_view src,
-                            gt_bound_view dst) {
-  gt_bound_view views[2] = { src, dst };
+static gt_status run_simple(gt_context *ctx, const gt_program *prog, gt_bound_view src, gt_bound_view dst) {
+  gt_bound_view views[2] = {src, dst};
   return gt__dispatch(ctx, prog, views, 2, gt__div_up(src.view.cols, SIMPLE_GROUP_COLS),
                       gt__div_up(src.view.rows, SIMPLE_GROUP_ROWS));
 }
 
 /* A tiled kernel over whole tiles: a guarded kernel gets the padded
  * extent (seed 001), an unguarded one the truncated extent (seed 000). */
-static gt_status run_tiled(gt_context *ctx, const gt_program *prog, gt_bound_view src,
-                           gt_bound_view dst) {
+static gt_status run_tiled(gt_context *ctx, const gt_program *prog, gt_bound_view src, gt_bound_view dst) {
   uint32_t tile = prog->key.tile;
-  gt_extent e = { src.view.rows, src.view.cols };
-  gt_extent grid = (prog->key.variant & GT_VARIANT_GUARDED) ? gt_extent_pad(e, tile, tile) : gt_extent_truncate(e, tile, tile);
-  gt_bound_view views[2] = { src, dst };
+  gt_extent e = {src.view.rows, src.view.cols};
+  gt_extent grid = (prog->key.variant & GT_VARIANT_GUARDED) ? gt_extent_pad(e, tile, tile)
+                                                            : gt_extent_truncate(e, tile, tile);
+  gt_bound_view views[2] = {src, dst};
   return gt__dispatch(ctx, prog, views, 2, grid.cols / tile, grid.rows / tile);
 }
 
@@ -42,7 +49,7 @@ static gt_status run_tiled(gt_context *ctx, const gt_program *prog, gt_bound_vie
 static gt_status run_truncate_b(gt_context *ctx, const gt_program *tiled, const gt_program *simple,
                                 gt_bound_view src, gt_bound_view dst) {
   uint32_t rows = src.view.rows, cols = src.view.cols, tile = tiled->key.tile;
-  gt_extent m = gt_extent_truncate((gt_extent){ rows, cols }, tile, tile);
+  gt_extent m = gt_extent_truncate((gt_extent){rows, cols}, tile, tile);
   if (m.rows && m.cols) {
     GT__TRY(run_tiled(ctx, tiled, gt__bound_section(&src, 0, 0, m.rows, m.cols),
                       gt__bound_section(&dst, 0, 0, m.cols, m.rows)));
@@ -103,7 +110,7 @@ gt_status gt_transpose(gt_context *ctx, gt_view src, gt_view dst, const gt_trans
   /* Validation is over. Every program the strategy needs is built before
    * the first dispatch, so a build failure writes nothing. */
   uint32_t variant = 0; /* non-aliased: aliased views were refused above */
-  gt_extent main_area = gt_extent_truncate((gt_extent){ src.rows, src.cols }, tile, tile);
+  gt_extent main_area = gt_extent_truncate((gt_extent){src.rows, src.cols}, tile, tile);
   bool main_empty = main_area.rows == 0 || main_area.cols == 0;
   const gt_program *simple = NULL, *tiled = NULL;
   switch (strategy) {
@@ -113,8 +120,8 @@ gt_status gt_transpose(gt_context *ctx, gt_view src, gt_view dst, const gt_trans
     break;
   case GT_STRATEGY_AUTO: /* resolved above */
   case GT_STRATEGY_TILED_PAD:
-    GT__TRY(get_tiled(ctx, GT_KERNEL_TRANSPOSE_TILED, tile, group_rows, variant | GT_VARIANT_GUARDED,
-                      &tiled));
+    GT__TRY(
+        get_tiled(ctx, GT_KERNEL_TRANSPOSE_TILED, tile, group_rows, variant | GT_VARIANT_GUARDED, &tiled));
     break;
   case GT_STRATEGY_TRUNCATE_A:
     /* With no whole tile there is no main area whose edge could do the

@@ -12,7 +12,12 @@ bool gt__same_view(gt_view a, gt_view b) {
 
 static gt_status get(gt_context *ctx, gt_kernel kernel, uint32_t tile, uint32_t group_cols,
                      uint32_t group_rows, uint32_t flags, const gt_program **out) {
-  gt_program_key key = { kernel, tile, group_cols, group_rows, GT_VARIANT_ALIASED | flags, GT_U32 };
+  gt_program_key key = {.kernel = kernel,
+                        .tile = tile,
+                        .group_cols = group_cols,
+                        .group_rows = group_rows,
+                        .variant = GT_VARIANT_ALIASED | flags,
+                        .elem = GT_U32};
   return gt__program_get(ctx, &key, out);
 }
 
@@ -37,13 +42,15 @@ gt_status gt__transpose_inplace(gt_context *ctx, const gt_bound_view *v, gt_stra
   const gt_program *simple = NULL, *tiled = NULL;
   switch (strategy) {
   case GT_STRATEGY_SIMPLE:
-    GT__TRY(get(ctx, GT_KERNEL_TRANSPOSE_INPLACE_SIMPLE, 0, SIMPLE_GROUP_COLS, SIMPLE_GROUP_ROWS, 0, &simple));
+    GT__TRY(
+        get(ctx, GT_KERNEL_TRANSPOSE_INPLACE_SIMPLE, 0, SIMPLE_GROUP_COLS, SIMPLE_GROUP_ROWS, 0, &simple));
     return run_simple(ctx, simple, v, 0, 0, n, n);
   case GT_STRATEGY_TILED_EVEN:
     GT__TRY(get(ctx, GT_KERNEL_TRANSPOSE_INPLACE_TILED, tile, tile, group_rows, 0, &tiled));
     return run_tiled(ctx, tiled, v, n / tile);
   case GT_STRATEGY_TRUNCATE_A: {
-    GT__TRY(get(ctx, GT_KERNEL_TRANSPOSE_INPLACE_TILED, tile, tile, group_rows, GT_VARIANT_TRUNCATE_A, &tiled));
+    GT__TRY(
+        get(ctx, GT_KERNEL_TRANSPOSE_INPLACE_TILED, tile, tile, group_rows, GT_VARIANT_TRUNCATE_A, &tiled));
     return run_tiled(ctx, tiled, v, m / tile);
   }
   case GT_STRATEGY_TRUNCATE_B: {
@@ -53,7 +60,8 @@ gt_status gt__transpose_inplace(gt_context *ctx, const gt_bound_view *v, gt_stra
      * columns from m) reaches every pair once. The two parts touch
      * disjoint elements, so no barrier is needed between them. */
     GT__TRY(get(ctx, GT_KERNEL_TRANSPOSE_INPLACE_TILED, tile, tile, group_rows, 0, &tiled));
-    GT__TRY(get(ctx, GT_KERNEL_TRANSPOSE_INPLACE_SIMPLE, 0, SIMPLE_GROUP_COLS, SIMPLE_GROUP_ROWS, 0, &simple));
+    GT__TRY(
+        get(ctx, GT_KERNEL_TRANSPOSE_INPLACE_SIMPLE, 0, SIMPLE_GROUP_COLS, SIMPLE_GROUP_ROWS, 0, &simple));
     gt_bound_view main_square = gt__bound_section(v, 0, 0, m, m);
     GT__TRY(run_tiled(ctx, tiled, &main_square, m / tile));
     return m < n ? run_simple(ctx, simple, v, 0, m, n, n - m) : GT_OK;

@@ -37,8 +37,7 @@ gt_view gt_section(gt_view v, uint32_t row, uint32_t col, uint32_t rows, uint32_
  * b are the disjoint intervals [ob + k*pb, ob + k*pb + cb), k < rb; those
  * starting before lo + len and ending after lo form one contiguous run of
  * k, so the answer is whether that run is non-empty. */
-static bool rows_hit_interval(uint64_t ob, uint64_t pb, uint64_t cb, uint64_t rb,
-                              uint64_t lo, uint64_t len) {
+static bool rows_hit_interval(uint64_t ob, uint64_t pb, uint64_t cb, uint64_t rb, uint64_t lo, uint64_t len) {
   uint64_t hi = lo + len; /* exclusive */
   if (hi <= ob) return false;
   /* Last k with ob + k*pb < hi. */
@@ -129,8 +128,7 @@ gt_status gt__view_prepare(const gt_context *ctx, gt_view v, gt_bound_view *out)
   uint64_t bind_size = end - bind_offset;
   if (bind_size > ctx->limits.max_storage_block_bytes || bind_size / 4 > UINT32_MAX) {
     gt__log(ctx, GT_LOG_ERROR, "view of buffer %u needs a %llu-byte binding; the device allows %llu",
-            v.buffer, (unsigned long long)bind_size,
-            (unsigned long long)ctx->limits.max_storage_block_bytes);
+            v.buffer, (unsigned long long)bind_size, (unsigned long long)ctx->limits.max_storage_block_bytes);
     return GT_ERR_UNSUPPORTED;
   }
   out->view = v;
@@ -140,8 +138,8 @@ gt_status gt__view_prepare(const gt_context *ctx, gt_view v, gt_bound_view *out)
   return GT_OK;
 }
 
-gt_bound_view gt__bound_section(const gt_bound_view *parent, uint32_t row, uint32_t col,
-                                uint32_t rows, uint32_t cols) {
+gt_bound_view gt__bound_section(const gt_bound_view *parent, uint32_t row, uint32_t col, uint32_t rows,
+                                uint32_t cols) {
   gt_bound_view s = *parent;
   s.view = gt_section(parent->view, row, col, rows, cols);
   s.elem_offset = parent->elem_offset + row * parent->view.pitch + col;

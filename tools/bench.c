@@ -151,7 +151,8 @@ static void print_row(const tool_result *r) {
     snprintf(gflop, sizeof gflop, "%.2f", r->gflop_per_s);
   else
     snprintf(gb, sizeof gb, "%.2f", r->gb_per_s);
-  printf("  %-16s %10.3f %10s %10s %7.1f%%  %s\n", r->strategy, r->ms, gb, gflop, r->pct_of_copy, r->verified);
+  printf("  %-16s %10.3f %10s %10s %7.1f%%  %s\n", r->strategy, r->ms, gb, gflop, r->pct_of_copy,
+         r->verified);
 }
 
 static const char *type_name(gt_type t) { return t == GT_I32 ? "i32" : t == GT_U32 ? "u32" : "f32"; }
@@ -167,17 +168,18 @@ static uint32_t next_word(uint32_t *x) {
 static float next_float(uint32_t *x) { return (float)(next_word(x) >> 8) / 8388608.0f - 1.0f; }
 
 static bool strategy_wanted(const tool_bench_options *o, gt_strategy s) {
-  return o->strategy == NULL || strcmp(o->strategy, "all") == 0 || strcmp(o->strategy, gt_strategy_name(s)) == 0;
+  return o->strategy == NULL || strcmp(o->strategy, "all") == 0 ||
+         strcmp(o->strategy, gt_strategy_name(s)) == 0;
 }
 
 /* Copy of rows x cols: the ceiling the transpose rows are compared with. */
 static double bench_copy(gt_context *ctx, const tool_bench_options *o, GLuint src, GLuint dst,
-                         const uint32_t *host, uint32_t *back, uint32_t rows, uint32_t cols,
-                         double *scratch, bool print) {
+                         const uint32_t *host, uint32_t *back, uint32_t rows, uint32_t cols, double *scratch,
+                         bool print) {
   op_args args;
   memset(&args, 0, sizeof args);
-  args.a = (gt_view){ src, 0, rows, cols, 0, o->type };
-  args.b = (gt_view){ dst, 0, rows, cols, 0, o->type };
+  args.a = (gt_view){src, 0, rows, cols, 0, o->type};
+  args.b = (gt_view){dst, 0, rows, cols, 0, o->type};
   tool_result *r = add_result("copy", "copy", type_name(o->type), rows, cols, 0);
   gt_status s = time_median(ctx, run_copy, &args, o->reps, scratch, &r->ms);
   if (s == GT_OK && o->verify) {
@@ -202,9 +204,9 @@ static double bench_copy(gt_context *ctx, const tool_bench_options *o, GLuint sr
 
 static int bench_transpose_case(gt_context *ctx, const tool_bench_options *o, uint32_t rows, uint32_t cols,
                                 double *scratch) {
-  static const gt_strategy strategies[] = { GT_STRATEGY_SIMPLE,     GT_STRATEGY_TILED_EVEN,
-                                            GT_STRATEGY_TILED_PAD,  GT_STRATEGY_TRUNCATE_A,
-                                            GT_STRATEGY_TRUNCATE_B, GT_STRATEGY_AUTO };
+  static const gt_strategy strategies[] = {GT_STRATEGY_SIMPLE,     GT_STRATEGY_TILED_EVEN,
+                                           GT_STRATEGY_TILED_PAD,  GT_STRATEGY_TRUNCATE_A,
+                                           GT_STRATEGY_TRUNCATE_B, GT_STRATEGY_AUTO};
   size_t n = (size_t)rows * cols;
   uint32_t *host = malloc(n * 4), *want = malloc(n * 4), *back = malloc(n * 4);
   if (!host || !want || !back) {
@@ -213,9 +215,11 @@ static int bench_transpose_case(gt_context *ctx, const tool_bench_options *o, ui
     return 1;
   }
   uint32_t x = 12345;
-  for (size_t i = 0; i < n; i++) host[i] = next_word(&x);
+  for (size_t i = 0; i < n; i++)
+    host[i] = next_word(&x);
   for (uint32_t r = 0; r < rows; r++)
-    for (uint32_t c = 0; c < cols; c++) want[(size_t)c * rows + r] = host[(size_t)r * cols + c];
+    for (uint32_t c = 0; c < cols; c++)
+      want[(size_t)c * rows + r] = host[(size_t)r * cols + c];
   GLuint src = tool_buffer(n, host), dst = tool_buffer(n, NULL);
   printf("\ntranspose %u x %u %s\n", rows, cols, type_name(o->type));
   printf("  %-16s %10s %10s %10s %8s  %s\n", "strategy", "ms", "GB/s", "GFLOP/s", "of copy", "verified");
@@ -223,8 +227,8 @@ static int bench_transpose_case(gt_context *ctx, const tool_bench_options *o, ui
   unsigned first_row = result_count;
   op_args args;
   memset(&args, 0, sizeof args);
-  args.a = (gt_view){ src, 0, rows, cols, 0, o->type };
-  args.b = (gt_view){ dst, 0, cols, rows, 0, o->type };
+  args.a = (gt_view){src, 0, rows, cols, 0, o->type};
+  args.b = (gt_view){dst, 0, cols, rows, 0, o->type};
   for (size_t k = 0; k < sizeof strategies / sizeof strategies[0]; k++) {
     gt_strategy s = strategies[k];
     if (!strategy_wanted(o, s)) continue;
@@ -234,7 +238,7 @@ static int bench_transpose_case(gt_context *ctx, const tool_bench_options *o, ui
     else
       snprintf(name, sizeof name, "%s", gt_strategy_name(s));
     tool_result *r = add_result("transpose", name, type_name(o->type), rows, cols, 0);
-    args.t = (gt_transpose_desc){ s, o->tile };
+    args.t = (gt_transpose_desc){s, o->tile};
     gt_status st = time_median(ctx, run_transpose, &args, o->reps, scratch, &r->ms);
     if (st == GT_OK && o->verify) {
       memset(back, 0xA5, n * 4);
@@ -302,8 +306,8 @@ static const char *check_matmul(const float *a, const float *b, const float *c, 
 
 static int bench_matmul_case(gt_context *ctx, const tool_bench_options *o, uint32_t m, uint32_t n, uint32_t k,
                              double *scratch) {
-  static const gt_strategy strategies[] = { GT_STRATEGY_SIMPLE, GT_STRATEGY_TILED_EVEN, GT_STRATEGY_TILED_PAD,
-                                            GT_STRATEGY_TRUNCATE_B, GT_STRATEGY_AUTO };
+  static const gt_strategy strategies[] = {GT_STRATEGY_SIMPLE, GT_STRATEGY_TILED_EVEN, GT_STRATEGY_TILED_PAD,
+                                           GT_STRATEGY_TRUNCATE_B, GT_STRATEGY_AUTO};
   float *a = malloc((size_t)m * k * 4), *b = malloc((size_t)k * n * 4), *c = malloc((size_t)m * n * 4);
   if (!a || !b || !c) {
     free(a), free(b), free(c);
@@ -311,8 +315,10 @@ static int bench_matmul_case(gt_context *ctx, const tool_bench_options *o, uint3
     return 1;
   }
   uint32_t x = 2463534242u;
-  for (size_t i = 0; i < (size_t)m * k; i++) a[i] = next_float(&x);
-  for (size_t i = 0; i < (size_t)k * n; i++) b[i] = next_float(&x);
+  for (size_t i = 0; i < (size_t)m * k; i++)
+    a[i] = next_float(&x);
+  for (size_t i = 0; i < (size_t)k * n; i++)
+    b[i] = next_float(&x);
   GLuint ba = tool_buffer((size_t)m * k, a), bb = tool_buffer((size_t)k * n, b);
   GLuint bc = tool_buffer((size_t)m * n, NULL);
   double flop = 2.0 * m * n * k;
@@ -320,9 +326,9 @@ static int bench_matmul_case(gt_context *ctx, const tool_bench_options *o, uint3
   printf("  %-16s %10s %10s %10s %8s  %s\n", "strategy", "ms", "GB/s", "GFLOP/s", "of blas", "verified");
   op_args args;
   memset(&args, 0, sizeof args);
-  args.a = (gt_view){ ba, 0, m, k, 0, GT_F32 };
-  args.b = (gt_view){ bb, 0, k, n, 0, GT_F32 };
-  args.c = (gt_view){ bc, 0, m, n, 0, GT_F32 };
+  args.a = (gt_view){ba, 0, m, k, 0, GT_F32};
+  args.b = (gt_view){bb, 0, k, n, 0, GT_F32};
+  args.c = (gt_view){bc, 0, m, n, 0, GT_F32};
   int failures = 0;
   double blas_ms = -1;
 #ifdef GT_HAVE_CBLAS
@@ -346,12 +352,13 @@ static int bench_matmul_case(gt_context *ctx, const tool_bench_options *o, uint3
     if (!strategy_wanted(o, strategies[s])) continue;
     const char *name = strategies[s] != GT_STRATEGY_AUTO ? gt_strategy_name(strategies[s])
                        : gt_context_matmul_kernel(ctx) == GT_MATMUL_KERNEL_SHARED ? "auto=shared"
-                                                                               : "auto=registers";
+                                                                                  : "auto=registers";
     tool_result *r = add_result("matmul", name, "f32", m, n, k);
-    args.m = (gt_matmul_desc){ strategies[s], o->tile, false, false, false, 0, 0 };
+    args.m = (gt_matmul_desc){strategies[s], o->tile, false, false, false, 0, 0};
     gt_status st = time_median(ctx, run_matmul, &args, o->reps, scratch, &r->ms);
     if (st == GT_OK && o->verify) {
-      for (size_t i = 0; i < (size_t)m * n; i++) c[i] = NAN; /* poison */
+      for (size_t i = 0; i < (size_t)m * n; i++)
+        c[i] = NAN; /* poison */
       gt_write(ctx, args.c, c, 0);
       st = run_matmul(ctx, &args);
       if (st == GT_OK) st = gt_read(ctx, args.c, c, 0);
@@ -385,7 +392,8 @@ static int bench_copy_case(gt_context *ctx, const tool_bench_options *o, uint32_
     return 1;
   }
   uint32_t x = 99;
-  for (size_t i = 0; i < n; i++) host[i] = next_word(&x);
+  for (size_t i = 0; i < n; i++)
+    host[i] = next_word(&x);
   GLuint src = tool_buffer(n, host), dst = tool_buffer(n, NULL);
   printf("\ncopy %u x %u %s\n", rows, cols, type_name(o->type));
   printf("  %-16s %10s %10s %10s %8s  %s\n", "strategy", "ms", "GB/s", "GFLOP/s", "of copy", "verified");
@@ -407,8 +415,8 @@ static int write_csv(const char *path) {
   fprintf(f, "op,strategy,type,rows,cols,k,ms,gb_per_s,gflop_per_s,pct_of_copy,verified\n");
   for (unsigned i = 0; i < result_count; i++) {
     const tool_result *r = &results[i];
-    fprintf(f, "%s,%s,%s,%u,%u,%u,%.4f,%.3f,%.3f,%.1f,\"%s\"\n", r->op, r->strategy, r->type, r->rows, r->cols,
-            r->k, r->ms, r->gb_per_s, r->gflop_per_s, r->pct_of_copy, r->verified);
+    fprintf(f, "%s,%s,%s,%u,%u,%u,%.4f,%.3f,%.3f,%.1f,\"%s\"\n", r->op, r->strategy, r->type, r->rows,
+            r->cols, r->k, r->ms, r->gb_per_s, r->gflop_per_s, r->pct_of_copy, r->verified);
   }
   return fclose(f) != 0;
 }
@@ -430,20 +438,23 @@ static void svg_panel(FILE *f, const char *op, double y0, const char *unit) {
   if (ymax <= 0) return;
   if (xmax <= xmin) xmax = xmin * 2;
   fprintf(f, "<text x='%g' y='%g' font-size='14'>%s (%s against size)</text>\n", left, y0 - 8, op, unit);
-  fprintf(f, "<rect x='%g' y='%g' width='%g' height='%g' fill='none' stroke='#888'/>\n", left, y0, width, height);
+  fprintf(f, "<rect x='%g' y='%g' width='%g' height='%g' fill='none' stroke='#888'/>\n", left, y0, width,
+          height);
   fprintf(f, "<text x='%g' y='%g' font-size='10' text-anchor='end'>%.3g</text>\n", left - 4, y0 + 10, ymax);
   fprintf(f, "<text x='%g' y='%g' font-size='10' text-anchor='end'>0</text>\n", left - 4, y0 + height);
   fprintf(f, "<text x='%g' y='%g' font-size='10'>%.3g</text>\n", left, y0 + height + 14, xmin);
   fprintf(f, "<text x='%g' y='%g' font-size='10' text-anchor='end'>%.3g (log scale)</text>\n", left + width,
           y0 + height + 14, xmax);
-  static const char *colours[] = { "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2" };
+  static const char *colours[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728",
+                                  "#9467bd", "#8c564b", "#e377c2"};
   unsigned series = 0;
   for (unsigned i = 0; i < result_count; i++) {
     const tool_result *r = &results[i];
     if (strcmp(r->op, op) || r->ms <= 0) continue;
     bool seen = false;
     for (unsigned j = 0; j < i; j++)
-      if (strcmp(results[j].op, op) == 0 && results[j].ms > 0 && strcmp(results[j].strategy, r->strategy) == 0)
+      if (strcmp(results[j].op, op) == 0 && results[j].ms > 0 &&
+          strcmp(results[j].strategy, r->strategy) == 0)
         seen = true;
     if (seen) continue;
     const char *colour = colours[series % 7];
@@ -491,14 +502,13 @@ int tool_bench(const tool_bench_options *o) {
   timer_init(gt_context_renderer(ctx));
   double *scratch = malloc((o->reps + 1) * sizeof *scratch);
   if (scratch == NULL) return 1;
-  printf("gltile %s on %s; tile %u; median of %u runs after %d ms of warm-up, then a CPU check\n",
-         o->title, gt_context_renderer(ctx), o->tile ? o->tile : gt_context_default_tile(ctx), o->reps,
-         WARM_UP_MS);
+  printf("gltile %s on %s; tile %u; median of %u runs after %d ms of warm-up, then a CPU check\n", o->title,
+         gt_context_renderer(ctx), o->tile ? o->tile : gt_context_default_tile(ctx), o->reps, WARM_UP_MS);
   int failures = 0;
   char sizes[1024];
   snprintf(sizes, sizeof sizes, "%s", o->sizes);
   for (char *save = NULL, *tok = strtok_r(sizes, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-    uint32_t d[3] = { 0, 0, 0 };
+    uint32_t d[3] = {0, 0, 0};
     int count = sscanf(tok, "%ux%ux%u", &d[0], &d[1], &d[2]);
     if (count < 1 || !d[0] || (count > 1 && !d[1]) || (count > 2 && !d[2])) {
       fprintf(stderr, "gltile: bad size '%s' (N, RxC or MxNxK)\n", tok);

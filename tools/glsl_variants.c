@@ -24,46 +24,116 @@ int main(int argc, char **argv) {
   }
   int n = 0, failed = 0;
   for (uint32_t variant = 0; variant < 4; variant++) {
-    gt_program_key simple = { GT_KERNEL_TRANSPOSE_SIMPLE, 0, 32, 4, variant, GT_U32 };
+    gt_program_key simple = {.kernel = GT_KERNEL_TRANSPOSE_SIMPLE,
+                             .tile = 0,
+                             .group_cols = 32,
+                             .group_rows = 4,
+                             .variant = variant,
+                             .elem = GT_U32};
     failed |= write_variant(argv[1], n++, &simple);
     for (int k = GT_KERNEL_TRANSPOSE_TILED; k <= GT_KERNEL_TRANSPOSE_TRUNCATE_A; k++) {
       for (uint32_t tile = 8; tile <= 32; tile *= 2) {
         /* Every group height the library may pick for this tile. */
         for (uint32_t rows = tile; rows >= 1; rows /= 2) {
-          gt_program_key key = { (gt_kernel)k, tile, tile, rows, variant, GT_U32 };
+          gt_program_key key = {.kernel = (gt_kernel)k,
+                                .tile = tile,
+                                .group_cols = tile,
+                                .group_rows = rows,
+                                .variant = variant,
+                                .elem = GT_U32};
           failed |= write_variant(argv[1], n++, &key);
         }
       }
     }
   }
   /* In-place transposes: the aliased variant only. */
-  gt_program_key inplace = { GT_KERNEL_TRANSPOSE_INPLACE_SIMPLE, 0, 32, 4, GT_VARIANT_ALIASED, GT_U32 };
+  gt_program_key inplace = {.kernel = GT_KERNEL_TRANSPOSE_INPLACE_SIMPLE,
+                            .tile = 0,
+                            .group_cols = 32,
+                            .group_rows = 4,
+                            .variant = GT_VARIANT_ALIASED,
+                            .elem = GT_U32};
   failed |= write_variant(argv[1], n++, &inplace);
   for (uint32_t tile = 8; tile <= 32; tile *= 2)
     for (uint32_t rows = tile; rows >= 1; rows /= 2)
       for (uint32_t flags = 0; flags < 3; flags++) {
         uint32_t variant = GT_VARIANT_ALIASED | (flags == 1 ? GT_VARIANT_GUARDED : 0) |
                            (flags == 2 ? GT_VARIANT_TRUNCATE_A : 0);
-        gt_program_key key = { GT_KERNEL_TRANSPOSE_INPLACE_TILED, tile, tile, rows, variant, GT_U32 };
+        gt_program_key key = {.kernel = GT_KERNEL_TRANSPOSE_INPLACE_TILED,
+                              .tile = tile,
+                              .group_cols = tile,
+                              .group_rows = rows,
+                              .variant = variant,
+                              .elem = GT_U32};
         failed |= write_variant(argv[1], n++, &key);
       }
-  gt_program_key copy = { GT_KERNEL_COPY, 0, 64, 1, 0, GT_U32 };
+  gt_program_key copy = {
+      .kernel = GT_KERNEL_COPY, .tile = 0, .group_cols = 64, .group_rows = 1, .variant = 0, .elem = GT_U32};
   failed |= write_variant(argv[1], n++, &copy);
-  gt_program_key copy4 = { GT_KERNEL_COPY_VEC4, 0, 64, 1, 0, GT_U32 };
+  gt_program_key copy4 = {.kernel = GT_KERNEL_COPY_VEC4,
+                          .tile = 0,
+                          .group_cols = 64,
+                          .group_rows = 1,
+                          .variant = 0,
+                          .elem = GT_U32};
   failed |= write_variant(argv[1], n++, &copy4);
+  /* Images: every format and rotation, simple and tiled. */
+  for (uint32_t f = GT_FORMAT_R32F; f <= GT_FORMAT_RGBA8; f++)
+    for (uint32_t turns = 0; turns < 4; turns++) {
+      uint32_t rot = turns << GT_VARIANT_ROTATE_SHIFT;
+      gt_program_key simple = {.kernel = GT_KERNEL_IMAGE_SIMPLE,
+                               .tile = 0,
+                               .group_cols = 32,
+                               .group_rows = 4,
+                               .variant = rot,
+                               .elem = (gt_type)0,
+                               .format = (gt_format)f};
+      failed |= write_variant(argv[1], n++, &simple);
+      if (turns == 2) continue; /* a half turn has no tiled kernel */
+      for (uint32_t tile = 8; tile <= 32; tile *= 2)
+        for (uint32_t guarded = 0; guarded <= GT_VARIANT_GUARDED; guarded += GT_VARIANT_GUARDED) {
+          gt_program_key key = {.kernel = GT_KERNEL_IMAGE_TILED,
+                                .tile = tile,
+                                .group_cols = tile,
+                                .group_rows = tile * tile > 256 ? 256 / tile : tile,
+                                .variant = rot | guarded,
+                                .format = (gt_format)f};
+          failed |= write_variant(argv[1], n++, &key);
+        }
+    }
   /* Matmul: every transpose case and aliasing flag. */
   for (uint32_t variant = 0; variant < 16; variant++) {
     if (variant & GT_VARIANT_GUARDED) continue; /* added per kernel below */
-    gt_program_key simple = { GT_KERNEL_MATMUL_SIMPLE, 0, 16, 8, variant, GT_F32 };
+    gt_program_key simple = {.kernel = GT_KERNEL_MATMUL_SIMPLE,
+                             .tile = 0,
+                             .group_cols = 16,
+                             .group_rows = 8,
+                             .variant = variant,
+                             .elem = GT_F32};
     failed |= write_variant(argv[1], n++, &simple);
-    gt_program_key blocked = { GT_KERNEL_MATMUL_BLOCKED, 32, 8, 8, variant, GT_F32 };
+    gt_program_key blocked = {.kernel = GT_KERNEL_MATMUL_BLOCKED,
+                              .tile = 32,
+                              .group_cols = 8,
+                              .group_rows = 8,
+                              .variant = variant,
+                              .elem = GT_F32};
     failed |= write_variant(argv[1], n++, &blocked);
-    gt_program_key shared = { GT_KERNEL_MATMUL_BLOCKED_SHARED, 128, 16, 16, variant, GT_F32 };
+    gt_program_key shared = {.kernel = GT_KERNEL_MATMUL_BLOCKED_SHARED,
+                             .tile = 128,
+                             .group_cols = 16,
+                             .group_rows = 16,
+                             .variant = variant,
+                             .elem = GT_F32};
     failed |= write_variant(argv[1], n++, &shared);
     for (uint32_t tile = 8; tile <= 32; tile *= 2) {
       for (uint32_t rows = tile; rows >= 1; rows /= 2) {
         for (uint32_t guarded = 0; guarded <= GT_VARIANT_GUARDED; guarded += GT_VARIANT_GUARDED) {
-          gt_program_key key = { GT_KERNEL_MATMUL_TILED, tile, tile, rows, variant | guarded, GT_F32 };
+          gt_program_key key = {.kernel = GT_KERNEL_MATMUL_TILED,
+                                .tile = tile,
+                                .group_cols = tile,
+                                .group_rows = rows,
+                                .variant = variant | guarded,
+                                .elem = GT_F32};
           failed |= write_variant(argv[1], n++, &key);
         }
       }

@@ -41,7 +41,8 @@ static int cmd_info(bool min_limits, gt_matmul_kernel kernel) {
   printf("limits%s\n", min_limits ? " (clamped to the ES 3.1 minimums):" : ":");
   printf("  shared memory:       %u bytes\n", l.max_shared_bytes);
   printf("  invocations/group:   %u\n", l.max_invocations);
-  printf("  group size:          %u x %u x %u\n", l.max_group_size[0], l.max_group_size[1], l.max_group_size[2]);
+  printf("  group size:          %u x %u x %u\n", l.max_group_size[0], l.max_group_size[1],
+         l.max_group_size[2]);
   printf("  group count:         %u x %u x %u\n", l.max_group_count[0], l.max_group_count[1],
          l.max_group_count[2]);
   printf("  storage block:       %llu bytes\n", (unsigned long long)l.max_storage_block_bytes);
@@ -51,8 +52,8 @@ static int cmd_info(bool min_limits, gt_matmul_kernel kernel) {
   printf("  default tile:        %u\n", gt_context_default_tile(ctx));
   printf("  transpose auto:      %s\n", gt_strategy_name(gt_context_auto_strategy(ctx)));
   printf("  matmul auto:         %s\n", gt_context_matmul_kernel(ctx) == GT_MATMUL_KERNEL_SHARED
-                                           ? "8x8 per invocation, 128x128 blocks through shared memory"
-                                           : "4x4 per invocation in registers, no shared memory");
+                                            ? "8x8 per invocation, 128x128 blocks through shared memory"
+                                            : "4x4 per invocation in registers, no shared memory");
   tool_close(&egl, ctx);
   return 0;
 }
@@ -64,8 +65,14 @@ int main(int argc, char **argv) {
   }
   const char *cmd = argv[1];
   bool demo = strcmp(cmd, "demo") == 0;
-  tool_bench_options o = { demo ? "demo" : "bench", "all", demo ? "999x666,333x222x111" : "1024,4099", NULL, GT_F32, demo ? 9 : 5, 0,
-                           true, false, GT_MATMUL_KERNEL_DEVICE, NULL, NULL };
+  tool_bench_options o = {
+      .title = demo ? "demo" : "bench",
+      .ops = "all",
+      .sizes = demo ? "999x666,333x222x111" : "1024,4099",
+      .type = GT_F32,
+      .reps = demo ? 9 : 5,
+      .verify = true,
+  };
   for (int i = 2; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
     int bad = 0;
@@ -80,25 +87,33 @@ int main(int argc, char **argv) {
       continue;
     }
     /* Every other option takes a value. */
-    if (v == NULL) bad = 1;
+    if (v == NULL)
+      bad = 1;
     else if (strcmp(a, "--op") == 0) {
       o.ops = v;
       bad = strcmp(v, "transpose") && strcmp(v, "matmul") && strcmp(v, "copy") && strcmp(v, "all");
-    } else if (strcmp(a, "--sizes") == 0) o.sizes = v;
-    else if (strcmp(a, "--strategy") == 0) o.strategy = v;
+    } else if (strcmp(a, "--sizes") == 0)
+      o.sizes = v;
+    else if (strcmp(a, "--strategy") == 0)
+      o.strategy = v;
     else if (strcmp(a, "--type") == 0) {
       o.type = strcmp(v, "i32") == 0 ? GT_I32 : strcmp(v, "u32") == 0 ? GT_U32 : GT_F32;
       bad = strcmp(v, "f32") && strcmp(v, "i32") && strcmp(v, "u32");
-    } else if (strcmp(a, "--reps") == 0) bad = tool_parse_u32(v, 1000, &o.reps);
-    else if (strcmp(a, "--tile") == 0) bad = tool_parse_u32(v, 32, &o.tile);
+    } else if (strcmp(a, "--reps") == 0)
+      bad = tool_parse_u32(v, 1000, &o.reps);
+    else if (strcmp(a, "--tile") == 0)
+      bad = tool_parse_u32(v, 32, &o.tile);
     else if (strcmp(a, "--matmul-kernel") == 0) {
       o.matmul_kernel = strcmp(v, "registers") == 0 ? GT_MATMUL_KERNEL_REGISTERS
                         : strcmp(v, "shared") == 0  ? GT_MATMUL_KERNEL_SHARED
                                                     : GT_MATMUL_KERNEL_DEVICE;
       bad = strcmp(v, "registers") && strcmp(v, "shared") && strcmp(v, "device");
-    } else if (strcmp(a, "--csv") == 0) o.csv = v;
-    else if (strcmp(a, "--svg") == 0) o.svg = v;
-    else bad = 1;
+    } else if (strcmp(a, "--csv") == 0)
+      o.csv = v;
+    else if (strcmp(a, "--svg") == 0)
+      o.svg = v;
+    else
+      bad = 1;
     if (bad) {
       fprintf(stderr, "gltile: bad option or value: %s %s\n\n%s", a, v ? v : "", usage);
       return 2;

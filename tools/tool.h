@@ -23,21 +23,21 @@ int tool_parse_u32(const char *s, uint32_t max, uint32_t *out);
 
 /* One benchmark result row, printed in the table, the CSV and the SVG. */
 typedef struct tool_result {
-  const char *op;        /* transpose, matmul, copy */
+  const char *op; /* transpose, matmul, copy */
   char strategy[24];
-  const char *type;      /* f32, i32, u32 */
+  const char *type; /* f32, i32, u32 */
   uint32_t rows, cols, k;
-  double ms;             /* median; < 0 when the case did not run */
+  double ms; /* median; < 0 when the case did not run */
   double gb_per_s, gflop_per_s, pct_of_copy;
-  const char *verified;  /* yes, sampled, no, skipped, or a status text */
+  const char *verified; /* yes, sampled, no, skipped, or a status text */
 } tool_result;
 
 /* Options of bench and demo. */
 typedef struct tool_bench_options {
-  const char *title;        /* "demo" or "bench" */
-  const char *ops;          /* "transpose", "matmul", "copy" or "all" */
-  const char *sizes;        /* comma list: N, RxC, or MxNxK */
-  const char *strategy;     /* a strategy name, or NULL for all */
+  const char *title;    /* "demo" or "bench" */
+  const char *ops;      /* "transpose", "matmul", "copy" or "all" */
+  const char *sizes;    /* comma list: N, RxC, or MxNxK */
+  const char *strategy; /* a strategy name, or NULL for all */
   gt_type type;
   uint32_t reps, tile;
   bool verify, min_limits;

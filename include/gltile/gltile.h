@@ -10,6 +10,21 @@
  *     initialised on to be current on the calling thread.
  *   - After creation, no function allocates host memory.
  *   - The library never prints; details of failures go to the logger hook.
+ *
+ * Aliasing (C++ AMP's aliased invocations, in GLES terms): two views alias
+ * when they name the same buffer and share at least one element
+ * (gt_views_alias, exact and pitch-aware); two images when they name the
+ * same texture level and their windows share a texel (gt_images_alias). A
+ * buffer view and an image never alias. Overlap between views that are
+ * only read is not aliasing and is always allowed (matmul with a and b the
+ * same view). What each operation does when a written view aliases:
+ *   gt_transpose   src and dst the very same square view: transposed in
+ *                  place, by kernels built without restrict; any other
+ *                  overlap: GT_ERR_ALIASED.
+ *   gt_matmul      c overlapping a or b: GT_ERR_ALIASED.
+ *   gt_copy        dst overlapping src: GT_ERR_ALIASED.
+ *   gt_image_*     any shared texel, in place included: GT_ERR_ALIASED.
+ * Refusals happen before any GL call that changes state.
  */
 #ifndef GLTILE_GLTILE_H
 #define GLTILE_GLTILE_H
@@ -76,6 +91,25 @@ typedef struct gt_view {
   uint32_t pitch;  /* elements between row starts; 0 = cols */
   gt_type type;
 } gt_view;
+
+/* Texel formats of image views. */
+typedef enum gt_format {
+  GT_FORMAT_R32F = 1, /* GL_R32F */
+  GT_FORMAT_R32I,     /* GL_R32I */
+  GT_FORMAT_R32UI,    /* GL_R32UI */
+  GT_FORMAT_RGBA8     /* GL_RGBA8: camera frames */
+} gt_format;
+
+/* A window on one level of a 2-D texture with immutable storage
+ * (glTexStorage2D), which image load/store needs. Texel (r, c) of the
+ * window is texel (x + c, y + r) of the level: rows run along y. */
+typedef struct gt_image {
+  uint32_t texture;       /* GL_TEXTURE_2D name, owned by the caller */
+  uint32_t level;         /* mip level */
+  uint32_t x, y;          /* the window's first texel in the level */
+  uint32_t width, height; /* the window's extent: cols x rows */
+  gt_format format;       /* must be the texture's internal format */
+} gt_image;
 
 /* Host memory hook. alloc returns NULL on failure. */
 typedef struct gt_allocator {
@@ -330,6 +364,45 @@ gt_status gt_copy(gt_context *ctx, gt_view src, gt_view dst);
  *            barrier.
  * Allocates  nothing; compiles a program only on its first use. */
 gt_status gt_matmul(gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_matmul_desc *d);
+
+/* ------------------------------------------------------------------ */
+/* Images: transposes and quarter turns of texture windows.            */
+
+/* true when a and b name the same texture level and their windows share a
+ * texel. An image never aliases a buffer view. */
+bool gt_images_alias(gt_image a, gt_image b);
+
+/* Transpose of an image window through imageLoad / imageStore:
+ * dst texel (r, c) = src texel (c, r), exact for every format.
+ *
+ * src, dst   same format; dst is src.height wide and src.width high.
+ * d          strategy and tile as gt_transpose; AUTO, SIMPLE, TILED_EVEN
+ *            (tile must divide both extents) and TILED_PAD are offered.
+ * Aliasing   any shared texel between src and dst is refused with
+ *            GT_ERR_ALIASED (a texture cannot be read and written in one
+ *            dispatch: seed 004, caveat 3); in-place is not offered.
+ * Returns    GT_OK; GT_ERR_INVALID_ARGUMENT (NULL ctx, texture 0 or not a
+ *            2-D texture, zero extent, unknown format or strategy, format
+ *            not the texture's); GT_ERR_SHAPE_MISMATCH (extents, formats,
+ *            TILED_EVEN on an uneven extent); GT_ERR_OUT_OF_RANGE (window or
+ *            level outside the texture); GT_ERR_UNSUPPORTED (texture without
+ *            immutable storage); GT_ERR_ALIASED; GT_ERR_NO_CONTEXT;
+ *            GT_ERR_SHADER_BUILD; GT_ERR_OUT_OF_MEMORY; GT_ERR_GL.
+ * GL state   binds its program and image units 0-1, and (to query them)
+ *            each texture on GL_TEXTURE_2D of the active unit, restoring
+ *            that binding. Ends with image-access, texture-fetch and
+ *            texture-update barriers.
+ * Allocates  nothing; compiles a program on first use. */
+gt_status gt_image_transpose(gt_context *ctx, gt_image src, gt_image dst, const gt_transpose_desc *d);
+
+/* Rotation of an image window by quarter_turns (1, 2 or 3) quarter turns
+ * clockwise: a quarter turn is a transpose followed by a left-right flip.
+ * dst is src's height wide for 1 and 3 turns, src's extent for 2. A half
+ * turn always runs the SIMPLE kernel (it keeps rows as rows). Otherwise
+ * as gt_image_transpose; quarter_turns outside 1..3 gives
+ * GT_ERR_INVALID_ARGUMENT. */
+gt_status gt_image_rotate(gt_context *ctx, gt_image src, gt_image dst, uint32_t quarter_turns,
+                          const gt_transpose_desc *d);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,133 @@
+/* Image windows: validation against the texture they name, aliasing, and
+ * transposes and quarter turns through imageLoad / imageStore. */
+#include "gt_internal.h"
+
+enum { SIMPLE_GROUP_COLS = 32, SIMPLE_GROUP_ROWS = 4 };
+
+static GLenum internal_format(gt_format f) {
+  switch (f) {
+  case GT_FORMAT_R32F: return GL_R32F;
+  case GT_FORMAT_R32I: return GL_R32I;
+  case GT_FORMAT_R32UI: return GL_R32UI;
+  case GT_FORMAT_RGBA8: return GL_RGBA8;
+  }
+  return 0;
+}
+
+bool gt_images_alias(gt_image a, gt_image b) {
+  if (a.texture != b.texture || a.level != b.level) return false;
+  if (!a.width || !a.height || !b.width || !b.height) return false;
+  bool cols = (uint64_t)a.x < (uint64_t)b.x + b.width && (uint64_t)b.x < (uint64_t)a.x + a.width;
+  bool rows = (uint64_t)a.y < (uint64_t)b.y + b.height && (uint64_t)b.y < (uint64_t)a.y + a.height;
+  return cols && rows;
+}
+
+static gt_status check_fields(gt_image im) {
+  GT__CHECK(im.texture != 0 && im.width != 0 && im.height != 0, GT_ERR_INVALID_ARGUMENT);
+  GT__CHECK(internal_format(im.format) != 0, GT_ERR_INVALID_ARGUMENT);
+  GT__CHECK((uint64_t)im.x + im.width <= INT32_MAX && (uint64_t)im.y + im.height <= INT32_MAX,
+            GT_ERR_OUT_OF_RANGE);
+  return GT_OK;
+}
+
+/* The texture's storage, asked through GL_TEXTURE_2D of the active unit,
+ * whose binding is restored: ES 3.1 cannot query an unbound texture. */
+static gt_status check_texture(const gt_context *ctx, gt_image im) {
+  GT__CHECK(glIsTexture(im.texture), GT_ERR_INVALID_ARGUMENT);
+  GLint previous = 0, immutable = 0, levels = 0, format = 0, width = 0, height = 0;
+  glGetIntegerv(GL_TEXTURE_BINDING_2D, &previous);
+  while (glGetError() != GL_NO_ERROR) {
+  }
+  glBindTexture(GL_TEXTURE_2D, im.texture);
+  bool is_2d = glGetError() == GL_NO_ERROR; /* another target: INVALID_OPERATION */
+  if (is_2d) {
+    glGetTexParameteriv(GL_TEXTURE_2D, GL_TEXTURE_IMMUTABLE_FORMAT, &immutable);
+    glGetTexParameteriv(GL_TEXTURE_2D, GL_TEXTURE_IMMUTABLE_LEVELS, &levels);
+    if (immutable && im.level < (uint32_t)levels) {
+      glGetTexLevelParameteriv(GL_TEXTURE_2D, (GLint)im.level, GL_TEXTURE_INTERNAL_FORMAT, &format);
+      glGetTexLevelParameteriv(GL_TEXTURE_2D, (GLint)im.level, GL_TEXTURE_WIDTH, &width);
+      glGetTexLevelParameteriv(GL_TEXTURE_2D, (GLint)im.level, GL_TEXTURE_HEIGHT, &height);
+    }
+  }
+  glBindTexture(GL_TEXTURE_2D, (GLuint)previous);
+  GT__CHECK(is_2d, GT_ERR_INVALID_ARGUMENT);
+  GT__CHECK(immutable, GT_ERR_UNSUPPORTED);
+  GT__CHECK(im.level < (uint32_t)levels, GT_ERR_OUT_OF_RANGE);
+  if ((GLenum)format != internal_format(im.format)) {
+    gt__log(ctx, GT_LOG_ERROR, "image of texture %u: format 0x%x given, the texture has 0x%x", im.texture,
+            internal_format(im.format), (unsigned)format);
+    return GT_ERR_INVALID_ARGUMENT;
+  }
+  GT__CHECK((uint64_t)im.x + im.width <= (uint64_t)width && (uint64_t)im.y + im.height <= (uint64_t)height,
+            GT_ERR_OUT_OF_RANGE);
+  return GT_OK;
+}
+
+static gt_status image_op(gt_context *ctx, gt_image src, gt_image dst, uint32_t turns,
+                          const gt_transpose_desc *d) {
+  static const gt_transpose_desc defaults;
+  GT__TRY(gt__context_check(ctx));
+  if (d == NULL) d = &defaults;
+  gt_strategy strategy = d->strategy == GT_STRATEGY_AUTO ? ctx->auto_strategy : d->strategy;
+  GT__CHECK(strategy == GT_STRATEGY_SIMPLE || strategy == GT_STRATEGY_TILED_EVEN ||
+                strategy == GT_STRATEGY_TILED_PAD,
+            GT_ERR_INVALID_ARGUMENT);
+  GT__CHECK(d->tile == 0 || d->tile == 8 || d->tile == 16 || d->tile == 32, GT_ERR_INVALID_ARGUMENT);
+  GT__CHECK(turns <= 3, GT_ERR_INVALID_ARGUMENT);
+  GT__TRY(check_fields(src));
+  GT__TRY(check_fields(dst));
+  GT__CHECK(src.format == dst.format, GT_ERR_SHAPE_MISMATCH);
+  bool swaps = turns != 2; /* a transpose (0) and odd turns swap the extents */
+  GT__CHECK(swaps ? dst.width == src.height && dst.height == src.width
+                  : dst.width == src.width && dst.height == src.height,
+            GT_ERR_SHAPE_MISMATCH);
+  uint32_t tile = d->tile ? d->tile : ctx->default_tile;
+  uint32_t group_rows = gt__tiled_group_rows(&ctx->limits, tile, tile * (tile + 1) * 4);
+  if (!swaps) strategy = GT_STRATEGY_SIMPLE;
+  if (strategy != GT_STRATEGY_SIMPLE && group_rows == 0) return GT_ERR_UNSUPPORTED;
+  if (strategy == GT_STRATEGY_TILED_EVEN && (src.width % tile || src.height % tile))
+    return GT_ERR_SHAPE_MISMATCH;
+  if (gt_images_alias(src, dst)) {
+    gt__log(ctx, GT_LOG_ERROR, "image: src and dst share texels of texture %u", src.texture);
+    return GT_ERR_ALIASED;
+  }
+  GT__TRY(check_texture(ctx, src));
+  GT__TRY(check_texture(ctx, dst));
+
+  uint32_t variant =
+      (turns << GT_VARIANT_ROTATE_SHIFT) | (strategy == GT_STRATEGY_TILED_PAD ? GT_VARIANT_GUARDED : 0);
+  bool simple = strategy == GT_STRATEGY_SIMPLE;
+  gt_program_key key = {.kernel = simple ? GT_KERNEL_IMAGE_SIMPLE : GT_KERNEL_IMAGE_TILED,
+                        .tile = simple ? 0 : tile,
+                        .group_cols = simple ? SIMPLE_GROUP_COLS : tile,
+                        .group_rows = simple ? SIMPLE_GROUP_ROWS : group_rows,
+                        .variant = variant,
+                        .format = src.format};
+  const gt_program *prog;
+  GT__TRY(gt__program_get(ctx, &key, &prog));
+
+  GLenum format = internal_format(src.format);
+  glBindImageTexture(0, src.texture, (GLint)src.level, GL_FALSE, 0, GL_READ_ONLY, format);
+  glBindImageTexture(1, dst.texture, (GLint)dst.level, GL_FALSE, 0, GL_WRITE_ONLY, format);
+  GLuint views[8] = {src.height, src.width, src.x, src.y, dst.height, dst.width, dst.x, dst.y};
+  uint32_t step_cols = simple ? SIMPLE_GROUP_COLS : tile;
+  uint32_t step_rows = simple ? SIMPLE_GROUP_ROWS : tile;
+  gt_status status = gt__dispatch_grid(ctx, prog, views, 2, gt__div_up(src.width, step_cols),
+                                       gt__div_up(src.height, step_rows));
+  /* ES 3.1, "Shader Memory Access Synchronization": later image access,
+   * sampling and texture reads must see these stores. */
+  glMemoryBarrier(GL_SHADER_IMAGE_ACCESS_BARRIER_BIT | GL_TEXTURE_FETCH_BARRIER_BIT |
+                  GL_TEXTURE_UPDATE_BARRIER_BIT | GL_FRAMEBUFFER_BARRIER_BIT);
+  gt_status gl = gt__gl_status(ctx, "image transpose");
+  return status != GT_OK ? status : gl;
+}
+
+gt_status gt_image_transpose(gt_context *ctx, gt_image src, gt_image dst, const gt_transpose_desc *d) {
+  return image_op(ctx, src, dst, 0, d);
+}
+
+gt_status gt_image_rotate(gt_context *ctx, gt_image src, gt_image dst, uint32_t quarter_turns,
+                          const gt_transpose_desc *d) {
+  if (quarter_turns < 1 || quarter_turns > 3) return GT_ERR_INVALID_ARGUMENT;
+  return image_op(ctx, src, dst, quarter_turns, d);
+}

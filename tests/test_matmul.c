@@ -1,0 +1,779 @@
+/* Matrix multiply on the GPU against a double-precision CPU reference:
+ * every strategy x transpose flags x scaling x tile x awkward shape, with
+ * each operand a section (offset, pitch) inside a larger buffer.
+ *
+ * f32 results cannot be compared bit for bit, so each element of c must lie
+ * within a bound of the exact result ref = alpha * sum_k a_ik b_kj + beta *
+ * c_old:
+ *   |c - ref| <= 2 (K + 2) FLT_EPSILON |alpha| sum_k |a_ik b_kj|
+ *                + 4 FLT_EPSILON |beta c_old|            (when scaling),
+ * a comfortable multiple of the worst case of a sum of K products in f32 in
+ * any order. Every other word of c's buffer (guards before and after the
+ * view, the gaps between its rows) must keep its bits exactly, and a's and
+ * b's buffers must be left as they were. */
+#include "check.h"
+#include "harness.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const gt_strategy strategies[] = { GT_STRATEGY_AUTO, GT_STRATEGY_SIMPLE, GT_STRATEGY_TILED_EVEN,
+                                          GT_STRATEGY_TILED_PAD, GT_STRATEGY_TRUNCATE_B };
+#define N_STRATEGIES (sizeof strategies / sizeof strategies[0])
+static const uint32_t tiles[] = { 0, 8, 16, 32 };
+#define N_TILES (sizeof tiles / sizeof tiles[0])
+
+static gt_context *ctx;
+static uint32_t rng = 20240607;
+static unsigned long cases;
+
+#define QUIET_NAN_BITS 0x7FC00000u
+
+/* ------------------------------------------------------------------ */
+/* Words, floats and random numbers.                                    */
+
+static uint32_t bits_of(float f) {
+  uint32_t u;
+  memcpy(&u, &f, 4);
+  return u;
+}
+
+static float float_of(uint32_t u) {
+  float f;
+  memcpy(&f, &u, 4);
+  return f;
+}
+
+/* A float in [-1, 1): 24 random bits, so exact in f32 and its products
+ * never denormal. */
+static float rand_float(void) {
+  return (float)((int32_t)(gt_test_rand(&rng) >> 8) - 8388608) / 8388608.0f;
+}
+
+/* ------------------------------------------------------------------ */
+/* Operands: a view inside a buffer whose every word is known.          */
+
+/* How a view sits in its buffer: `before` words ahead of it, `extra` words
+ * between rows (pitch = cols + extra, passed as 0 or explicitly when extra
+ * is 0), `after` words behind its last element. */
+typedef struct layout {
+  uint32_t before, after, extra;
+  bool explicit_pitch;
+} layout;
+
+static layout random_layout(void) {
+  layout l = { 0, 0, 0, false };
+  if (gt_test_rand(&rng) % 4 != 0) { /* mostly sections; sometimes tight: offset 0, pitch 0, no tail */
+    l.before = gt_test_rand_range(&rng, 1, 40);
+    l.after = gt_test_rand_range(&rng, 1, 40);
+    l.extra = gt_test_rand_range(&rng, 0, 7);
+    l.explicit_pitch = l.extra != 0 || gt_test_rand(&rng) % 2;
+  }
+  return l;
+}
+
+typedef struct operand {
+  gt_view view;
+  size_t words;   /* of the whole buffer */
+  uint32_t *host; /* every word as uploaded */
+  GLuint buffer;
+} operand;
+
+static uint32_t pitch_of(gt_view v) { return v.pitch ? v.pitch : v.cols; }
+
+static size_t index_of(gt_view v, uint32_t r, uint32_t c) { return v.offset + (size_t)r * pitch_of(v) + c; }
+
+static bool operand_alloc(operand *x, uint32_t rows, uint32_t cols, layout l) {
+  uint32_t pitch = cols + l.extra;
+  gt_view v = { 0, l.before, rows, cols, l.explicit_pitch ? pitch : 0, GT_F32 };
+  x->view = v;
+  x->words = l.before + (size_t)(rows - 1) * pitch + cols + l.after;
+  x->host = malloc(x->words * 4);
+  x->buffer = 0;
+  return x->host != NULL;
+}
+
+/* A new buffer object holding `n` host words: the whole buffer is set in
+ * one glBufferData, so no gltile call is involved in making the inputs. */
+static GLuint make_buffer(const uint32_t *words, size_t n) {
+  GLuint b = 0;
+  glGenBuffers(1, &b);
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, b);
+  glBufferData(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)(n * 4), words, GL_DYNAMIC_COPY);
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+  return b;
+}
+
+static bool operand_upload(operand *x) {
+  x->buffer = make_buffer(x->host, x->words);
+  x->view.buffer = x->buffer;
+  return x->buffer != 0;
+}
+
+static void operand_free(operand *x) {
+  free(x->host);
+  if (x->buffer) glDeleteBuffers(1, &x->buffer);
+  memset(x, 0, sizeof *x);
+}
+
+/* How the view of an input is filled. Words outside it are always random
+ * 32-bit words (NaN and infinity patterns among them), so a kernel that
+ * reads a guard or a gap into a sum shows. */
+typedef enum fill {
+  FILL_RANDOM,   /* floats in [-1, 1] */
+  FILL_MARKERS,  /* small floats, with large ones at a few k (see long K) */
+  FILL_IDENTITY  /* 1 on the diagonal, 0 elsewhere */
+} fill;
+
+/* The k at which FILL_MARKERS puts a large value: both ends, the middle,
+ * both sides of the library's 4096-long K chunks' first boundary and of
+ * Mesa's 65,535-iteration loop cap. */
+static bool is_marker(uint32_t k, uint32_t K) {
+  return k == 0 || k == K - 1 || k == K / 2 || k == 4095 || k == 4096 || k == 65534 || k == 65535;
+}
+
+/* k_is_row: the view's rows run along K (a when trans_a, b when not
+ * trans_b). */
+static void fill_input(operand *x, fill f, bool k_is_row) {
+  uint32_t K = k_is_row ? x->view.rows : x->view.cols;
+  for (size_t i = 0; i < x->words; i++) x->host[i] = gt_test_rand(&rng);
+  for (uint32_t r = 0; r < x->view.rows; r++)
+    for (uint32_t c = 0; c < x->view.cols; c++) {
+      float v;
+      if (f == FILL_IDENTITY) {
+        v = r == c ? 1.0f : 0.0f;
+      } else if (f == FILL_MARKERS) {
+        float u = rand_float();
+        if (is_marker(k_is_row ? r : c, K))
+          v = (u < 0 ? -0.5f : 0.5f) + u * 0.5f; /* magnitude in [0.5, 1] */
+        else
+          v = u / 1024.0f;
+      } else {
+        v = rand_float();
+      }
+      x->host[index_of(x->view, r, c)] = bits_of(v);
+    }
+}
+
+/* How c's buffer is filled before the call. */
+typedef enum cfill {
+  C_POISON, /* poison words everywhere (c is not read) */
+  C_RANDOM, /* floats in [-1, 1] everywhere (beta reads the view) */
+  C_NAN     /* poison around the view, quiet NaN in it: must never be read */
+} cfill;
+
+static void fill_output(operand *x, cfill f) {
+  uint32_t seed = gt_test_rand(&rng);
+  for (size_t i = 0; i < x->words; i++) x->host[i] = f == C_RANDOM ? bits_of(rand_float()) : gt_test_poison(i, seed);
+  if (f == C_NAN)
+    for (uint32_t r = 0; r < x->view.rows; r++)
+      for (uint32_t c = 0; c < x->view.cols; c++) x->host[index_of(x->view, r, c)] = QUIET_NAN_BITS;
+}
+
+/* ------------------------------------------------------------------ */
+/* Reference and checks.                                                */
+
+/* ref and bound (m x n, row-major) of c = alpha op(a) op(b) + beta c_old
+ * as d describes, from the host copies. op(a) and op(b) are gathered into
+ * dense double arrays first (op(b) transposed) so the inner loop runs over
+ * contiguous memory: the random 200-cubed shapes stay cheap. beta = 0
+ * drops the c_old term, which may be NaN. */
+static bool reference(const operand *a, const operand *b, const operand *c, const gt_matmul_desc *d, uint32_t m,
+                      uint32_t n, uint32_t k, double *ref, double *bound) {
+  double *oa = malloc((size_t)m * k * sizeof *oa), *obt = malloc((size_t)n * k * sizeof *obt);
+  bool ok = oa != NULL && obt != NULL;
+  if (ok) {
+    for (uint32_t i = 0; i < m; i++)
+      for (uint32_t kk = 0; kk < k; kk++)
+        oa[(size_t)i * k + kk] =
+            float_of(a->host[d->trans_a ? index_of(a->view, kk, i) : index_of(a->view, i, kk)]);
+    for (uint32_t j = 0; j < n; j++)
+      for (uint32_t kk = 0; kk < k; kk++)
+        obt[(size_t)j * k + kk] =
+            float_of(b->host[d->trans_b ? index_of(b->view, j, kk) : index_of(b->view, kk, j)]);
+    double alpha = d->scale ? d->alpha : 1.0, beta = d->scale ? d->beta : 0.0;
+    for (uint32_t i = 0; i < m; i++)
+      for (uint32_t j = 0; j < n; j++) {
+        const double *pa = oa + (size_t)i * k, *pb = obt + (size_t)j * k;
+        double s = 0, sa = 0;
+        for (uint32_t kk = 0; kk < k; kk++) {
+          double p = pa[kk] * pb[kk];
+          s += p;
+          sa += fabs(p);
+        }
+        double r = alpha * s, bd = 2.0 * (k + 2.0) * FLT_EPSILON * fabs(alpha) * sa;
+        if (beta != 0) {
+          double old = float_of(c->host[index_of(c->view, i, j)]);
+          r += beta * old;
+          bd += fabs(beta * old) * FLT_EPSILON * 4;
+        }
+        ref[(size_t)i * n + j] = r;
+        bound[(size_t)i * n + j] = bd;
+      }
+  }
+  free(oa);
+  free(obt);
+  return ok;
+}
+
+/* Checks every word of c's buffer as read back in `got`: with `written`,
+ * each element of the view within its bound of ref (a NaN never passes),
+ * and every other word exactly as uploaded; without, every word as
+ * uploaded. Prints the first bad word under `what`. */
+static bool check_output(const operand *c, const uint32_t *got, const double *ref, const double *bound,
+                         bool written, const char *what) {
+  uint32_t pitch = pitch_of(c->view);
+  for (size_t i = 0; i < c->words; i++) {
+    uint32_t r = 0, col = 0;
+    bool in_view = false;
+    if (written && i >= c->view.offset) {
+      size_t rel = i - c->view.offset;
+      r = (uint32_t)(rel / pitch);
+      col = (uint32_t)(rel % pitch);
+      in_view = rel / pitch < c->view.rows && col < c->view.cols;
+    }
+    if (in_view) {
+      size_t e = (size_t)r * c->view.cols + col;
+      double g = float_of(got[i]);
+      if (!(fabs(g - ref[e]) <= bound[e])) {
+        fprintf(stderr, "FAILED %s: c(%u, %u) (word %zu): got %.9g (0x%08x), want %.9g, bound %.3g\n", what, r,
+                col, i, g, (unsigned)got[i], ref[e], bound[e]);
+        return false;
+      }
+    } else if (got[i] != c->host[i]) {
+      fprintf(stderr, "FAILED %s: word %zu of c's buffer (%s) changed: got 0x%08x, want 0x%08x\n", what, i,
+              written ? "outside the view" : "nothing may be written", (unsigned)got[i], (unsigned)c->host[i]);
+      return false;
+    }
+  }
+  return true;
+}
+
+/* The whole buffer of x still holds exactly what was uploaded. `got` has
+ * room for x->words. */
+static bool check_unchanged(const operand *x, const char *name, const char *what, uint32_t *got) {
+  if (gt_test_read_all(ctx, x->buffer, x->words, got) != 0) return false;
+  for (size_t i = 0; i < x->words; i++)
+    if (got[i] != x->host[i]) {
+      fprintf(stderr, "FAILED %s: word %zu of %s's buffer changed: got 0x%08x, want 0x%08x\n", what, i, name,
+              (unsigned)got[i], (unsigned)x->host[i]);
+      return false;
+    }
+  return true;
+}
+
+static size_t max3(size_t a, size_t b, size_t c) {
+  size_t m = a > b ? a : b;
+  return m > c ? m : c;
+}
+
+/* ------------------------------------------------------------------ */
+/* One multiply, checked word for word.                                 */
+
+typedef struct mm_case {
+  gt_strategy strategy;
+  uint32_t tile;
+  bool trans_a, trans_b, scale;
+  float alpha, beta;
+  uint32_t m, n, k;
+  fill fill_a, fill_b;
+  cfill fill_c;
+  bool exact;   /* bound 0: results that f32 gives exactly (identity) */
+  bool same_ab; /* a and b the very same view of one buffer (m = n = k) */
+} mm_case;
+
+static void describe(const mm_case *cs, char *buf, size_t size) {
+  snprintf(buf, size, "%s tile %u trans_a %d trans_b %d scale %d (alpha %g beta %g) M %u N %u K %u%s%s",
+           gt_strategy_name(cs->strategy), cs->tile, cs->trans_a, cs->trans_b, cs->scale,
+           cs->scale ? cs->alpha : 1.0, cs->scale ? cs->beta : 0.0, cs->m, cs->n, cs->k,
+           cs->same_ab ? " a=b" : "", cs->fill_c == C_NAN ? " c=NaN" : "");
+}
+
+/* The status a valid call must give: TILED_EVEN refuses extents its tile
+ * (the context's default tile for 0) does not divide. */
+static gt_status expected_status(gt_strategy s, uint32_t tile, uint32_t m, uint32_t n, uint32_t k) {
+  uint32_t t = tile ? tile : gt_context_default_tile(ctx);
+  return s == GT_STRATEGY_TILED_EVEN && (m % t || n % t || k % t) ? GT_ERR_SHAPE_MISMATCH : GT_OK;
+}
+
+static bool run_case(const mm_case *cs) {
+  char what[256];
+  describe(cs, what, sizeof what);
+  operand a, b, c;
+  memset(&a, 0, sizeof a);
+  memset(&b, 0, sizeof b);
+  memset(&c, 0, sizeof c);
+  operand *pb = cs->same_ab ? &a : &b;
+  size_t mn = (size_t)cs->m * cs->n;
+  double *ref = malloc(mn * sizeof *ref), *bound = malloc(mn * sizeof *bound);
+  uint32_t *got = NULL;
+  bool ok = ref != NULL && bound != NULL;
+  ok = ok && operand_alloc(&a, cs->trans_a ? cs->k : cs->m, cs->trans_a ? cs->m : cs->k, random_layout());
+  if (!cs->same_ab)
+    ok = ok && operand_alloc(&b, cs->trans_b ? cs->n : cs->k, cs->trans_b ? cs->k : cs->n, random_layout());
+  ok = ok && operand_alloc(&c, cs->m, cs->n, random_layout());
+  if (ok) {
+    fill_input(&a, cs->fill_a, cs->trans_a);
+    if (!cs->same_ab) fill_input(&b, cs->fill_b, !cs->trans_b);
+    fill_output(&c, cs->fill_c);
+    ok = operand_upload(&a) && (cs->same_ab || operand_upload(&b)) && operand_upload(&c);
+    got = malloc(max3(a.words, b.words, c.words) * 4);
+    ok = ok && got != NULL;
+  }
+  if (ok) {
+    gt_matmul_desc d = { cs->strategy, cs->tile, cs->trans_a, cs->trans_b, cs->scale, cs->alpha, cs->beta };
+    gt_status want = expected_status(cs->strategy, cs->tile, cs->m, cs->n, cs->k);
+    gt_status s = gt_matmul(ctx, a.view, pb->view, c.view, &d);
+    CHECK_STATUS(s, want);
+    if (s != want) {
+      fprintf(stderr, "FAILED %s: status %s\n", what, gt_status_string(s));
+      ok = false;
+    }
+    ok = reference(&a, pb, &c, &d, cs->m, cs->n, cs->k, ref, bound) && ok;
+    if (cs->exact)
+      for (size_t i = 0; i < mn; i++) bound[i] = 0;
+    ok = gt_test_read_all(ctx, c.buffer, c.words, got) == 0 &&
+         check_output(&c, got, ref, bound, want == GT_OK, what) && ok;
+    ok = check_unchanged(&a, cs->same_ab ? "a (= b)" : "a", what, got) && ok;
+    if (!cs->same_ab) ok = check_unchanged(&b, "b", what, got) && ok;
+  }
+  CHECK(ok);
+  cases++;
+  free(ref);
+  free(bound);
+  free(got);
+  operand_free(&a);
+  if (!cs->same_ab) operand_free(&b);
+  operand_free(&c);
+  return ok;
+}
+
+static mm_case make_case(gt_strategy s, uint32_t tile, bool ta, bool tb, bool scale, uint32_t m, uint32_t n,
+                         uint32_t k) {
+  mm_case cs;
+  memset(&cs, 0, sizeof cs);
+  cs.strategy = s;
+  cs.tile = tile;
+  cs.trans_a = ta;
+  cs.trans_b = tb;
+  cs.scale = scale;
+  cs.alpha = 1.5f;
+  cs.beta = -0.75f;
+  cs.m = m;
+  cs.n = n;
+  cs.k = k;
+  cs.fill_a = cs.fill_b = FILL_RANDOM;
+  cs.fill_c = scale ? C_RANDOM : C_POISON;
+  return cs;
+}
+
+/* ------------------------------------------------------------------ */
+/* The sections of the test.                                            */
+
+/* Every strategy x trans_a x trans_b x scale x tile on shapes around the
+ * tile: 1x1x1, tile - 1 / tile / tile + 1 in each dimension, twice and
+ * three times the tile, and primes; two random shapes (each dimension up
+ * to 200) with tile 0 only, to keep the run short. */
+static void test_all_combinations(void) {
+  uint32_t shapes[12][3];
+  uint32_t random_shapes[2][3];
+  for (int i = 0; i < 2; i++)
+    for (int j = 0; j < 3; j++) random_shapes[i][j] = gt_test_rand_range(&rng, 1, 200);
+  for (size_t ti = 0; ti < N_TILES; ti++) {
+    uint32_t t = tiles[ti] ? tiles[ti] : gt_context_default_tile(ctx);
+    size_t ns = 0;
+    uint32_t fixed[][3] = { { 1, 1, 1 },     { t - 1, t + 1, t }, { t, t, t },   { t + 1, t - 1, t + 1 },
+                            { 2 * t, t, 3 * t }, { 17, 33, 13 },   { 67, 45, 33 } };
+    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++, ns++) memcpy(shapes[ns], fixed[i], sizeof fixed[i]);
+    if (tiles[ti] == 0)
+      for (int i = 0; i < 2; i++, ns++) memcpy(shapes[ns], random_shapes[i], sizeof random_shapes[i]);
+    for (size_t si = 0; si < ns; si++)
+      for (size_t st = 0; st < N_STRATEGIES; st++)
+        for (int flags = 0; flags < 8; flags++) {
+          mm_case cs = make_case(strategies[st], tiles[ti], flags & 1, (flags >> 1) & 1, (flags >> 2) & 1,
+                                 shapes[si][0], shapes[si][1], shapes[si][2]);
+          run_case(&cs);
+        }
+  }
+}
+
+/* beta = 0 never reads c, and without scaling c is never read: c's view
+ * holds NaN, which any read (0 * NaN = NaN) would carry into the result. */
+static void test_beta_zero_does_not_read_c(void) {
+  static const uint32_t shapes[][3] = { { 16, 24, 40 }, { 37, 29, 23 } };
+  for (size_t si = 0; si < 2; si++)
+    for (size_t st = 0; st < N_STRATEGIES; st++)
+      for (int scale = 0; scale < 2; scale++) {
+        mm_case cs = make_case(strategies[st], 8, false, st % 2 == 1, scale, shapes[si][0], shapes[si][1],
+                               shapes[si][2]);
+        cs.beta = 0.0f;
+        cs.fill_c = C_NAN;
+        run_case(&cs);
+      }
+}
+
+/* a I = a and I b = b exactly: each sum has one nonzero product, x * 1,
+ * and adding zeros to it is exact in any order. */
+static void test_identity(void) {
+  static const gt_strategy s[] = { GT_STRATEGY_SIMPLE, GT_STRATEGY_TILED_PAD, GT_STRATEGY_AUTO };
+  static const uint32_t sizes[] = { 37, 64 };
+  for (size_t zi = 0; zi < 2; zi++)
+    for (size_t st = 0; st < 3; st++)
+      for (int flags = 0; flags < 8; flags++) {
+        uint32_t n = sizes[zi];
+        mm_case cs = make_case(s[st], 0, flags & 1, (flags >> 1) & 1, false, n, n, n);
+        if (flags & 4)
+          cs.fill_a = FILL_IDENTITY;
+        else
+          cs.fill_b = FILL_IDENTITY;
+        cs.exact = true;
+        run_case(&cs);
+      }
+}
+
+/* a and b the very same view (read-read overlap is allowed): c = a a. */
+static void test_read_read(void) {
+  for (size_t st = 0; st < N_STRATEGIES; st++)
+    for (int flags = 0; flags < 8; flags++) {
+      mm_case cs = make_case(strategies[st], 8, flags & 1, (flags >> 1) & 1, (flags >> 2) & 1, 29, 29, 29);
+      cs.same_ab = true;
+      run_case(&cs);
+    }
+}
+
+/* Long K: Mesa silently stops a shader's loops after 65,535 iterations, so
+ * a kernel summing all of K in one loop would drop the tail. With most
+ * terms small (about 1/1024) and large markers at the K chunk and loop-cap
+ * boundaries and at the end, the bound stays far below a single marker
+ * product (>= 0.25): a dropped or doubled marker term fails. */
+static void test_long_k(void) {
+  static const uint32_t shapes[][3] = { { 3, 5, 65535 }, { 3, 5, 65536 }, { 2, 3, 70000 } };
+  static const gt_strategy s[] = { GT_STRATEGY_SIMPLE, GT_STRATEGY_TILED_PAD, GT_STRATEGY_AUTO };
+  for (size_t si = 0; si < 3; si++)
+    for (size_t st = 0; st < 3; st++)
+      for (int scale = 0; scale < 2; scale++) {
+        /* Transposes on the last shape, so the long walk also runs down a
+         * column of a and along a row of b. */
+        mm_case cs = make_case(s[st], s[st] == GT_STRATEGY_TILED_PAD ? 8 : 0, si == 2, si == 2, scale,
+                               shapes[si][0], shapes[si][1], shapes[si][2]);
+        cs.fill_a = cs.fill_b = FILL_MARKERS;
+        run_case(&cs);
+      }
+}
+
+/* (A B)^T = B^T A^T: C = A B with gt_matmul, C^T with gt_transpose, and
+ * D = B^T A^T from the same two buffers through the trans flags; C^T and D
+ * must agree within the bound, and each must agree with the reference. */
+static void test_transpose_of_product(void) {
+  static const uint32_t shapes[][3] = { { 45, 67, 33 }, { 31, 17, 50 } };
+  static const gt_strategy s[] = { GT_STRATEGY_AUTO, GT_STRATEGY_SIMPLE, GT_STRATEGY_TILED_PAD,
+                                   GT_STRATEGY_TRUNCATE_B };
+  static const uint32_t t[] = { 0, 0, 16, 8 };
+  for (size_t si = 0; si < 2; si++)
+    for (size_t st = 0; st < 4; st++) {
+      uint32_t m = shapes[si][0], n = shapes[si][1], k = shapes[si][2];
+      char what[160];
+      snprintf(what, sizeof what, "(AB)^T = B^T A^T: %s tile %u M %u N %u K %u", gt_strategy_name(s[st]), t[st],
+               m, n, k);
+      operand A, B, C, CT, D;
+      memset(&A, 0, sizeof A);
+      memset(&B, 0, sizeof B);
+      memset(&C, 0, sizeof C);
+      memset(&CT, 0, sizeof CT);
+      memset(&D, 0, sizeof D);
+      size_t mn = (size_t)m * n;
+      double *ref = malloc(mn * sizeof *ref), *bound = malloc(mn * sizeof *bound);
+      double *reft = malloc(mn * sizeof *reft), *boundt = malloc(mn * sizeof *boundt);
+      double *ct_want = malloc(mn * sizeof *ct_want), *zero = calloc(mn, sizeof *zero);
+      uint32_t *got = NULL, *got_ct = NULL;
+      bool ok = ref && bound && reft && boundt && ct_want && zero;
+      ok = ok && operand_alloc(&A, m, k, random_layout()) && operand_alloc(&B, k, n, random_layout()) &&
+           operand_alloc(&C, m, n, random_layout()) && operand_alloc(&CT, n, m, random_layout()) &&
+           operand_alloc(&D, n, m, random_layout());
+      if (ok) {
+        fill_input(&A, FILL_RANDOM, false);
+        fill_input(&B, FILL_RANDOM, true);
+        fill_output(&C, C_POISON);
+        fill_output(&CT, C_POISON);
+        fill_output(&D, C_POISON);
+        ok = operand_upload(&A) && operand_upload(&B) && operand_upload(&C) && operand_upload(&CT) &&
+             operand_upload(&D);
+        size_t most = max3(max3(A.words, B.words, C.words), CT.words, D.words);
+        got = malloc(most * 4);
+        got_ct = malloc(most * 4);
+        ok = ok && got && got_ct;
+      }
+      if (ok) {
+        gt_matmul_desc d1 = { s[st], t[st], false, false, false, 0, 0 };
+        gt_matmul_desc d2 = { s[st], t[st], true, true, false, 0, 0 };
+        gt_status s1 = gt_matmul(ctx, A.view, B.view, C.view, &d1);
+        gt_status s2 = gt_transpose(ctx, C.view, CT.view, NULL);
+        gt_status s3 = gt_matmul(ctx, B.view, A.view, D.view, &d2);
+        CHECK_STATUS(s1, GT_OK);
+        CHECK_STATUS(s2, GT_OK);
+        CHECK_STATUS(s3, GT_OK);
+        ok = s1 == GT_OK && s2 == GT_OK && s3 == GT_OK;
+        ok = reference(&A, &B, &C, &d1, m, n, k, ref, bound) && ok;
+        ok = reference(&B, &A, &D, &d2, n, m, k, reft, boundt) && ok;
+        /* C against the reference. */
+        ok = gt_test_read_all(ctx, C.buffer, C.words, got) == 0 && check_output(&C, got, ref, bound, true, what) &&
+             ok;
+        /* C^T is C's bits moved: exact. */
+        for (uint32_t i = 0; i < m; i++)
+          for (uint32_t j = 0; j < n; j++) ct_want[(size_t)j * m + i] = float_of(got[index_of(C.view, i, j)]);
+        ok = gt_test_read_all(ctx, CT.buffer, CT.words, got_ct) == 0 &&
+             check_output(&CT, got_ct, ct_want, zero, true, what) && ok;
+        /* D against its own reference, then against C^T. */
+        ok = gt_test_read_all(ctx, D.buffer, D.words, got) == 0 && check_output(&D, got, reft, boundt, true, what) &&
+             ok;
+        bool agree = true;
+        for (uint32_t j = 0; j < n && agree; j++)
+          for (uint32_t i = 0; i < m && agree; i++) {
+            double ct = float_of(got_ct[index_of(CT.view, j, i)]), dv = float_of(got[index_of(D.view, j, i)]);
+            double bd = boundt[(size_t)j * m + i];
+            if (!(fabs(ct - dv) <= bd)) {
+              fprintf(stderr, "FAILED %s: C^T(%u, %u) = %.9g but D = %.9g, bound %.3g\n", what, j, i, ct, dv, bd);
+              agree = false;
+            }
+          }
+        ok = agree && ok;
+        ok = check_unchanged(&A, "A", what, got) && check_unchanged(&B, "B", what, got) && ok;
+      }
+      CHECK(ok);
+      cases += 2;
+      free(ref);
+      free(bound);
+      free(reft);
+      free(boundt);
+      free(ct_want);
+      free(zero);
+      free(got);
+      free(got_ct);
+      operand_free(&A);
+      operand_free(&B);
+      operand_free(&C);
+      operand_free(&CT);
+      operand_free(&D);
+    }
+}
+
+/* c overlapping a or b is refused with nothing written; c beside a in the
+ * same buffer (side-by-side sections, rows interleaved, no shared element)
+ * is not an overlap and must work. One buffer X holds a 16 x 16 a at
+ * column 0 of a 16-row region of pitch 36; b is a buffer of its own. */
+static void test_aliasing(void) {
+  enum { N = 16, PITCH = 36, BEFORE = 10 };
+  for (size_t st = 0; st < N_STRATEGIES; st++) {
+    char what[160];
+    operand X, B, CX;
+    memset(&X, 0, sizeof X);
+    memset(&B, 0, sizeof B);
+    layout lx = { BEFORE, 10, PITCH - N, true };
+    bool ok = operand_alloc(&X, N, N, lx) && operand_alloc(&B, N, N, random_layout());
+    uint32_t *got = NULL;
+    if (ok) {
+      /* Every word of X is a float, so a c view anywhere in it is valid input for beta. */
+      for (size_t i = 0; i < X.words; i++) X.host[i] = bits_of(rand_float());
+      fill_input(&B, FILL_RANDOM, true);
+      ok = operand_upload(&X) && operand_upload(&B);
+      got = malloc(max3(X.words, B.words, 1) * 4);
+      ok = ok && got != NULL;
+    }
+    if (ok) {
+      gt_view va = X.view, vb = B.view;
+      gt_view same = va, shifted = va, one_col = va, beside = va;
+      shifted.offset += 5 * PITCH + 3;
+      one_col.offset += N - 1; /* shares a's last column */
+      beside.offset += N + 2;  /* columns 18..33: next to a, sharing nothing */
+      const gt_view bad_c[] = { same, shifted, one_col, vb };
+      const char *bad_name[] = { "c = a", "c overlaps a (shifted)", "c shares a's last column", "c = b" };
+      gt_matmul_desc d = { strategies[st], 8, false, false, true, 1.5f, -0.75f };
+      for (size_t i = 0; i < 4; i++) {
+        snprintf(what, sizeof what, "aliasing %s, %s tile 8", bad_name[i], gt_strategy_name(strategies[st]));
+        gt_status s = gt_matmul(ctx, va, vb, bad_c[i], &d);
+        CHECK_STATUS(s, GT_ERR_ALIASED);
+        if (s != GT_ERR_ALIASED) fprintf(stderr, "FAILED %s: status %s\n", what, gt_status_string(s));
+        bool unchanged = check_unchanged(&X, "X", what, got) && check_unchanged(&B, "b", what, got);
+        CHECK(unchanged);
+        cases++;
+      }
+      /* Side by side: allowed. */
+      snprintf(what, sizeof what, "c beside a in one buffer, %s tile 8", gt_strategy_name(strategies[st]));
+      CHECK(!gt_views_alias(va, beside));
+      CX = X;
+      CX.view = beside;
+      double ref[N * N], bound[N * N];
+      bool good = reference(&X, &B, &CX, &d, N, N, N, ref, bound);
+      gt_status s = gt_matmul(ctx, va, vb, beside, &d);
+      CHECK_STATUS(s, GT_OK);
+      if (s != GT_OK) fprintf(stderr, "FAILED %s: status %s\n", what, gt_status_string(s));
+      /* Checking CX checks all of X: the c view within the bound, a's
+       * elements and every other word unchanged. */
+      good = good && gt_test_read_all(ctx, X.buffer, X.words, got) == 0 &&
+             check_output(&CX, got, ref, bound, s == GT_OK, what);
+      good = check_unchanged(&B, "b", what, got) && good;
+      CHECK(good);
+      cases++;
+    }
+    CHECK(ok);
+    free(got);
+    operand_free(&X);
+    operand_free(&B);
+  }
+}
+
+/* One call that must be refused with `want`, after which a, b and c (and
+ * the extra operand, when given) must be exactly as uploaded. */
+static void expect_refused(const char *what, gt_context *c_ctx, gt_view a, gt_view b, gt_view c,
+                           const gt_matmul_desc *d, gt_status want, const operand *const *ops, size_t nops,
+                           uint32_t *got) {
+  gt_status s = gt_matmul(c_ctx, a, b, c, d);
+  CHECK_STATUS(s, want);
+  if (s != want) fprintf(stderr, "FAILED %s: got %s, want %s\n", what, gt_status_string(s), gt_status_string(want));
+  bool ok = true;
+  for (size_t i = 0; i < nops; i++) ok = check_unchanged(ops[i], "an operand", what, got) && ok;
+  CHECK(ok);
+  cases++;
+}
+
+/* The exact status of each invalid call, with nothing written. a is
+ * 12 x 10, b 10 x 14, c 12 x 14 (poison); further operands of the wrong
+ * shapes. */
+static void test_validation(void) {
+  enum { M = 12, K = 10, N = 14 };
+  operand a, b, c, b_rows, c_cols, c_rows, c_t;
+  operand *all[] = { &a, &b, &c, &b_rows, &c_cols, &c_rows, &c_t };
+  for (size_t i = 0; i < 7; i++) memset(all[i], 0, sizeof *all[i]);
+  bool ok = operand_alloc(&a, M, K, random_layout()) && operand_alloc(&b, K, N, random_layout()) &&
+            operand_alloc(&c, M, N, random_layout()) && operand_alloc(&b_rows, K + 1, N, random_layout()) &&
+            operand_alloc(&c_cols, M, N - 1, random_layout()) && operand_alloc(&c_rows, M + 1, N, random_layout()) &&
+            operand_alloc(&c_t, N, M, random_layout());
+  uint32_t *got = NULL;
+  if (ok) {
+    fill_input(&a, FILL_RANDOM, false);
+    fill_input(&b, FILL_RANDOM, true);
+    fill_input(&b_rows, FILL_RANDOM, true);
+    fill_output(&c, C_RANDOM);
+    fill_output(&c_cols, C_RANDOM);
+    fill_output(&c_rows, C_RANDOM);
+    fill_output(&c_t, C_RANDOM);
+    for (size_t i = 0; i < 7; i++) ok = operand_upload(all[i]) && ok;
+    size_t most = 0;
+    for (size_t i = 0; i < 7; i++) most = all[i]->words > most ? all[i]->words : most;
+    got = malloc(most * 4);
+    ok = ok && got != NULL;
+  }
+  CHECK(ok);
+  if (!ok) goto done;
+  {
+    const operand *const ops[] = { &a, &b, &c, &b_rows, &c_cols, &c_rows, &c_t };
+    const size_t nops = 7;
+    gt_matmul_desc plain = { GT_STRATEGY_AUTO, 0, false, false, true, 1.5f, -0.75f };
+    gt_view va = a.view, vb = b.view, vc = c.view;
+
+    for (size_t st = 0; st < N_STRATEGIES; st++) {
+      gt_matmul_desc d = plain;
+      char what[128];
+      d.strategy = strategies[st];
+      snprintf(what, sizeof what, "%s: inner dimensions 10 vs 11", gt_strategy_name(d.strategy));
+      expect_refused(what, ctx, va, b_rows.view, vc, &d, GT_ERR_SHAPE_MISMATCH, ops, nops, got);
+      d.trans_b = true; /* op(b) = 14 x 10: K 10 vs 14 */
+      snprintf(what, sizeof what, "%s: trans_b makes the inner dimensions 10 vs 14", gt_strategy_name(d.strategy));
+      expect_refused(what, ctx, va, vb, vc, &d, GT_ERR_SHAPE_MISMATCH, ops, nops, got);
+      d.trans_b = false;
+      d.trans_a = true; /* op(a) = 10 x 12: K 12 vs 10 */
+      snprintf(what, sizeof what, "%s: trans_a makes the inner dimensions 12 vs 10", gt_strategy_name(d.strategy));
+      expect_refused(what, ctx, va, vb, vc, &d, GT_ERR_SHAPE_MISMATCH, ops, nops, got);
+      d.trans_a = false;
+      snprintf(what, sizeof what, "%s: c 12 x 13", gt_strategy_name(d.strategy));
+      expect_refused(what, ctx, va, vb, c_cols.view, &d, GT_ERR_SHAPE_MISMATCH, ops, nops, got);
+      snprintf(what, sizeof what, "%s: c 13 x 14", gt_strategy_name(d.strategy));
+      expect_refused(what, ctx, va, vb, c_rows.view, &d, GT_ERR_SHAPE_MISMATCH, ops, nops, got);
+      snprintf(what, sizeof what, "%s: c 14 x 12 (transposed)", gt_strategy_name(d.strategy));
+      expect_refused(what, ctx, va, vb, c_t.view, &d, GT_ERR_SHAPE_MISMATCH, ops, nops, got);
+    }
+
+    gt_matmul_desc d = plain;
+    d.strategy = GT_STRATEGY_TRUNCATE_A;
+    expect_refused("strategy TRUNCATE_A", ctx, va, vb, vc, &d, GT_ERR_INVALID_ARGUMENT, ops, nops, got);
+    d.strategy = (gt_strategy)99;
+    expect_refused("strategy 99", ctx, va, vb, vc, &d, GT_ERR_INVALID_ARGUMENT, ops, nops, got);
+    d = plain;
+    d.strategy = GT_STRATEGY_TILED_PAD;
+    d.tile = 12;
+    expect_refused("tile 12", ctx, va, vb, vc, &d, GT_ERR_INVALID_ARGUMENT, ops, nops, got);
+    d.tile = 64;
+    expect_refused("tile 64", ctx, va, vb, vc, &d, GT_ERR_INVALID_ARGUMENT, ops, nops, got);
+    d = plain;
+    expect_refused("NULL ctx", NULL, va, vb, vc, &d, GT_ERR_INVALID_ARGUMENT, ops, nops, got);
+
+    /* Types: GT_I32 / GT_U32 throughout are unsupported; mixed types are a
+     * mismatch. */
+    gt_view ia = va, ib = vb, ic = vc;
+    ia.type = ib.type = ic.type = GT_I32;
+    expect_refused("GT_I32 views", ctx, ia, ib, ic, &d, GT_ERR_UNSUPPORTED, ops, nops, got);
+    ia.type = ib.type = ic.type = GT_U32;
+    expect_refused("GT_U32 views", ctx, ia, ib, ic, &d, GT_ERR_UNSUPPORTED, ops, nops, got);
+    ia.type = GT_I32;
+    expect_refused("a GT_I32, b and c GT_F32", ctx, ia, vb, vc, &d, GT_ERR_SHAPE_MISMATCH, ops, nops, got);
+
+    /* Views past their buffer's end: one element too far. */
+    gt_view far_a = va, far_b = vb, far_c = vc;
+    far_a.offset = a.words - ((size_t)(M - 1) * pitch_of(va) + K) + 1;
+    far_b.offset = b.words - ((size_t)(K - 1) * pitch_of(vb) + N) + 1;
+    far_c.offset = c.words - ((size_t)(M - 1) * pitch_of(vc) + N) + 1;
+    expect_refused("a past its buffer", ctx, far_a, vb, vc, &d, GT_ERR_OUT_OF_RANGE, ops, nops, got);
+    expect_refused("b past its buffer", ctx, va, far_b, vc, &d, GT_ERR_OUT_OF_RANGE, ops, nops, got);
+    expect_refused("c past its buffer", ctx, va, vb, far_c, &d, GT_ERR_OUT_OF_RANGE, ops, nops, got);
+
+    /* Malformed views. */
+    gt_view z_a = va, z_c = vc, p_a = va, n_a = va, x_a = va;
+    z_a.rows = 0;
+    z_c.rows = 0; /* M = 0 throughout, so only the zero extent is wrong */
+    expect_refused("zero extent", ctx, z_a, vb, z_c, &d, GT_ERR_INVALID_ARGUMENT, ops, nops, got);
+    p_a.pitch = K - 1;
+    expect_refused("pitch < cols", ctx, p_a, vb, vc, &d, GT_ERR_INVALID_ARGUMENT, ops, nops, got);
+    n_a.buffer = 0;
+    expect_refused("buffer 0", ctx, n_a, vb, vc, &d, GT_ERR_INVALID_ARGUMENT, ops, nops, got);
+    x_a.buffer = 987654;
+    expect_refused("not a buffer", ctx, x_a, vb, vc, &d, GT_ERR_INVALID_ARGUMENT, ops, nops, got);
+
+    /* And after all that, a NULL desc: c = a b with AUTO. */
+    {
+      double ref[M * N], bound[M * N];
+      gt_matmul_desc none = { GT_STRATEGY_AUTO, 0, false, false, false, 0, 0 };
+      bool good = reference(&a, &b, &c, &none, M, N, K, ref, bound);
+      gt_status s = gt_matmul(ctx, va, vb, vc, NULL);
+      CHECK_STATUS(s, GT_OK);
+      good = good && gt_test_read_all(ctx, c.buffer, c.words, got) == 0 &&
+             check_output(&c, got, ref, bound, s == GT_OK, "NULL desc");
+      good = check_unchanged(&a, "a", "NULL desc", got) && check_unchanged(&b, "b", "NULL desc", got) && good;
+      CHECK(good);
+      cases++;
+    }
+  }
+done:
+  free(got);
+  for (size_t i = 0; i < 7; i++) operand_free(all[i]);
+}
+
+int main(int argc, char **argv) {
+  gt_test_env env;
+  int rc = gt_test_open(argc, argv, &env);
+  if (rc != 0) return rc;
+  ctx = env.ctx;
+  test_validation();
+  test_all_combinations();
+  test_beta_zero_does_not_read_c();
+  test_identity();
+  test_read_read();
+  test_aliasing();
+  test_transpose_of_product();
+  test_long_k();
+  printf("%lu matmul calls checked, every word of c's buffer\n", cases);
+  gt_test_close(&env);
+  return CHECK_SUMMARY();
+}
