@@ -17,127 +17,58 @@ static int write_variant(const char *dir, int n, const gt_program_key *key) {
   return fclose(f) != 0;
 }
 
+static const char *out_dir;
+static int count, failed;
+
+static void emit(gt_kernel kernel, uint32_t tile, uint32_t cols, uint32_t rows, uint32_t variant,
+                 gt_type elem, gt_format format) {
+  gt_program_key key = {kernel, tile, cols, rows, variant, elem, format};
+  failed |= write_variant(out_dir, count++, &key);
+}
+
+/* A tiled kernel with every tile and every group height the library may
+ * pick for it (powers of two up to the tile). */
+static void emit_tiled(gt_kernel kernel, uint32_t variant, gt_type elem, gt_format format) {
+  for (uint32_t tile = 8; tile <= 32; tile *= 2)
+    for (uint32_t rows = tile; rows >= 1; rows /= 2)
+      emit(kernel, tile, tile, rows, variant, elem, format);
+}
+
 int main(int argc, char **argv) {
   if (argc != 2) {
     fprintf(stderr, "usage: %s OUTPUT_DIR\n", argv[0]);
     return 2;
   }
-  int n = 0, failed = 0;
-  for (uint32_t variant = 0; variant < 4; variant++) {
-    gt_program_key simple = {.kernel = GT_KERNEL_TRANSPOSE_SIMPLE,
-                             .tile = 0,
-                             .group_cols = 32,
-                             .group_rows = 4,
-                             .variant = variant,
-                             .elem = GT_U32};
-    failed |= write_variant(argv[1], n++, &simple);
-    for (int k = GT_KERNEL_TRANSPOSE_TILED; k <= GT_KERNEL_TRANSPOSE_TRUNCATE_A; k++) {
-      for (uint32_t tile = 8; tile <= 32; tile *= 2) {
-        /* Every group height the library may pick for this tile. */
-        for (uint32_t rows = tile; rows >= 1; rows /= 2) {
-          gt_program_key key = {.kernel = (gt_kernel)k,
-                                .tile = tile,
-                                .group_cols = tile,
-                                .group_rows = rows,
-                                .variant = variant,
-                                .elem = GT_U32};
-          failed |= write_variant(argv[1], n++, &key);
-        }
-      }
-    }
+  out_dir = argv[1];
+  /* Transposes and copies move 32-bit words. */
+  for (uint32_t v = 0; v <= (GT_VARIANT_GUARDED | GT_VARIANT_ALIASED); v++) {
+    emit(GT_KERNEL_TRANSPOSE_SIMPLE, 0, 32, 4, v, GT_U32, 0);
+    emit_tiled(GT_KERNEL_TRANSPOSE_TILED, v, GT_U32, 0);
+    emit_tiled(GT_KERNEL_TRANSPOSE_TRUNCATE_A, v, GT_U32, 0);
   }
-  /* In-place transposes: the aliased variant only. */
-  gt_program_key inplace = {.kernel = GT_KERNEL_TRANSPOSE_INPLACE_SIMPLE,
-                            .tile = 0,
-                            .group_cols = 32,
-                            .group_rows = 4,
-                            .variant = GT_VARIANT_ALIASED,
-                            .elem = GT_U32};
-  failed |= write_variant(argv[1], n++, &inplace);
-  for (uint32_t tile = 8; tile <= 32; tile *= 2)
-    for (uint32_t rows = tile; rows >= 1; rows /= 2)
-      for (uint32_t flags = 0; flags < 3; flags++) {
-        uint32_t variant = GT_VARIANT_ALIASED | (flags == 1 ? GT_VARIANT_GUARDED : 0) |
-                           (flags == 2 ? GT_VARIANT_TRUNCATE_A : 0);
-        gt_program_key key = {.kernel = GT_KERNEL_TRANSPOSE_INPLACE_TILED,
-                              .tile = tile,
-                              .group_cols = tile,
-                              .group_rows = rows,
-                              .variant = variant,
-                              .elem = GT_U32};
-        failed |= write_variant(argv[1], n++, &key);
-      }
-  gt_program_key copy = {
-      .kernel = GT_KERNEL_COPY, .tile = 0, .group_cols = 64, .group_rows = 1, .variant = 0, .elem = GT_U32};
-  failed |= write_variant(argv[1], n++, &copy);
-  gt_program_key copy4 = {.kernel = GT_KERNEL_COPY_VEC4,
-                          .tile = 0,
-                          .group_cols = 64,
-                          .group_rows = 1,
-                          .variant = 0,
-                          .elem = GT_U32};
-  failed |= write_variant(argv[1], n++, &copy4);
-  /* Images: every format and rotation, simple and tiled. */
+  emit(GT_KERNEL_TRANSPOSE_INPLACE_SIMPLE, 0, 32, 4, GT_VARIANT_ALIASED, GT_U32, 0);
+  emit_tiled(GT_KERNEL_TRANSPOSE_INPLACE_TILED, GT_VARIANT_ALIASED, GT_U32, 0);
+  emit_tiled(GT_KERNEL_TRANSPOSE_INPLACE_TILED, GT_VARIANT_ALIASED | GT_VARIANT_GUARDED, GT_U32, 0);
+  emit_tiled(GT_KERNEL_TRANSPOSE_INPLACE_TILED, GT_VARIANT_ALIASED | GT_VARIANT_TRUNCATE_A, GT_U32, 0);
+  emit(GT_KERNEL_COPY, 0, 64, 1, 0, GT_U32, 0);
+  emit(GT_KERNEL_COPY_VEC4, 0, 64, 1, 0, GT_U32, 0);
+  /* Images: every format and rotation; a half turn has no tiled kernel. */
   for (uint32_t f = GT_FORMAT_R32F; f <= GT_FORMAT_RGBA8; f++)
     for (uint32_t turns = 0; turns < 4; turns++) {
       uint32_t rot = turns << GT_VARIANT_ROTATE_SHIFT;
-      gt_program_key simple = {.kernel = GT_KERNEL_IMAGE_SIMPLE,
-                               .tile = 0,
-                               .group_cols = 32,
-                               .group_rows = 4,
-                               .variant = rot,
-                               .elem = (gt_type)0,
-                               .format = (gt_format)f};
-      failed |= write_variant(argv[1], n++, &simple);
-      if (turns == 2) continue; /* a half turn has no tiled kernel */
-      for (uint32_t tile = 8; tile <= 32; tile *= 2)
-        for (uint32_t guarded = 0; guarded <= GT_VARIANT_GUARDED; guarded += GT_VARIANT_GUARDED) {
-          gt_program_key key = {.kernel = GT_KERNEL_IMAGE_TILED,
-                                .tile = tile,
-                                .group_cols = tile,
-                                .group_rows = tile * tile > 256 ? 256 / tile : tile,
-                                .variant = rot | guarded,
-                                .format = (gt_format)f};
-          failed |= write_variant(argv[1], n++, &key);
-        }
+      emit(GT_KERNEL_IMAGE_SIMPLE, 0, 32, 4, rot, 0, (gt_format)f);
+      if (turns == 2) continue;
+      emit_tiled(GT_KERNEL_IMAGE_TILED, rot, 0, (gt_format)f);
+      emit_tiled(GT_KERNEL_IMAGE_TILED, rot | GT_VARIANT_GUARDED, 0, (gt_format)f);
     }
-  /* Matmul: every transpose case and aliasing flag. */
-  for (uint32_t variant = 0; variant < 16; variant++) {
-    if (variant & GT_VARIANT_GUARDED) continue; /* added per kernel below */
-    gt_program_key simple = {.kernel = GT_KERNEL_MATMUL_SIMPLE,
-                             .tile = 0,
-                             .group_cols = 16,
-                             .group_rows = 8,
-                             .variant = variant,
-                             .elem = GT_F32};
-    failed |= write_variant(argv[1], n++, &simple);
-    gt_program_key blocked = {.kernel = GT_KERNEL_MATMUL_BLOCKED,
-                              .tile = 32,
-                              .group_cols = 8,
-                              .group_rows = 8,
-                              .variant = variant,
-                              .elem = GT_F32};
-    failed |= write_variant(argv[1], n++, &blocked);
-    gt_program_key shared = {.kernel = GT_KERNEL_MATMUL_BLOCKED_SHARED,
-                             .tile = 128,
-                             .group_cols = 16,
-                             .group_rows = 16,
-                             .variant = variant,
-                             .elem = GT_F32};
-    failed |= write_variant(argv[1], n++, &shared);
-    for (uint32_t tile = 8; tile <= 32; tile *= 2) {
-      for (uint32_t rows = tile; rows >= 1; rows /= 2) {
-        for (uint32_t guarded = 0; guarded <= GT_VARIANT_GUARDED; guarded += GT_VARIANT_GUARDED) {
-          gt_program_key key = {.kernel = GT_KERNEL_MATMUL_TILED,
-                                .tile = tile,
-                                .group_cols = tile,
-                                .group_rows = rows,
-                                .variant = variant | guarded,
-                                .elem = GT_F32};
-          failed |= write_variant(argv[1], n++, &key);
-        }
-      }
-    }
+  /* Matmul: every combination of transposed operands. */
+  for (uint32_t t = 0; t < 4; t++) {
+    uint32_t v = (t & 1 ? GT_VARIANT_TRANS_A : 0) | (t & 2 ? GT_VARIANT_TRANS_B : 0);
+    emit(GT_KERNEL_MATMUL_SIMPLE, 0, 16, 8, v, GT_F32, 0);
+    emit(GT_KERNEL_MATMUL_BLOCKED, 32, 8, 8, v, GT_F32, 0);
+    emit(GT_KERNEL_MATMUL_BLOCKED_SHARED, 128, 16, 16, v, GT_F32, 0);
+    emit_tiled(GT_KERNEL_MATMUL_TILED, v, GT_F32, 0);
+    emit_tiled(GT_KERNEL_MATMUL_TILED, v | GT_VARIANT_GUARDED, GT_F32, 0);
   }
   return failed;
 }
