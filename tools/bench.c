@@ -422,55 +422,74 @@ static int write_csv(const char *path) {
 }
 
 /* One panel per operation: throughput against problem size (elements of
- * the matrix, or m n k for matmul), a line per strategy. */
-static void svg_panel(FILE *f, const char *op, double y0, const char *unit) {
+ * the matrix, or m n k for matmul) on a log scale, a line per strategy
+ * with its points sorted by size. Returns the height used (0 when the
+ * operation has no results). */
+typedef struct svg_point {
+  double x, y;
+} svg_point;
+
+static double result_x(const tool_result *r) { return (double)r->rows * r->cols * (r->k ? r->k : 1); }
+static double result_y(const tool_result *r) {
+  return strcmp(r->op, "matmul") == 0 ? r->gflop_per_s : r->gb_per_s;
+}
+static int compare_point(const void *a, const void *b) {
+  double x = ((const svg_point *)a)->x, y = ((const svg_point *)b)->x;
+  return (x > y) - (x < y);
+}
+
+static double svg_panel(FILE *f, const char *op, double y0, const char *unit) {
+  static const char *colours[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728",
+                                  "#9467bd", "#8c564b", "#e377c2"};
   const double left = 70, width = 560, height = 220;
   double xmin = 1e300, xmax = 0, ymax = 0;
   for (unsigned i = 0; i < result_count; i++) {
     const tool_result *r = &results[i];
     if (strcmp(r->op, op) || r->ms <= 0) continue;
-    double x = (double)r->rows * r->cols * (r->k ? r->k : 1);
-    double y = strcmp(op, "matmul") == 0 ? r->gflop_per_s : r->gb_per_s;
-    xmin = x < xmin ? x : xmin;
-    xmax = x > xmax ? x : xmax;
-    ymax = y > ymax ? y : ymax;
+    xmin = result_x(r) < xmin ? result_x(r) : xmin;
+    xmax = result_x(r) > xmax ? result_x(r) : xmax;
+    ymax = result_y(r) > ymax ? result_y(r) : ymax;
   }
-  if (ymax <= 0) return;
+  if (ymax <= 0) return 0;
   if (xmax <= xmin) xmax = xmin * 2;
-  fprintf(f, "<text x='%g' y='%g' font-size='14'>%s (%s against size)</text>\n", left, y0 - 8, op, unit);
+  fprintf(f, "<text x='%g' y='%g' font-size='14'>%s: %s against size</text>\n", left, y0 - 8, op, unit);
   fprintf(f, "<rect x='%g' y='%g' width='%g' height='%g' fill='none' stroke='#888'/>\n", left, y0, width,
           height);
-  fprintf(f, "<text x='%g' y='%g' font-size='10' text-anchor='end'>%.3g</text>\n", left - 4, y0 + 10, ymax);
+  fprintf(f, "<text x='%g' y='%g' font-size='10' text-anchor='end'>%.4g</text>\n", left - 4, y0 + 10, ymax);
   fprintf(f, "<text x='%g' y='%g' font-size='10' text-anchor='end'>0</text>\n", left - 4, y0 + height);
   fprintf(f, "<text x='%g' y='%g' font-size='10'>%.3g</text>\n", left, y0 + height + 14, xmin);
-  fprintf(f, "<text x='%g' y='%g' font-size='10' text-anchor='end'>%.3g (log scale)</text>\n", left + width,
-          y0 + height + 14, xmax);
-  static const char *colours[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728",
-                                  "#9467bd", "#8c564b", "#e377c2"};
+  fprintf(f, "<text x='%g' y='%g' font-size='10' text-anchor='end'>%.3g %s (log scale)</text>\n",
+          left + width, y0 + height + 14, xmax, strcmp(op, "matmul") == 0 ? "m n k" : "elements");
   unsigned series = 0;
   for (unsigned i = 0; i < result_count; i++) {
     const tool_result *r = &results[i];
     if (strcmp(r->op, op) || r->ms <= 0) continue;
     bool seen = false;
-    for (unsigned j = 0; j < i; j++)
-      if (strcmp(results[j].op, op) == 0 && results[j].ms > 0 &&
-          strcmp(results[j].strategy, r->strategy) == 0)
-        seen = true;
+    for (unsigned j = 0; j < i && !seen; j++)
+      seen = strcmp(results[j].op, op) == 0 && results[j].ms > 0 &&
+             strcmp(results[j].strategy, r->strategy) == 0;
     if (seen) continue;
-    const char *colour = colours[series % 7];
-    fprintf(f, "<polyline fill='none' stroke='%s' stroke-width='2' points='", colour);
+    svg_point points[MAX_RESULTS];
+    unsigned n = 0;
     for (unsigned j = i; j < result_count; j++) {
       const tool_result *q = &results[j];
-      if (strcmp(q->op, op) || q->ms <= 0 || strcmp(q->strategy, r->strategy)) continue;
-      double x = (double)q->rows * q->cols * (q->k ? q->k : 1);
-      double y = strcmp(op, "matmul") == 0 ? q->gflop_per_s : q->gb_per_s;
-      double px = left + width * (log(x) - log(xmin)) / (log(xmax) - log(xmin));
-      fprintf(f, "%.1f,%.1f ", px, y0 + height - height * y / ymax);
+      if (strcmp(q->op, op) == 0 && q->ms > 0 && strcmp(q->strategy, r->strategy) == 0)
+        points[n++] = (svg_point){left + width * (log(result_x(q)) - log(xmin)) / (log(xmax) - log(xmin)),
+                                  y0 + height - height * result_y(q) / ymax};
     }
-    fprintf(f, "'/>\n<text x='%g' y='%g' font-size='11' fill='%s'>%s</text>\n", left + width + 10,
+    qsort(points, n, sizeof points[0], compare_point);
+    const char *colour = colours[series % 7];
+    fprintf(f, "<polyline fill='none' stroke='%s' stroke-width='2' points='", colour);
+    for (unsigned j = 0; j < n; j++)
+      fprintf(f, "%.1f,%.1f ", points[j].x, points[j].y);
+    fprintf(f, "'/>\n");
+    for (unsigned j = 0; j < n; j++)
+      fprintf(f, "<circle cx='%.1f' cy='%.1f' r='3' fill='%s'/>\n", points[j].x, points[j].y, colour);
+    fprintf(f, "<text x='%g' y='%g' font-size='11' fill='%s'>%s</text>\n", left + width + 10,
             y0 + 14 + 14.0 * series, colour, r->strategy);
     series++;
   }
+  return height + 60;
 }
 
 static int write_svg(const char *path, const char *renderer) {
@@ -479,12 +498,15 @@ static int write_svg(const char *path, const char *renderer) {
     perror(path);
     return 1;
   }
-  fprintf(f, "<svg xmlns='http://www.w3.org/2000/svg' width='800' height='880' font-family='sans-serif'>\n");
+  /* The panels go into a group; the size is known once they are drawn. */
+  fprintf(f, "<svg xmlns='http://www.w3.org/2000/svg' width='800' height='%d' font-family='sans-serif'>\n",
+          70 + 3 * 280);
   fprintf(f, "<rect width='100%%' height='100%%' fill='white'/>\n");
   fprintf(f, "<text x='20' y='24' font-size='15'>gltile bench on %s</text>\n", renderer);
-  svg_panel(f, "transpose", 70, "GB/s");
-  svg_panel(f, "copy", 350, "GB/s");
-  svg_panel(f, "matmul", 630, "GFLOP/s");
+  double y = 70;
+  y += svg_panel(f, "transpose", y, "GB/s (read + written)");
+  y += svg_panel(f, "copy", y, "GB/s (read + written)");
+  y += svg_panel(f, "matmul", y, "GFLOP/s");
   fprintf(f, "</svg>\n");
   return fclose(f) != 0;
 }
