@@ -20,10 +20,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const gt_strategy strategies[] = { GT_STRATEGY_AUTO, GT_STRATEGY_SIMPLE, GT_STRATEGY_TILED_EVEN,
-                                          GT_STRATEGY_TILED_PAD, GT_STRATEGY_TRUNCATE_B };
+static const gt_strategy strategies[] = {GT_STRATEGY_AUTO, GT_STRATEGY_SIMPLE, GT_STRATEGY_TILED_EVEN,
+                                         GT_STRATEGY_TILED_PAD, GT_STRATEGY_TRUNCATE_B};
 #define N_STRATEGIES (sizeof strategies / sizeof strategies[0])
-static const uint32_t tiles[] = { 0, 8, 16, 32 };
+static const uint32_t tiles[] = {0, 8, 16, 32};
 #define N_TILES (sizeof tiles / sizeof tiles[0])
 
 static gt_context *ctx;
@@ -49,9 +49,7 @@ static float float_of(uint32_t u) {
 
 /* A float in [-1, 1): 24 random bits, so exact in f32 and its products
  * never denormal. */
-static float rand_float(void) {
-  return (float)((int32_t)(gt_test_rand(&rng) >> 8) - 8388608) / 8388608.0f;
-}
+static float rand_float(void) { return (float)((int32_t)(gt_test_rand(&rng) >> 8) - 8388608) / 8388608.0f; }
 
 /* ------------------------------------------------------------------ */
 /* Operands: a view inside a buffer whose every word is known.          */
@@ -65,7 +63,7 @@ typedef struct layout {
 } layout;
 
 static layout random_layout(void) {
-  layout l = { 0, 0, 0, false };
+  layout l = {0, 0, 0, false};
   if (gt_test_rand(&rng) % 4 != 0) { /* mostly sections; sometimes tight: offset 0, pitch 0, no tail */
     l.before = gt_test_rand_range(&rng, 1, 40);
     l.after = gt_test_rand_range(&rng, 1, 40);
@@ -88,7 +86,7 @@ static size_t index_of(gt_view v, uint32_t r, uint32_t c) { return v.offset + (s
 
 static bool operand_alloc(operand *x, uint32_t rows, uint32_t cols, layout l) {
   uint32_t pitch = cols + l.extra;
-  gt_view v = { 0, l.before, rows, cols, l.explicit_pitch ? pitch : 0, GT_F32 };
+  gt_view v = {0, l.before, rows, cols, l.explicit_pitch ? pitch : 0, GT_F32};
   x->view = v;
   x->words = l.before + (size_t)(rows - 1) * pitch + cols + l.after;
   x->host = malloc(x->words * 4);
@@ -123,9 +121,9 @@ static void operand_free(operand *x) {
  * 32-bit words (NaN and infinity patterns among them), so a kernel that
  * reads a guard or a gap into a sum shows. */
 typedef enum fill {
-  FILL_RANDOM,   /* floats in [-1, 1] */
-  FILL_MARKERS,  /* small floats, with large ones at a few k (see long K) */
-  FILL_IDENTITY  /* 1 on the diagonal, 0 elsewhere */
+  FILL_RANDOM,  /* floats in [-1, 1] */
+  FILL_MARKERS, /* small floats, with large ones at a few k (see long K) */
+  FILL_IDENTITY /* 1 on the diagonal, 0 elsewhere */
 } fill;
 
 /* The k at which FILL_MARKERS puts a large value: both ends, the middle,
@@ -139,7 +137,8 @@ static bool is_marker(uint32_t k, uint32_t K) {
  * trans_b). */
 static void fill_input(operand *x, fill f, bool k_is_row) {
   uint32_t K = k_is_row ? x->view.rows : x->view.cols;
-  for (size_t i = 0; i < x->words; i++) x->host[i] = gt_test_rand(&rng);
+  for (size_t i = 0; i < x->words; i++)
+    x->host[i] = gt_test_rand(&rng);
   for (uint32_t r = 0; r < x->view.rows; r++)
     for (uint32_t c = 0; c < x->view.cols; c++) {
       float v;
@@ -167,10 +166,12 @@ typedef enum cfill {
 
 static void fill_output(operand *x, cfill f) {
   uint32_t seed = gt_test_rand(&rng);
-  for (size_t i = 0; i < x->words; i++) x->host[i] = f == C_RANDOM ? bits_of(rand_float()) : gt_test_poison(i, seed);
+  for (size_t i = 0; i < x->words; i++)
+    x->host[i] = f == C_RANDOM ? bits_of(rand_float()) : gt_test_poison(i, seed);
   if (f == C_NAN)
     for (uint32_t r = 0; r < x->view.rows; r++)
-      for (uint32_t c = 0; c < x->view.cols; c++) x->host[index_of(x->view, r, c)] = QUIET_NAN_BITS;
+      for (uint32_t c = 0; c < x->view.cols; c++)
+        x->host[index_of(x->view, r, c)] = QUIET_NAN_BITS;
 }
 
 /* ------------------------------------------------------------------ */
@@ -181,8 +182,8 @@ static void fill_output(operand *x, cfill f) {
  * dense double arrays first (op(b) transposed) so the inner loop runs over
  * contiguous memory: the random 200-cubed shapes stay cheap. beta = 0
  * drops the c_old term, which may be NaN. */
-static bool reference(const operand *a, const operand *b, const operand *c, const gt_matmul_desc *d, uint32_t m,
-                      uint32_t n, uint32_t k, double *ref, double *bound) {
+static bool reference(const operand *a, const operand *b, const operand *c, const gt_matmul_desc *d,
+                      uint32_t m, uint32_t n, uint32_t k, double *ref, double *bound) {
   double *oa = malloc((size_t)m * k * sizeof *oa), *obt = malloc((size_t)n * k * sizeof *obt);
   bool ok = oa != NULL && obt != NULL;
   if (ok) {
@@ -239,13 +240,14 @@ static bool check_output(const operand *c, const uint32_t *got, const double *re
       size_t e = (size_t)r * c->view.cols + col;
       double g = float_of(got[i]);
       if (!(fabs(g - ref[e]) <= bound[e])) {
-        fprintf(stderr, "FAILED %s: c(%u, %u) (word %zu): got %.9g (0x%08x), want %.9g, bound %.3g\n", what, r,
-                col, i, g, (unsigned)got[i], ref[e], bound[e]);
+        fprintf(stderr, "FAILED %s: c(%u, %u) (word %zu): got %.9g (0x%08x), want %.9g, bound %.3g\n", what,
+                r, col, i, g, (unsigned)got[i], ref[e], bound[e]);
         return false;
       }
     } else if (got[i] != c->host[i]) {
       fprintf(stderr, "FAILED %s: word %zu of c's buffer (%s) changed: got 0x%08x, want 0x%08x\n", what, i,
-              written ? "outside the view" : "nothing may be written", (unsigned)got[i], (unsigned)c->host[i]);
+              written ? "outside the view" : "nothing may be written", (unsigned)got[i],
+              (unsigned)c->host[i]);
       return false;
     }
   }
@@ -324,7 +326,7 @@ static bool run_case(const mm_case *cs) {
     ok = ok && got != NULL;
   }
   if (ok) {
-    gt_matmul_desc d = { cs->strategy, cs->tile, cs->trans_a, cs->trans_b, cs->scale, cs->alpha, cs->beta };
+    gt_matmul_desc d = {cs->strategy, cs->tile, cs->trans_a, cs->trans_b, cs->scale, cs->alpha, cs->beta};
     gt_status want = expected_status(cs->strategy, cs->tile, cs->m, cs->n, cs->k);
     gt_status s = gt_matmul(ctx, a.view, pb->view, c.view, &d);
     CHECK_STATUS(s, want);
@@ -334,7 +336,8 @@ static bool run_case(const mm_case *cs) {
     }
     ok = reference(&a, pb, &c, &d, cs->m, cs->n, cs->k, ref, bound) && ok;
     if (cs->exact)
-      for (size_t i = 0; i < mn; i++) bound[i] = 0;
+      for (size_t i = 0; i < mn; i++)
+        bound[i] = 0;
     ok = gt_test_read_all(ctx, c.buffer, c.words, got) == 0 &&
          check_output(&c, got, ref, bound, want == GT_OK, what) && ok;
     ok = check_unchanged(&a, cs->same_ab ? "a (= b)" : "a", what, got) && ok;
@@ -374,23 +377,23 @@ static mm_case make_case(gt_strategy s, uint32_t tile, bool ta, bool tb, bool sc
 /* The sections of the test.                                            */
 
 /* Every strategy x trans_a x trans_b x scale x tile on shapes around the
- * tile: 1x1x1, tile - 1 / tile / tile + 1 in each dimension, twice and
- * three times the tile, and primes; two random shapes (each dimension up
- * to 200) with tile 0 only, to keep the run short. */
+ * tile: 1x1x1, tile - 1 / tile / tile + 1 in each dimension, shapes where
+ * exactly one of M, N, K is not a multiple of the tile (TILED_EVEN must
+ * check all three), twice and three times the tile, primes, and two
+ * random shapes per tile with each dimension up to 200. */
 static void test_all_combinations(void) {
-  uint32_t shapes[12][3];
-  uint32_t random_shapes[2][3];
-  for (int i = 0; i < 2; i++)
-    for (int j = 0; j < 3; j++) random_shapes[i][j] = gt_test_rand_range(&rng, 1, 200);
+  enum { FIXED = 10, RANDOM = 2 };
+  uint32_t shapes[FIXED + RANDOM][3];
   for (size_t ti = 0; ti < N_TILES; ti++) {
     uint32_t t = tiles[ti] ? tiles[ti] : gt_context_default_tile(ctx);
-    size_t ns = 0;
-    uint32_t fixed[][3] = { { 1, 1, 1 },     { t - 1, t + 1, t }, { t, t, t },   { t + 1, t - 1, t + 1 },
-                            { 2 * t, t, 3 * t }, { 17, 33, 13 },   { 67, 45, 33 } };
-    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++, ns++) memcpy(shapes[ns], fixed[i], sizeof fixed[i]);
-    if (tiles[ti] == 0)
-      for (int i = 0; i < 2; i++, ns++) memcpy(shapes[ns], random_shapes[i], sizeof random_shapes[i]);
-    for (size_t si = 0; si < ns; si++)
+    uint32_t fixed[FIXED][3] = {{1, 1, 1},     {t - 1, t + 1, t}, {t, t, t},         {t + 1, t - 1, t + 1},
+                                {t, t, t + 1}, {t, t - 1, 2 * t}, {t + 1, 2 * t, t}, {2 * t, t, 3 * t},
+                                {17, 33, 13},  {67, 45, 33}};
+    memcpy(shapes, fixed, sizeof fixed);
+    for (int i = 0; i < RANDOM; i++)
+      for (int j = 0; j < 3; j++)
+        shapes[FIXED + i][j] = gt_test_rand_range(&rng, 1, 200);
+    for (size_t si = 0; si < FIXED + RANDOM; si++)
       for (size_t st = 0; st < N_STRATEGIES; st++)
         for (int flags = 0; flags < 8; flags++) {
           mm_case cs = make_case(strategies[st], tiles[ti], flags & 1, (flags >> 1) & 1, (flags >> 2) & 1,
@@ -403,7 +406,7 @@ static void test_all_combinations(void) {
 /* beta = 0 never reads c, and without scaling c is never read: c's view
  * holds NaN, which any read (0 * NaN = NaN) would carry into the result. */
 static void test_beta_zero_does_not_read_c(void) {
-  static const uint32_t shapes[][3] = { { 16, 24, 40 }, { 37, 29, 23 } };
+  static const uint32_t shapes[][3] = {{16, 24, 40}, {37, 29, 23}};
   for (size_t si = 0; si < 2; si++)
     for (size_t st = 0; st < N_STRATEGIES; st++)
       for (int scale = 0; scale < 2; scale++) {
@@ -418,8 +421,8 @@ static void test_beta_zero_does_not_read_c(void) {
 /* a I = a and I b = b exactly: each sum has one nonzero product, x * 1,
  * and adding zeros to it is exact in any order. */
 static void test_identity(void) {
-  static const gt_strategy s[] = { GT_STRATEGY_SIMPLE, GT_STRATEGY_TILED_PAD, GT_STRATEGY_AUTO };
-  static const uint32_t sizes[] = { 37, 64 };
+  static const gt_strategy s[] = {GT_STRATEGY_SIMPLE, GT_STRATEGY_TILED_PAD, GT_STRATEGY_AUTO};
+  static const uint32_t sizes[] = {37, 64};
   for (size_t zi = 0; zi < 2; zi++)
     for (size_t st = 0; st < 3; st++)
       for (int flags = 0; flags < 8; flags++) {
@@ -450,8 +453,8 @@ static void test_read_read(void) {
  * boundaries and at the end, the bound stays far below a single marker
  * product (>= 0.25): a dropped or doubled marker term fails. */
 static void test_long_k(void) {
-  static const uint32_t shapes[][3] = { { 3, 5, 65535 }, { 3, 5, 65536 }, { 2, 3, 70000 } };
-  static const gt_strategy s[] = { GT_STRATEGY_SIMPLE, GT_STRATEGY_TILED_PAD, GT_STRATEGY_AUTO };
+  static const uint32_t shapes[][3] = {{3, 5, 65535}, {3, 5, 65536}, {2, 3, 70000}};
+  static const gt_strategy s[] = {GT_STRATEGY_SIMPLE, GT_STRATEGY_TILED_PAD, GT_STRATEGY_AUTO};
   for (size_t si = 0; si < 3; si++)
     for (size_t st = 0; st < 3; st++)
       for (int scale = 0; scale < 2; scale++) {
@@ -468,16 +471,16 @@ static void test_long_k(void) {
  * D = B^T A^T from the same two buffers through the trans flags; C^T and D
  * must agree within the bound, and each must agree with the reference. */
 static void test_transpose_of_product(void) {
-  static const uint32_t shapes[][3] = { { 45, 67, 33 }, { 31, 17, 50 } };
-  static const gt_strategy s[] = { GT_STRATEGY_AUTO, GT_STRATEGY_SIMPLE, GT_STRATEGY_TILED_PAD,
-                                   GT_STRATEGY_TRUNCATE_B };
-  static const uint32_t t[] = { 0, 0, 16, 8 };
+  static const uint32_t shapes[][3] = {{45, 67, 33}, {31, 17, 50}};
+  static const gt_strategy s[] = {GT_STRATEGY_AUTO, GT_STRATEGY_SIMPLE, GT_STRATEGY_TILED_PAD,
+                                  GT_STRATEGY_TRUNCATE_B};
+  static const uint32_t t[] = {0, 0, 16, 8};
   for (size_t si = 0; si < 2; si++)
     for (size_t st = 0; st < 4; st++) {
       uint32_t m = shapes[si][0], n = shapes[si][1], k = shapes[si][2];
       char what[160];
-      snprintf(what, sizeof what, "(AB)^T = B^T A^T: %s tile %u M %u N %u K %u", gt_strategy_name(s[st]), t[st],
-               m, n, k);
+      snprintf(what, sizeof what, "(AB)^T = B^T A^T: %s tile %u M %u N %u K %u", gt_strategy_name(s[st]),
+               t[st], m, n, k);
       operand A, B, C, CT, D;
       memset(&A, 0, sizeof A);
       memset(&B, 0, sizeof B);
@@ -507,8 +510,8 @@ static void test_transpose_of_product(void) {
         ok = ok && got && got_ct;
       }
       if (ok) {
-        gt_matmul_desc d1 = { s[st], t[st], false, false, false, 0, 0 };
-        gt_matmul_desc d2 = { s[st], t[st], true, true, false, 0, 0 };
+        gt_matmul_desc d1 = {s[st], t[st], false, false, false, 0, 0};
+        gt_matmul_desc d2 = {s[st], t[st], true, true, false, 0, 0};
         gt_status s1 = gt_matmul(ctx, A.view, B.view, C.view, &d1);
         gt_status s2 = gt_transpose(ctx, C.view, CT.view, NULL);
         gt_status s3 = gt_matmul(ctx, B.view, A.view, D.view, &d2);
@@ -519,23 +522,25 @@ static void test_transpose_of_product(void) {
         ok = reference(&A, &B, &C, &d1, m, n, k, ref, bound) && ok;
         ok = reference(&B, &A, &D, &d2, n, m, k, reft, boundt) && ok;
         /* C against the reference. */
-        ok = gt_test_read_all(ctx, C.buffer, C.words, got) == 0 && check_output(&C, got, ref, bound, true, what) &&
-             ok;
+        ok = gt_test_read_all(ctx, C.buffer, C.words, got) == 0 &&
+             check_output(&C, got, ref, bound, true, what) && ok;
         /* C^T is C's bits moved: exact. */
         for (uint32_t i = 0; i < m; i++)
-          for (uint32_t j = 0; j < n; j++) ct_want[(size_t)j * m + i] = float_of(got[index_of(C.view, i, j)]);
+          for (uint32_t j = 0; j < n; j++)
+            ct_want[(size_t)j * m + i] = float_of(got[index_of(C.view, i, j)]);
         ok = gt_test_read_all(ctx, CT.buffer, CT.words, got_ct) == 0 &&
              check_output(&CT, got_ct, ct_want, zero, true, what) && ok;
         /* D against its own reference, then against C^T. */
-        ok = gt_test_read_all(ctx, D.buffer, D.words, got) == 0 && check_output(&D, got, reft, boundt, true, what) &&
-             ok;
+        ok = gt_test_read_all(ctx, D.buffer, D.words, got) == 0 &&
+             check_output(&D, got, reft, boundt, true, what) && ok;
         bool agree = true;
         for (uint32_t j = 0; j < n && agree; j++)
           for (uint32_t i = 0; i < m && agree; i++) {
             double ct = float_of(got_ct[index_of(CT.view, j, i)]), dv = float_of(got[index_of(D.view, j, i)]);
             double bd = boundt[(size_t)j * m + i];
             if (!(fabs(ct - dv) <= bd)) {
-              fprintf(stderr, "FAILED %s: C^T(%u, %u) = %.9g but D = %.9g, bound %.3g\n", what, j, i, ct, dv, bd);
+              fprintf(stderr, "FAILED %s: C^T(%u, %u) = %.9g but D = %.9g, bound %.3g\n", what, j, i, ct, dv,
+                      bd);
               agree = false;
             }
           }
@@ -571,12 +576,15 @@ static void test_aliasing(void) {
     operand X, B, CX;
     memset(&X, 0, sizeof X);
     memset(&B, 0, sizeof B);
-    layout lx = { BEFORE, 10, PITCH - N, true };
+    /* Room behind a for a c shifted 5 rows down: every c view tried is
+     * inside X, so only the overlap is wrong with it. */
+    layout lx = {BEFORE, 6 * PITCH, PITCH - N, true};
     bool ok = operand_alloc(&X, N, N, lx) && operand_alloc(&B, N, N, random_layout());
     uint32_t *got = NULL;
     if (ok) {
       /* Every word of X is a float, so a c view anywhere in it is valid input for beta. */
-      for (size_t i = 0; i < X.words; i++) X.host[i] = bits_of(rand_float());
+      for (size_t i = 0; i < X.words; i++)
+        X.host[i] = bits_of(rand_float());
       fill_input(&B, FILL_RANDOM, true);
       ok = operand_upload(&X) && operand_upload(&B);
       got = malloc(max3(X.words, B.words, 1) * 4);
@@ -588,9 +596,9 @@ static void test_aliasing(void) {
       shifted.offset += 5 * PITCH + 3;
       one_col.offset += N - 1; /* shares a's last column */
       beside.offset += N + 2;  /* columns 18..33: next to a, sharing nothing */
-      const gt_view bad_c[] = { same, shifted, one_col, vb };
-      const char *bad_name[] = { "c = a", "c overlaps a (shifted)", "c shares a's last column", "c = b" };
-      gt_matmul_desc d = { strategies[st], 8, false, false, true, 1.5f, -0.75f };
+      const gt_view bad_c[] = {same, shifted, one_col, vb};
+      const char *bad_name[] = {"c = a", "c overlaps a (shifted)", "c shares a's last column", "c = b"};
+      gt_matmul_desc d = {strategies[st], 8, false, false, true, 1.5f, -0.75f};
       for (size_t i = 0; i < 4; i++) {
         snprintf(what, sizeof what, "aliasing %s, %s tile 8", bad_name[i], gt_strategy_name(strategies[st]));
         gt_status s = gt_matmul(ctx, va, vb, bad_c[i], &d);
@@ -632,9 +640,11 @@ static void expect_refused(const char *what, gt_context *c_ctx, gt_view a, gt_vi
                            uint32_t *got) {
   gt_status s = gt_matmul(c_ctx, a, b, c, d);
   CHECK_STATUS(s, want);
-  if (s != want) fprintf(stderr, "FAILED %s: got %s, want %s\n", what, gt_status_string(s), gt_status_string(want));
+  if (s != want)
+    fprintf(stderr, "FAILED %s: got %s, want %s\n", what, gt_status_string(s), gt_status_string(want));
   bool ok = true;
-  for (size_t i = 0; i < nops; i++) ok = check_unchanged(ops[i], "an operand", what, got) && ok;
+  for (size_t i = 0; i < nops; i++)
+    ok = check_unchanged(ops[i], "an operand", what, got) && ok;
   CHECK(ok);
   cases++;
 }
@@ -645,12 +655,13 @@ static void expect_refused(const char *what, gt_context *c_ctx, gt_view a, gt_vi
 static void test_validation(void) {
   enum { M = 12, K = 10, N = 14 };
   operand a, b, c, b_rows, c_cols, c_rows, c_t;
-  operand *all[] = { &a, &b, &c, &b_rows, &c_cols, &c_rows, &c_t };
-  for (size_t i = 0; i < 7; i++) memset(all[i], 0, sizeof *all[i]);
+  operand *all[] = {&a, &b, &c, &b_rows, &c_cols, &c_rows, &c_t};
+  for (size_t i = 0; i < 7; i++)
+    memset(all[i], 0, sizeof *all[i]);
   bool ok = operand_alloc(&a, M, K, random_layout()) && operand_alloc(&b, K, N, random_layout()) &&
             operand_alloc(&c, M, N, random_layout()) && operand_alloc(&b_rows, K + 1, N, random_layout()) &&
-            operand_alloc(&c_cols, M, N - 1, random_layout()) && operand_alloc(&c_rows, M + 1, N, random_layout()) &&
-            operand_alloc(&c_t, N, M, random_layout());
+            operand_alloc(&c_cols, M, N - 1, random_layout()) &&
+            operand_alloc(&c_rows, M + 1, N, random_layout()) && operand_alloc(&c_t, N, M, random_layout());
   uint32_t *got = NULL;
   if (ok) {
     fill_input(&a, FILL_RANDOM, false);
@@ -660,18 +671,20 @@ static void test_validation(void) {
     fill_output(&c_cols, C_RANDOM);
     fill_output(&c_rows, C_RANDOM);
     fill_output(&c_t, C_RANDOM);
-    for (size_t i = 0; i < 7; i++) ok = operand_upload(all[i]) && ok;
+    for (size_t i = 0; i < 7; i++)
+      ok = operand_upload(all[i]) && ok;
     size_t most = 0;
-    for (size_t i = 0; i < 7; i++) most = all[i]->words > most ? all[i]->words : most;
+    for (size_t i = 0; i < 7; i++)
+      most = all[i]->words > most ? all[i]->words : most;
     got = malloc(most * 4);
     ok = ok && got != NULL;
   }
   CHECK(ok);
   if (!ok) goto done;
   {
-    const operand *const ops[] = { &a, &b, &c, &b_rows, &c_cols, &c_rows, &c_t };
+    const operand *const ops[] = {&a, &b, &c, &b_rows, &c_cols, &c_rows, &c_t};
     const size_t nops = 7;
-    gt_matmul_desc plain = { GT_STRATEGY_AUTO, 0, false, false, true, 1.5f, -0.75f };
+    gt_matmul_desc plain = {GT_STRATEGY_AUTO, 0, false, false, true, 1.5f, -0.75f};
     gt_view va = a.view, vb = b.view, vc = c.view;
 
     for (size_t st = 0; st < N_STRATEGIES; st++) {
@@ -681,11 +694,13 @@ static void test_validation(void) {
       snprintf(what, sizeof what, "%s: inner dimensions 10 vs 11", gt_strategy_name(d.strategy));
       expect_refused(what, ctx, va, b_rows.view, vc, &d, GT_ERR_SHAPE_MISMATCH, ops, nops, got);
       d.trans_b = true; /* op(b) = 14 x 10: K 10 vs 14 */
-      snprintf(what, sizeof what, "%s: trans_b makes the inner dimensions 10 vs 14", gt_strategy_name(d.strategy));
+      snprintf(what, sizeof what, "%s: trans_b makes the inner dimensions 10 vs 14",
+               gt_strategy_name(d.strategy));
       expect_refused(what, ctx, va, vb, vc, &d, GT_ERR_SHAPE_MISMATCH, ops, nops, got);
       d.trans_b = false;
       d.trans_a = true; /* op(a) = 10 x 12: K 12 vs 10 */
-      snprintf(what, sizeof what, "%s: trans_a makes the inner dimensions 12 vs 10", gt_strategy_name(d.strategy));
+      snprintf(what, sizeof what, "%s: trans_a makes the inner dimensions 12 vs 10",
+               gt_strategy_name(d.strategy));
       expect_refused(what, ctx, va, vb, vc, &d, GT_ERR_SHAPE_MISMATCH, ops, nops, got);
       d.trans_a = false;
       snprintf(what, sizeof what, "%s: c 12 x 13", gt_strategy_name(d.strategy));
@@ -744,7 +759,7 @@ static void test_validation(void) {
     /* And after all that, a NULL desc: c = a b with AUTO. */
     {
       double ref[M * N], bound[M * N];
-      gt_matmul_desc none = { GT_STRATEGY_AUTO, 0, false, false, false, 0, 0 };
+      gt_matmul_desc none = {GT_STRATEGY_AUTO, 0, false, false, false, 0, 0};
       bool good = reference(&a, &b, &c, &none, M, N, K, ref, bound);
       gt_status s = gt_matmul(ctx, va, vb, vc, NULL);
       CHECK_STATUS(s, GT_OK);
@@ -757,7 +772,47 @@ static void test_validation(void) {
   }
 done:
   free(got);
-  for (size_t i = 0; i < 7; i++) operand_free(all[i]);
+  for (size_t i = 0; i < 7; i++)
+    operand_free(all[i]);
+}
+
+/* AUTO runs the kernel chosen at init; both kernels are checked here
+ * whatever the device, through gt_context_desc.matmul_kernel: shapes around
+ * their 32- and 128-wide blocks, every transpose and scaling case, and a
+ * long K. The shared kernel needs 256 invocations, which the ES 3.1
+ * minimums do not give: init must then refuse it. */
+static void test_each_auto_kernel(bool min_limits) {
+  static const gt_matmul_kernel kernels[] = {GT_MATMUL_KERNEL_REGISTERS, GT_MATMUL_KERNEL_SHARED};
+  static const uint32_t shapes[][3] = {{1, 1, 1},     {31, 33, 7},     {127, 129, 9},
+                                       {128, 128, 8}, {200, 131, 257}, {3, 5, 70000}};
+  gt_context *saved = ctx;
+  for (size_t ki = 0; ki < 2; ki++) {
+    gt_context_desc desc;
+    memset(&desc, 0, sizeof desc);
+    desc.min_limits = min_limits;
+    desc.matmul_kernel = kernels[ki];
+    gt_context *other = NULL;
+    gt_status s = gt_context_init(NULL, 0, &desc, &other);
+    if (min_limits && kernels[ki] == GT_MATMUL_KERNEL_SHARED) {
+      CHECK_STATUS(s, GT_ERR_UNSUPPORTED);
+      CHECK(other == NULL);
+      continue;
+    }
+    CHECK_STATUS(s, GT_OK);
+    if (s != GT_OK) continue;
+    CHECK(gt_context_matmul_kernel(other) == kernels[ki]);
+    ctx = other;
+    for (size_t si = 0; si < sizeof shapes / sizeof shapes[0]; si++)
+      for (int flags = 0; flags < 8; flags++) {
+        if (shapes[si][2] > 10000 && flags != 0 && flags != 7) continue; /* long K: two cases */
+        mm_case cs = make_case(GT_STRATEGY_AUTO, 0, flags & 1, (flags >> 1) & 1, (flags >> 2) & 1,
+                               shapes[si][0], shapes[si][1], shapes[si][2]);
+        if (shapes[si][2] > 10000) cs.fill_a = cs.fill_b = FILL_MARKERS;
+        run_case(&cs);
+      }
+    ctx = saved;
+    gt_context_release(other);
+  }
 }
 
 int main(int argc, char **argv) {
@@ -773,6 +828,7 @@ int main(int argc, char **argv) {
   test_aliasing();
   test_transpose_of_product();
   test_long_k();
+  test_each_auto_kernel(env.min_limits);
   printf("%lu matmul calls checked, every word of c's buffer\n", cases);
   gt_test_close(&env);
   return CHECK_SUMMARY();
