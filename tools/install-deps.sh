@@ -1,24 +1,44 @@
 #!/usr/bin/env bash
-# Installs what building and testing gltile needs on Debian 12: the
-# compiler and CMake, EGL and GLES headers and loaders, Mesa's llvmpipe (a
-# GLES 3.1 device without a GPU) and glslangValidator. Quick when all is
-# already there: apt is not touched then.
+# Installs what building and testing gltile needs on Debian 12. Quick when
+# all is already there: apt is not touched then.
+#
+#   tools/install-deps.sh          native build: compilers, CMake, EGL and GLES
+#                                  headers and loaders, Mesa's llvmpipe (a GLES
+#                                  3.1 device without a GPU), glslangValidator
+#   tools/install-deps.sh arm64    also the aarch64 cross compiler, qemu-user
+#                                  and the arm64 Mesa the tests run on
+#   tools/install-deps.sh android  also clang and the arm64 C headers for the
+#                                  Android compile check
+# GT_BENCH_DEPS=1 adds OpenBLAS, the CPU peer `gltile bench` compares with.
 set -euo pipefail
 
-packages=(cmake gcc make libc6-dev pkg-config libegl-dev libgles-dev libegl-mesa0
+target=${1:-native}
+packages=(cmake gcc g++ make libc6-dev pkg-config libegl-dev libgles-dev libegl-mesa0
           libgl1-mesa-dri glslang-tools)
-# Optional extras, asked for with GT_BENCH_DEPS=1: OpenBLAS, the CPU peer
-# that `gltile bench` compares matmul with.
+foreign=()
+case "$target" in
+  native) ;;
+  arm64)
+    # libc6-dev-arm64-cross is only recommended by the compiler, but needed.
+    packages+=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user)
+    foreign=(arm64)
+    packages+=(libegl-dev:arm64 libgles-dev:arm64 libegl-mesa0:arm64 libgl1-mesa-dri:arm64) ;;
+  android) packages+=(clang libc6-dev-arm64-cross) ;;
+  *) echo "install-deps: unknown target '$target' (native, arm64, android)" >&2; exit 2 ;;
+esac
 if [[ "${GT_BENCH_DEPS:-0}" == 1 ]]; then packages+=(libopenblas-dev); fi
 
-# A package counts as installed when its native (or arch: all) instance is.
-# With multiarch (arm64 or armhf added for cross builds) dpkg-query prints
-# one line per architecture, so look at each line.
+# A package counts as installed when the wanted instance is: the native
+# (or arch: all) one, or the named architecture for name:arch. With
+# multiarch dpkg-query prints one line per architecture.
 native=$(dpkg --print-architecture)
 missing=()
 for p in "${packages[@]}"; do
-  lines=$(dpkg-query -W -f='${Architecture} ${Status}\n' "$p" 2>/dev/null || true)
-  if ! grep -qxE "($native|all) install ok installed" <<<"$lines"; then
+  name=${p%%:*}
+  arch="($native|all)"
+  [[ "$p" == *:* ]] && arch=${p##*:}
+  lines=$(dpkg-query -W -f='${Architecture} ${Status}\n' "$name" 2>/dev/null || true)
+  if ! grep -qxE "$arch install ok installed" <<<"$lines"; then
     missing+=("$p")
   fi
 done
@@ -35,6 +55,9 @@ if [[ $(id -u) != 0 ]]; then
     exit 1
   fi
 fi
+for a in "${foreign[@]}"; do
+  dpkg --print-foreign-architectures | grep -qx "$a" || "${sudo[@]}" dpkg --add-architecture "$a"
+done
 echo "install-deps: installing ${missing[*]}"
 "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q
 "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive \
