@@ -59,6 +59,9 @@ for a in "${foreign[@]}"; do
   dpkg --print-foreign-architectures | grep -qx "$a" || "${sudo[@]}" dpkg --add-architecture "$a"
 done
 echo "install-deps: installing ${missing[*]}"
-"${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q
+# A foreign architecture's index can be stale on the mirror while the rest
+# is fine: go on to the install, which fails only if a package is missing.
+"${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q ||
+  echo "install-deps: apt-get update reported errors; installing from the indexes it has"
 "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive \
   apt-get install -y -q --no-install-recommends "${missing[@]}"
