@@ -258,7 +258,9 @@ gt_limits gt_context_limits(const gt_context *ctx);
 /* The tile AUTO uses for transpose on this context. */
 uint32_t gt_context_default_tile(const gt_context *ctx);
 
-/* The strategy AUTO picks for transpose on this context (never AUTO). */
+/* The strategy AUTO picks for transpose on this context (never AUTO).
+ * When it is TILED_PAD and the tile divides both extents, gt_transpose
+ * runs TILED_EVEN instead (the same kernel without guards). */
 gt_strategy gt_context_auto_strategy(const gt_context *ctx);
 
 /* The kernel matmul's AUTO runs on this context (never DEVICE; REGISTERS
