@@ -1,6 +1,8 @@
 /* The gltile program: `info` describes the device and the choices gltile
  * makes on it; `demo` runs the C++ AMP samples' drivers (every strategy,
- * each verified against the CPU, in a table); `bench` measures. */
+ * each verified against the CPU, in a table); `bench` measures;
+ * `transpose` and `matmul` run the operations on .npy files. */
+#include "commands.h"
 #include "tool.h"
 
 #include <stdlib.h>
@@ -14,6 +16,9 @@ static const char usage[] =
     "  demo      transpose 999x666 and multiply 333x222x111 with every strategy,\n"
     "            verify each against the CPU and print tables\n"
     "  bench     measure strategies against a GLSL copy (and OpenBLAS, when built in)\n"
+    "  transpose IN.npy -o OUT.npy   transpose a 2-D .npy matrix (f4, i4, u4) on the GPU\n"
+    "  matmul A.npy B.npy -o C.npy   multiply 2-D float32 .npy matrices on the GPU\n"
+    "            (gltile transpose --help, gltile matmul --help: their options)\n"
     "\n"
     "options (demo and bench):\n"
     "  --op transpose|matmul|copy|all   what to run (bench; default all)\n"
@@ -64,6 +69,9 @@ int main(int argc, char **argv) {
     return argc < 2 ? 2 : 0;
   }
   const char *cmd = argv[1];
+  /* The file commands parse their own options. */
+  if (strcmp(cmd, "transpose") == 0) return tool_cmd_transpose(argc - 1, argv + 1);
+  if (strcmp(cmd, "matmul") == 0) return tool_cmd_matmul(argc - 1, argv + 1);
   bool demo = strcmp(cmd, "demo") == 0;
   tool_bench_options o = {
       .title = demo ? "demo" : "bench",

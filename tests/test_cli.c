@@ -1,0 +1,468 @@
+/* `gltile transpose` and `gltile matmul` run as a user runs them: input
+ * .npy files written here (with tools/npy.c), the program started as a
+ * child process, its output files read back and checked (exact for
+ * transpose, against a double reference for matmul), and failing commands
+ * checked to leave neither an output nor a temporary file.
+ *
+ * usage: test_cli PATH_TO_GLTILE
+ * Exits 77 (skipped) when `gltile info` cannot open a GL context. */
+/* fork, execv, waitpid, mkdtemp and opendir are POSIX, not C99. */
+#define _POSIX_C_SOURCE 200809L
+
+#include "npy.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <float.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "check.h"
+
+static const char *gltile;
+static char dir[512];
+static char err_text[4096]; /* the last command's stderr */
+
+static const char *path_in_dir(const char *name) {
+  static char buf[8][1024];
+  static int next;
+  char *p = buf[next++ % 8];
+  snprintf(p, sizeof buf[0], "%s/%s", dir, name);
+  return p;
+}
+
+/* Runs gltile with the NULL-terminated args; stdout goes to out.txt and
+ * stderr to err.txt in dir (read into err_text). Returns the exit status,
+ * or 128 + the signal. */
+static int run(const char *const *args) {
+  char *argv[32];
+  int n = 0;
+  argv[n++] = (char *)gltile;
+  for (int i = 0; args[i] != NULL && n < 31; i++)
+    argv[n++] = (char *)args[i];
+  argv[n] = NULL;
+  const char *out_path = path_in_dir("out.txt"), *err_path = path_in_dir("err.txt");
+  fflush(NULL);
+  pid_t pid = fork();
+  if (pid < 0) return -1;
+  if (pid == 0) {
+    int o = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    int e = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    if (o < 0 || e < 0 || dup2(o, 1) < 0 || dup2(e, 2) < 0) _exit(126);
+    execv(gltile, argv);
+    _exit(127);
+  }
+  int status = 0;
+  if (waitpid(pid, &status, 0) != pid) return -1;
+  err_text[0] = '\0';
+  FILE *f = fopen(err_path, "rb");
+  if (f) {
+    size_t got = fread(err_text, 1, sizeof err_text - 1, f);
+    err_text[got] = '\0';
+    fclose(f);
+  }
+  unlink(err_path);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+}
+
+/* stdout of the last command, for --help. */
+static bool last_stdout_contains(const char *s) {
+  static char text[8192];
+  FILE *f = fopen(path_in_dir("out.txt"), "rb");
+  size_t got = 0;
+  if (f) {
+    got = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+  }
+  text[got] = '\0';
+  return strstr(text, s) != NULL;
+}
+
+static bool exists(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0;
+}
+
+static int count_temporaries(void) {
+  DIR *d = opendir(dir);
+  int n = 0;
+  if (d == NULL) return -1;
+  struct dirent *e;
+  while ((e = readdir(d)) != NULL)
+    n += strstr(e->d_name, ".tmp") != NULL;
+  closedir(d);
+  return n;
+}
+
+static void remove_dir(void) {
+  DIR *d = opendir(dir);
+  if (d == NULL) return;
+  struct dirent *e;
+  while ((e = readdir(d)) != NULL) {
+    if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
+    const char *p = path_in_dir(e->d_name);
+    if (unlink(p) != 0) rmdir(p);
+  }
+  closedir(d);
+  rmdir(dir);
+}
+
+static uint32_t next_word(uint32_t *x) {
+  *x ^= *x << 13;
+  *x ^= *x >> 17;
+  *x ^= *x << 5;
+  return *x;
+}
+
+/* A file of random words (NaN payloads and denormals when read as f4:
+ * transpose must move bits) or of floats in [-1, 1] for matmul. */
+static void write_matrix(const char *name, gt_type type, uint32_t rows, uint32_t cols, bool floats,
+                         uint32_t seed) {
+  npy_array a;
+  char err[512];
+  a.type = type;
+  a.rows = rows;
+  a.cols = cols;
+  a.data = malloc((size_t)rows * cols * 4);
+  uint32_t x = seed;
+  for (size_t i = 0; i < (size_t)rows * cols; i++) {
+    uint32_t w = next_word(&x);
+    if (floats) {
+      float f = (float)((double)w / 2147483648.0 - 1.0);
+      memcpy((uint32_t *)a.data + i, &f, 4);
+    } else
+      ((uint32_t *)a.data)[i] = w;
+  }
+  if (npy_write(path_in_dir(name), &a, err, sizeof err)) fprintf(stderr, "%s\n", err);
+  npy_free(&a);
+}
+
+/* A hand-made file with any header (for dtypes npy_write never writes). */
+static void write_raw(const char *name, const char *header, size_t data_size) {
+  size_t n = strlen(header), header_len = n + 1 + (64 - (10 + n + 1) % 64);
+  unsigned char *buf = calloc(10 + header_len + data_size, 1);
+  memcpy(buf, "\x93NUMPY\x01\x00", 8);
+  buf[8] = (unsigned char)header_len;
+  buf[9] = (unsigned char)(header_len >> 8);
+  memcpy(buf + 10, header, n);
+  memset(buf + 10 + n, ' ', header_len - n - 1);
+  buf[10 + header_len - 1] = '\n';
+  FILE *f = fopen(path_in_dir(name), "wb");
+  if (f) {
+    fwrite(buf, 1, 10 + header_len + data_size, f);
+    fclose(f);
+  }
+  free(buf);
+}
+
+static bool read_matrix(const char *name, npy_array *a) {
+  char err[512];
+  if (npy_read(path_in_dir(name), a, err, sizeof err) == 0) return true;
+  fprintf(stderr, "%s\n", err);
+  return false;
+}
+
+/* ------------------------------------------------------------------ */
+
+static void test_help(void) {
+  const char *t[] = {"transpose", "--help", NULL};
+  CHECK_EQ_U(run(t), 0);
+  CHECK(last_stdout_contains("usage: gltile transpose"));
+  const char *m[] = {"matmul", "--help", NULL};
+  CHECK_EQ_U(run(m), 0);
+  CHECK(last_stdout_contains("usage: gltile matmul"));
+  /* --help wins over options that are wrong. */
+  const char *m2[] = {"matmul", "--bogus", "-h", NULL};
+  CHECK_EQ_U(run(m2), 0);
+  CHECK(last_stdout_contains("usage: gltile matmul"));
+  const char *g[] = {"--help", NULL};
+  CHECK_EQ_U(run(g), 0);
+  CHECK(last_stdout_contains("transpose IN.npy"));
+  CHECK(last_stdout_contains("matmul A.npy"));
+}
+
+static void check_transpose(gt_type type, uint32_t rows, uint32_t cols, const char *strategy,
+                            const char *tile) {
+  write_matrix("t_in.npy", type, rows, cols, false, rows * 7919u + cols);
+  const char *args[8] = {"transpose", path_in_dir("t_in.npy"), "-o", path_in_dir("t_out.npy"), NULL};
+  int n = 4;
+  if (strategy) {
+    args[n++] = "--strategy";
+    args[n++] = strategy;
+  }
+  if (tile) {
+    args[n++] = "--tile";
+    args[n++] = tile;
+  }
+  args[n] = NULL;
+  int rc = run(args);
+  CHECK_EQ_U(rc, 0);
+  CHECK(err_text[0] == '\0'); /* no progress line when stderr is no terminal */
+  if (rc) fprintf(stderr, "  transpose %ux%u %s: %s", rows, cols, npy_descr(type), err_text);
+  npy_array in, out;
+  if (read_matrix("t_in.npy", &in) && read_matrix("t_out.npy", &out)) {
+    CHECK(out.type == type);
+    CHECK_EQ_U(out.rows, cols);
+    CHECK_EQ_U(out.cols, rows);
+    bool same = out.rows == cols && out.cols == rows;
+    const uint32_t *a = in.data, *b = out.data;
+    for (uint32_t r = 0; same && r < rows; r++)
+      for (uint32_t c = 0; c < cols; c++)
+        same = same && b[(size_t)c * rows + r] == a[(size_t)r * cols + c];
+    CHECK(same);
+    npy_free(&out);
+  }
+  npy_free(&in);
+  unlink(path_in_dir("t_in.npy"));
+  unlink(path_in_dir("t_out.npy"));
+}
+
+static void test_transpose(void) {
+  check_transpose(GT_F32, 37, 23, NULL, NULL);
+  check_transpose(GT_I32, 37, 23, "tiled_pad", "8");
+  check_transpose(GT_U32, 23, 37, "simple", NULL);
+  check_transpose(GT_F32, 1, 1, NULL, NULL);
+  check_transpose(GT_U32, 1, 29, "truncate_b", "16");
+  check_transpose(GT_I32, 29, 1, "truncate_a", NULL);
+  check_transpose(GT_F32, 64, 32, "tiled_even", "32");
+
+  /* A Fortran-order (r, c) file stores the C-order (c, r) matrix, which is
+   * its transpose: the output's data is the input's as stored. */
+  uint32_t stored[5 * 3];
+  for (uint32_t i = 0; i < 15; i++)
+    stored[i] = 0x9e3779b9u * (i + 1);
+  write_raw("fort.npy", "{'descr': '<u4', 'fortran_order': True, 'shape': (5, 3), }", sizeof stored);
+  {
+    FILE *f = fopen(path_in_dir("fort.npy"), "r+b");
+    if (f) {
+      fseek(f, -(long)sizeof stored, SEEK_END);
+      fwrite(stored, 1, sizeof stored, f);
+      fclose(f);
+    }
+  }
+  const char *args[] = {"transpose", path_in_dir("fort.npy"), "-o", path_in_dir("fort_t.npy"), NULL};
+  CHECK_EQ_U(run(args), 0);
+  npy_array out;
+  if (read_matrix("fort_t.npy", &out)) {
+    CHECK_EQ_U(out.rows, 3);
+    CHECK_EQ_U(out.cols, 5);
+    CHECK(memcmp(out.data, stored, sizeof stored) == 0);
+    npy_free(&out);
+  }
+  unlink(path_in_dir("fort.npy"));
+  unlink(path_in_dir("fort_t.npy"));
+}
+
+/* c = alpha op(a) op(b) + beta c0 against a double reference, within
+ * 2 (K + 2) eps of the magnitude of the terms. */
+static bool matmul_ok(const npy_array *a, const npy_array *b, const npy_array *c0, const npy_array *c,
+                      bool ta, bool tb, double alpha, double beta) {
+  uint32_t m = ta ? a->cols : a->rows, k = ta ? a->rows : a->cols, n = tb ? b->rows : b->cols;
+  if (c->rows != m || c->cols != n || c->type != GT_F32) return false;
+  const float *A = a->data, *B = b->data, *C = c->data, *C0 = c0 ? c0->data : NULL;
+  for (uint32_t i = 0; i < m; i++)
+    for (uint32_t j = 0; j < n; j++) {
+      double sum = 0, mag = 0;
+      for (uint32_t p = 0; p < k; p++) {
+        double x = ta ? A[(size_t)p * m + i] : A[(size_t)i * k + p];
+        double y = tb ? B[(size_t)j * k + p] : B[(size_t)p * n + j];
+        sum += x * y;
+        mag += fabs(x * y);
+      }
+      double want = alpha * sum, bound = fabs(alpha) * mag;
+      if (C0) {
+        want += beta * C0[(size_t)i * n + j];
+        bound += fabs(beta * C0[(size_t)i * n + j]);
+      }
+      double e = fabs(C[(size_t)i * n + j] - want);
+      if (!(e <= 2.0 * (k + 2) * FLT_EPSILON * bound)) {
+        fprintf(stderr, "  c(%u, %u) = %.9g, want %.9g\n", i, j, C[(size_t)i * n + j], want);
+        return false;
+      }
+    }
+  return true;
+}
+
+/* M = 37, N = 19, K = 23; A and B stored transposed when asked. */
+static void check_matmul(bool ta, bool tb, const char *alpha, const char *beta, bool with_c,
+                         const char *strategy) {
+  const uint32_t m = 37, n = 19, k = 23;
+  write_matrix("a.npy", GT_F32, ta ? k : m, ta ? m : k, true, 11);
+  write_matrix("b.npy", GT_F32, tb ? n : k, tb ? k : n, true, 22);
+  if (with_c) write_matrix("c0.npy", GT_F32, m, n, true, 33);
+  const char *args[20] = {"matmul", path_in_dir("a.npy"), path_in_dir("b.npy"), "-o", path_in_dir("c.npy")};
+  int i = 5;
+  if (ta) args[i++] = "--trans-a";
+  if (tb) args[i++] = "--trans-b";
+  if (alpha) {
+    args[i++] = "--alpha";
+    args[i++] = alpha;
+  }
+  if (beta) {
+    args[i++] = "--beta";
+    args[i++] = beta;
+  }
+  if (with_c) {
+    args[i++] = "--c";
+    args[i++] = path_in_dir("c0.npy");
+  }
+  if (strategy) {
+    args[i++] = "--strategy";
+    args[i++] = strategy;
+  }
+  args[i] = NULL;
+  int rc = run(args);
+  CHECK_EQ_U(rc, 0);
+  CHECK(err_text[0] == '\0');
+  if (rc) fprintf(stderr, "  matmul: %s", err_text);
+  npy_array a, b, c0, c;
+  memset(&c0, 0, sizeof c0);
+  /* Every read runs (each zeroes its array on failure), so all can be freed. */
+  bool read = read_matrix("a.npy", &a);
+  read = read_matrix("b.npy", &b) && read;
+  read = read_matrix("c.npy", &c) && read;
+  if (with_c) read = read_matrix("c0.npy", &c0) && read;
+  CHECK(read);
+  /* Without --beta, --c adds C0 once. */
+  double al = alpha ? atof(alpha) : 1.0, be = beta ? atof(beta) : 1.0;
+  if (read) CHECK(matmul_ok(&a, &b, with_c ? &c0 : NULL, &c, ta, tb, al, be));
+  npy_free(&a);
+  npy_free(&b);
+  npy_free(&c0);
+  npy_free(&c);
+  unlink(path_in_dir("a.npy"));
+  unlink(path_in_dir("b.npy"));
+  unlink(path_in_dir("c0.npy"));
+  unlink(path_in_dir("c.npy"));
+}
+
+static void test_matmul(void) {
+  check_matmul(false, false, NULL, NULL, false, NULL);
+  check_matmul(true, false, NULL, NULL, false, NULL);
+  check_matmul(false, true, NULL, NULL, false, "tiled_pad");
+  check_matmul(true, true, NULL, NULL, false, "simple");
+  check_matmul(false, false, "0.5", "-2", true, NULL);
+  check_matmul(true, false, "-1.25", "0.75", true, "truncate_b");
+  check_matmul(false, false, "2", NULL, false, NULL);
+  check_matmul(false, false, NULL, NULL, true, NULL);
+}
+
+/* A command that must fail with status want, name `names` in its message,
+ * and leave no output (nor any temporary) behind. */
+static void check_fails(const char *const *args, int want, const char *names, const char *out) {
+  int rc = run(args);
+  CHECK_EQ_U(rc, want);
+  CHECK(err_text[0] != '\0');
+  if (names) CHECK(strstr(err_text, names) != NULL);
+  CHECK(!exists(out));
+  CHECK_EQ_U(count_temporaries(), 0);
+  if (getenv("GT_TEST_VERBOSE")) printf("  rc %d: %s", rc, err_text);
+}
+
+static void test_failures(void) {
+  /* Copied: path_in_dir's buffers are reused. */
+  char out[1024], d[1024];
+  snprintf(out, sizeof out, "%s", path_in_dir("fail.npy"));
+  snprintf(d, sizeof d, "%s", path_in_dir("outdir.npy"));
+  write_raw("f8.npy", "{'descr': '<f8', 'fortran_order': False, 'shape': (3, 4), }", 96);
+  write_raw("vec.npy", "{'descr': '<f4', 'fortran_order': False, 'shape': (12,), }", 48);
+  write_raw("cut.npy", "{'descr': '<f4', 'fortran_order': False, 'shape': (3, 4), }", 47);
+  write_matrix("i4.npy", GT_I32, 3, 4, false, 1);
+  write_matrix("a34.npy", GT_F32, 3, 4, true, 2);
+  write_matrix("b54.npy", GT_F32, 5, 4, true, 3);
+  write_matrix("b45.npy", GT_F32, 4, 5, true, 4);
+  write_matrix("c33.npy", GT_F32, 3, 3, true, 5);
+
+  const char *t_f8[] = {"transpose", path_in_dir("f8.npy"), "-o", out, NULL};
+  check_fails(t_f8, 1, "f8.npy", out);
+  const char *t_vec[] = {"transpose", path_in_dir("vec.npy"), "-o", out, NULL};
+  check_fails(t_vec, 1, "vec.npy", out);
+  const char *t_cut[] = {"transpose", path_in_dir("cut.npy"), "-o", out, NULL};
+  check_fails(t_cut, 1, "cut.npy", out);
+  const char *t_none[] = {"transpose", path_in_dir("none.npy"), "-o", out, NULL};
+  check_fails(t_none, 1, "none.npy", out);
+  const char *m_i4[] = {"matmul", path_in_dir("i4.npy"), path_in_dir("b45.npy"), "-o", out, NULL};
+  check_fails(m_i4, 1, "i4.npy", out);
+  const char *m_f8[] = {"matmul", path_in_dir("a34.npy"), path_in_dir("f8.npy"), "-o", out, NULL};
+  check_fails(m_f8, 1, "f8.npy", out);
+  const char *m_inner[] = {"matmul", path_in_dir("a34.npy"), path_in_dir("b54.npy"), "-o", out, NULL};
+  check_fails(m_inner, 1, "b54.npy", out);
+  const char *m_cshape[] = {
+      "matmul", path_in_dir("a34.npy"), path_in_dir("b45.npy"), "-o", out, "--c", path_in_dir("c33.npy"),
+      NULL};
+  check_fails(m_cshape, 1, "c33.npy", out);
+  /* The device refuses: TILED_EVEN on 3 x 4 with a tile of 8. */
+  const char *t_even[] = {"transpose", path_in_dir("a34.npy"), "-o", out, "--strategy", "tiled_even", NULL};
+  check_fails(t_even, 1, "a34.npy", out);
+
+  /* Usage errors: status 2. */
+  const char *m_beta[] = {"matmul", path_in_dir("a34.npy"), path_in_dir("b45.npy"), "-o", out, "--beta", "2",
+                          NULL};
+  check_fails(m_beta, 2, "--c", out);
+  const char *t_no_o[] = {"transpose", path_in_dir("a34.npy"), NULL};
+  check_fails(t_no_o, 2, "-o", out);
+  const char *t_tile[] = {"transpose", path_in_dir("a34.npy"), "-o", out, "--tile", "12", NULL};
+  check_fails(t_tile, 2, "12", out);
+  const char *m_trunc[] = {"matmul", path_in_dir("a34.npy"), path_in_dir("b45.npy"), "-o",
+                           out,      "--strategy",           "truncate_a",           NULL};
+  check_fails(m_trunc, 2, "truncate_a", out);
+  const char *m_alpha[] = {
+      "matmul", path_in_dir("a34.npy"), path_in_dir("b45.npy"), "-o", out, "--alpha", "x", NULL};
+  check_fails(m_alpha, 2, "--alpha", out);
+
+  /* The rename fails after the data was written (-o names a directory):
+   * the temporary goes, the directory stays. */
+  CHECK(mkdir(d, 0700) == 0);
+  const char *t_dir[] = {"transpose", path_in_dir("a34.npy"), "-o", d, NULL};
+  CHECK_EQ_U(run(t_dir), 1);
+  CHECK(strstr(err_text, "outdir.npy") != NULL);
+  CHECK_EQ_U(count_temporaries(), 0);
+  struct stat st;
+  CHECK(stat(d, &st) == 0 && S_ISDIR(st.st_mode));
+  rmdir(d);
+
+  /* A failing command leaves an existing output as it was. */
+  write_matrix("keep.npy", GT_U32, 2, 2, false, 9);
+  npy_array before, after;
+  CHECK(read_matrix("keep.npy", &before));
+  const char *t_keep[] = {"transpose", path_in_dir("f8.npy"), "-o", path_in_dir("keep.npy"), NULL};
+  CHECK_EQ_U(run(t_keep), 1);
+  CHECK(read_matrix("keep.npy", &after));
+  CHECK(before.data && after.data && after.rows == 2 && memcmp(before.data, after.data, 16) == 0);
+  npy_free(&before);
+  npy_free(&after);
+  CHECK_EQ_U(count_temporaries(), 0);
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    fprintf(stderr, "usage: test_cli PATH_TO_GLTILE\n");
+    return 1;
+  }
+  gltile = argv[1];
+  const char *tmp = getenv("TMPDIR");
+  snprintf(dir, sizeof dir, "%s/gltile_cli_XXXXXX", tmp && *tmp ? tmp : "/tmp");
+  if (mkdtemp(dir) == NULL) {
+    perror("mkdtemp");
+    return 1;
+  }
+  const char *info[] = {"info", NULL};
+  if (run(info) != 0) {
+    printf("gltile info failed, no OpenGL ES 3.1 context: skipped\n%s", err_text);
+    remove_dir();
+    return 77;
+  }
+  test_help();
+  test_transpose();
+  test_matmul();
+  test_failures();
+  remove_dir();
+  return CHECK_SUMMARY();
+}

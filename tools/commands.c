@@ -1,0 +1,385 @@
+/* `gltile transpose` and `gltile matmul`: the library's two operations on
+ * .npy files. Every input is read and checked before a GL context is
+ * opened, so a bad file is reported without waiting for the device, and
+ * the output is written only after the device work succeeded (npy_write
+ * then makes it appear complete or not at all). */
+/* isatty is POSIX, not C99. */
+#define _POSIX_C_SOURCE 200809L
+
+#include "commands.h"
+
+#include "npy.h"
+#include "tool.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char transpose_usage[] =
+    "usage: gltile transpose IN.npy -o OUT.npy [--strategy NAME] [--tile N]\n"
+    "\n"
+    "Transposes a 2-D matrix on the GPU: OUT is IN's transpose, bit for bit.\n"
+    "IN holds little-endian float32, int32 or uint32 ('<f4', '<i4', '<u4') in C or\n"
+    "Fortran order, in .npy format 1.0, 2.0 or 3.0. OUT has IN's dtype, C order,\n"
+    "format 1.0; it is written under a temporary name next to it and appears only\n"
+    "when complete.\n"
+    "\n"
+    "options:\n"
+    "  -o FILE          the output file (required)\n"
+    "  --strategy NAME  simple, tiled_even, tiled_pad, truncate_a, truncate_b or\n"
+    "                   auto (default)\n"
+    "  --tile N         8, 16 or 32 (default: chosen from the device limits)\n"
+    "  --help           this text\n"
+    "\n"
+    "exit status: 0 done, 1 a file, device or gltile error, 2 a usage error\n";
+
+static const char matmul_usage[] =
+    "usage: gltile matmul A.npy B.npy -o C.npy [--trans-a] [--trans-b]\n"
+    "                     [--alpha X] [--beta Y --c C0.npy] [--strategy NAME]\n"
+    "\n"
+    "Multiplies float32 matrices on the GPU: C = alpha op(A) op(B) + beta C0, or\n"
+    "C = op(A) op(B) without --alpha, --beta and --c. op(X) is X, or its transpose\n"
+    "with --trans-a / --trans-b; op(A) is M x K, op(B) K x N, C and C0 M x N.\n"
+    "Inputs are little-endian float32 ('<f4') in C or Fortran order, .npy format\n"
+    "1.0, 2.0 or 3.0. C is written in C order, format 1.0, under a temporary name\n"
+    "next to it, and appears only when complete.\n"
+    "\n"
+    "options:\n"
+    "  -o FILE          the output file (required)\n"
+    "  --trans-a        use A's transpose (A is then K x M)\n"
+    "  --trans-b        use B's transpose (B is then N x K)\n"
+    "  --alpha X        scale the product (default 1)\n"
+    "  --beta Y         scale C0; needs --c (default 1 when --c is given)\n"
+    "  --c FILE         C0, the matrix added to the product\n"
+    "  --strategy NAME  simple, tiled_even, tiled_pad, truncate_b or auto (default)\n"
+    "  --help           this text\n"
+    "\n"
+    "exit status: 0 done, 1 a file, device or gltile error, 2 a usage error\n";
+
+typedef struct cmd_options {
+  const char *inputs[2];
+  int input_count;
+  const char *out, *c;
+  gt_strategy strategy;
+  uint32_t tile;
+  bool trans_a, trans_b, alpha_set, beta_set;
+  float alpha, beta;
+} cmd_options;
+
+/* The message, the usage line and where the rest is: the whole text would
+ * bury the message. */
+static int usage_error(const char *usage, const char *fmt, ...) {
+  va_list ap;
+  fputs("gltile: ", stderr);
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  const char *end = strstr(usage, "\n\n");
+  const char *cmd = usage == matmul_usage ? "matmul" : "transpose";
+  fprintf(stderr, "\n%.*s\n(gltile %s --help for more)\n", (int)(end - usage), usage, cmd);
+  return 2;
+}
+
+static int parse_strategy(const char *v, bool matmul, gt_strategy *out) {
+  for (int s = GT_STRATEGY_AUTO; s <= GT_STRATEGY_TRUNCATE_B; s++)
+    if (strcmp(v, gt_strategy_name((gt_strategy)s)) == 0) {
+      /* gt_matmul refuses TRUNCATE_A; say so before reading any file. */
+      if (matmul && s == GT_STRATEGY_TRUNCATE_A) return 1;
+      *out = (gt_strategy)s;
+      return 0;
+    }
+  return 1;
+}
+
+/* A finite float, the whole string. */
+static int parse_float(const char *s, float *out) {
+  char *end;
+  if (*s == '\0') return 1;
+  float v = strtof(s, &end);
+  if (*end != '\0' || !isfinite(v)) return 1;
+  *out = v;
+  return 0;
+}
+
+/* Returns -1 to go on, else the exit status (0 after --help). */
+static int parse_options(int argc, char **argv, bool matmul, cmd_options *o) {
+  const char *usage = matmul ? matmul_usage : transpose_usage;
+  memset(o, 0, sizeof *o);
+  /* --help wins wherever it is, even next to options that are wrong. */
+  for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+      fputs(usage, stdout);
+      return 0;
+    }
+  bool options_done = false;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+    if (options_done || a[0] != '-' || a[1] == '\0') {
+      if (o->input_count == (matmul ? 2 : 1)) return usage_error(usage, "unexpected argument '%s'", a);
+      o->inputs[o->input_count++] = a;
+      continue;
+    }
+    if (strcmp(a, "--") == 0) {
+      options_done = true;
+      continue;
+    }
+    if (matmul && strcmp(a, "--trans-a") == 0) {
+      o->trans_a = true;
+      continue;
+    }
+    if (matmul && strcmp(a, "--trans-b") == 0) {
+      o->trans_b = true;
+      continue;
+    }
+    bool known = strcmp(a, "-o") == 0 || strcmp(a, "--strategy") == 0 ||
+                 (!matmul && strcmp(a, "--tile") == 0) ||
+                 (matmul && (strcmp(a, "--alpha") == 0 || strcmp(a, "--beta") == 0 || strcmp(a, "--c") == 0));
+    if (!known) return usage_error(usage, "unknown option '%s'", a);
+    if (v == NULL) return usage_error(usage, "%s needs a value", a);
+    i++;
+    if (strcmp(a, "-o") == 0)
+      o->out = v;
+    else if (strcmp(a, "--c") == 0)
+      o->c = v;
+    else if (strcmp(a, "--strategy") == 0) {
+      if (parse_strategy(v, matmul, &o->strategy)) return usage_error(usage, "bad --strategy '%s'", v);
+    } else if (strcmp(a, "--tile") == 0) {
+      if (tool_parse_u32(v, 32, &o->tile) || (o->tile != 8 && o->tile != 16 && o->tile != 32))
+        return usage_error(usage, "bad --tile '%s' (8, 16 or 32)", v);
+    } else if (strcmp(a, "--alpha") == 0) {
+      if (parse_float(v, &o->alpha)) return usage_error(usage, "bad --alpha '%s' (a finite number)", v);
+      o->alpha_set = true;
+    } else {
+      if (parse_float(v, &o->beta)) return usage_error(usage, "bad --beta '%s' (a finite number)", v);
+      o->beta_set = true;
+    }
+  }
+  if (o->input_count < (matmul ? 2 : 1))
+    return usage_error(usage, matmul ? "matmul needs two input files" : "transpose needs an input file");
+  if (o->out == NULL) return usage_error(usage, "-o OUT.npy is required");
+  if (o->beta_set && o->c == NULL) return usage_error(usage, "--beta needs --c, the matrix it scales");
+  return -1;
+}
+
+/* ---- progress ------------------------------------------------------ */
+
+/* A line before and after work that takes seconds, for a person watching:
+ * only on a terminal, never in logs or tests. */
+typedef struct progress {
+  bool on, announced;
+  double t0;
+  char what[96];
+} progress;
+
+static void progress_start(progress *p, double expected_s, const char *what) {
+  p->on = isatty(2) != 0;
+  p->announced = p->on && expected_s > 1.0;
+  p->t0 = tool_now_ms();
+  snprintf(p->what, sizeof p->what, "%s", what);
+  if (p->announced) fprintf(stderr, "gltile: %s...\n", p->what);
+}
+
+static void progress_end(progress *p) {
+  double s = (tool_now_ms() - p->t0) / 1e3;
+  if (p->announced)
+    fprintf(stderr, "gltile: done in %.1f s\n", s);
+  else if (p->on && s > 1.0)
+    fprintf(stderr, "gltile: %s done in %.1f s\n", p->what, s);
+}
+
+/* ---- shared -------------------------------------------------------- */
+
+static int read_input(const char *path, npy_array *a) {
+  char err[512];
+  if (npy_read(path, a, err, sizeof err)) {
+    fprintf(stderr, "gltile: %s\n", err);
+    return 1;
+  }
+  /* gltile rejects zero extents; an empty product has no work to map. */
+  if (a->rows == 0 || a->cols == 0) {
+    fprintf(stderr, "gltile: %s: empty matrix (shape (%u, %u)); gltile needs at least 1 x 1\n", path, a->rows,
+            a->cols);
+    npy_free(a);
+    return 1;
+  }
+  return 0;
+}
+
+static int need_f32(const char *path, const npy_array *a) {
+  if (a->type == GT_F32) return 0;
+  fprintf(stderr, "gltile: %s: matmul needs float32 ('<f4'), the file holds '%s'\n", path,
+          npy_descr(a->type));
+  return 1;
+}
+
+static int write_output(const char *path, const npy_array *a) {
+  char err[512];
+  if (npy_write(path, a, err, sizeof err)) {
+    fprintf(stderr, "gltile: %s\n", err);
+    return 1;
+  }
+  return 0;
+}
+
+static gt_view view_of(GLuint buffer, uint32_t rows, uint32_t cols, gt_type type) {
+  gt_view v;
+  memset(&v, 0, sizeof v);
+  v.buffer = buffer;
+  v.rows = rows;
+  v.cols = cols;
+  v.type = type;
+  return v;
+}
+
+/* tool_buffer cannot report failure; a buffer the device could not
+ * allocate shows as a GL error right after. */
+static gt_status buffers_made(void) {
+  GLenum e = glGetError();
+  return e == GL_NO_ERROR ? GT_OK : e == GL_OUT_OF_MEMORY ? GT_ERR_OUT_OF_MEMORY : GT_ERR_GL;
+}
+
+/* ---- transpose ----------------------------------------------------- */
+
+int tool_cmd_transpose(int argc, char **argv) {
+  cmd_options o;
+  int rc = parse_options(argc, argv, false, &o);
+  if (rc >= 0) return rc;
+  npy_array in, out;
+  if (read_input(o.inputs[0], &in)) return 1;
+  size_t n = (size_t)in.rows * in.cols;
+  out = in;
+  out.rows = in.cols;
+  out.cols = in.rows;
+  out.data = malloc(n * 4);
+  if (out.data == NULL) {
+    fprintf(stderr, "gltile: out of memory for %ux%u\n", in.rows, in.cols);
+    npy_free(&in);
+    return 1;
+  }
+  gt_egl egl;
+  gt_context *ctx;
+  if (tool_open(false, GT_MATMUL_KERNEL_DEVICE, &egl, &ctx)) {
+    npy_free(&in);
+    npy_free(&out);
+    return 1;
+  }
+  char what[96];
+  snprintf(what, sizeof what, "transposing %ux%u", in.rows, in.cols);
+  progress p;
+  /* Upload, a read and a write of every element, and the read back, at a
+   * rate llvmpipe reaches (faster devices only make the line unneeded). */
+  progress_start(&p, 16.0 * (double)n / 2e9, what);
+  while (glGetError() != GL_NO_ERROR)
+    continue;
+  GLuint src = tool_buffer(n, in.data), dst = tool_buffer(n, NULL);
+  gt_status s = buffers_made();
+  gt_transpose_desc d;
+  memset(&d, 0, sizeof d);
+  d.strategy = o.strategy;
+  d.tile = o.tile;
+  gt_view sv = view_of(src, in.rows, in.cols, in.type), dv = view_of(dst, out.rows, out.cols, out.type);
+  if (s == GT_OK) s = gt_transpose(ctx, sv, dv, &d);
+  if (s == GT_OK) s = gt_read(ctx, dv, out.data, 0);
+  if (s == GT_OK) progress_end(&p);
+  glDeleteBuffers(1, &src);
+  glDeleteBuffers(1, &dst);
+  tool_close(&egl, ctx);
+  if (s != GT_OK) {
+    fprintf(stderr, "gltile: transposing %s (%ux%u, %s): %s\n", o.inputs[0], in.rows, in.cols,
+            gt_strategy_name(o.strategy), gt_status_string(s));
+    rc = 1;
+  } else
+    rc = write_output(o.out, &out);
+  npy_free(&in);
+  npy_free(&out);
+  return rc;
+}
+
+/* ---- matmul -------------------------------------------------------- */
+
+int tool_cmd_matmul(int argc, char **argv) {
+  cmd_options o;
+  int rc = parse_options(argc, argv, true, &o);
+  if (rc >= 0) return rc;
+  const char *pa = o.inputs[0], *pb = o.inputs[1];
+  npy_array a, b, c, out;
+  memset(&a, 0, sizeof a);
+  memset(&b, 0, sizeof b);
+  memset(&c, 0, sizeof c);
+  memset(&out, 0, sizeof out);
+  rc = 1;
+  if (read_input(pa, &a) || need_f32(pa, &a) || read_input(pb, &b) || need_f32(pb, &b)) goto done;
+  uint32_t m = o.trans_a ? a.cols : a.rows, k = o.trans_a ? a.rows : a.cols;
+  uint32_t kb = o.trans_b ? b.cols : b.rows, n = o.trans_b ? b.rows : b.cols;
+  if (k != kb) {
+    fprintf(stderr,
+            "gltile: %s and %s: inner dimensions differ: op(A) is %ux%u (shape (%u, %u)%s), op(B) is %ux%u "
+            "(shape (%u, %u)%s)\n",
+            pa, pb, m, k, a.rows, a.cols, o.trans_a ? " transposed" : "", kb, n, b.rows, b.cols,
+            o.trans_b ? " transposed" : "");
+    goto done;
+  }
+  if (o.c != NULL) {
+    if (read_input(o.c, &c) || need_f32(o.c, &c)) goto done;
+    if (c.rows != m || c.cols != n) {
+      fprintf(stderr, "gltile: %s: shape (%u, %u) is not the product's (%u, %u)\n", o.c, c.rows, c.cols, m,
+              n);
+      goto done;
+    }
+  }
+  size_t mn = (size_t)m * n;
+  out.type = GT_F32;
+  out.rows = m;
+  out.cols = n;
+  out.data = malloc(mn * 4);
+  if (out.data == NULL) {
+    fprintf(stderr, "gltile: out of memory for %ux%u\n", m, n);
+    goto done;
+  }
+  gt_matmul_desc d;
+  memset(&d, 0, sizeof d);
+  d.strategy = o.strategy;
+  d.trans_a = o.trans_a;
+  d.trans_b = o.trans_b;
+  /* --alpha, --beta or --c ask for the scaled form; --c alone adds C0. */
+  d.scale = o.alpha_set || o.beta_set || o.c != NULL;
+  d.alpha = o.alpha_set ? o.alpha : 1.0f;
+  d.beta = o.beta_set ? o.beta : o.c != NULL ? 1.0f : 0.0f;
+
+  gt_egl egl;
+  gt_context *ctx;
+  if (tool_open(false, GT_MATMUL_KERNEL_DEVICE, &egl, &ctx)) goto done;
+  char what[96];
+  snprintf(what, sizeof what, "multiplying %ux%ux%u", m, n, k);
+  progress p;
+  /* 2 M N K flops at about 10 GFLOP/s, llvmpipe on a few cores. */
+  progress_start(&p, 2.0 * m * n * k / 1e10, what);
+  while (glGetError() != GL_NO_ERROR)
+    continue;
+  GLuint ba = tool_buffer((size_t)a.rows * a.cols, a.data), bb = tool_buffer((size_t)b.rows * b.cols, b.data);
+  GLuint bc = tool_buffer(mn, c.data); /* zeros without --c: beta = 0 never reads them */
+  gt_status s = buffers_made();
+  gt_view av = view_of(ba, a.rows, a.cols, GT_F32), bv = view_of(bb, b.rows, b.cols, GT_F32);
+  gt_view cv = view_of(bc, m, n, GT_F32);
+  if (s == GT_OK) s = gt_matmul(ctx, av, bv, cv, &d);
+  if (s == GT_OK) s = gt_read(ctx, cv, out.data, 0);
+  if (s == GT_OK) progress_end(&p);
+  glDeleteBuffers(1, &ba);
+  glDeleteBuffers(1, &bb);
+  glDeleteBuffers(1, &bc);
+  tool_close(&egl, ctx);
+  if (s != GT_OK) {
+    fprintf(stderr, "gltile: multiplying %s and %s (%ux%ux%u, %s): %s\n", pa, pb, m, n, k,
+            gt_strategy_name(o.strategy), gt_status_string(s));
+    goto done;
+  }
+  rc = write_output(o.out, &out);
+done:
+  npy_free(&a);
+  npy_free(&b);
+  npy_free(&c);
+  npy_free(&out);
+  return rc;
+}

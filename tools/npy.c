@@ -1,0 +1,565 @@
+/* NumPy .npy reader and writer for one 2-D matrix of 32-bit elements; see
+ * npy.h for what is accepted and what is written. */
+/* mkstemp, fsync, fchmod, umask, fstat and fileno are POSIX, not C99. */
+#define _POSIX_C_SOURCE 200809L
+
+#include "npy.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#define NPY_MAGIC "\x93NUMPY"
+#define NPY_MAGIC_LEN 6
+#define NPY_ALIGN 64
+/* NumPy 2.x allows up to 64 dimensions; a longer tuple is garbage. */
+#define NPY_MAX_DIMS 64
+/* A 2-D header is under 128 bytes; far larger ones are refused before any
+ * allocation so that a corrupt length cannot ask for gigabytes. */
+#define NPY_MAX_HEADER (1ul << 20)
+
+#if defined(__GNUC__)
+#define NPY_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define NPY_PRINTF(f, a)
+#endif
+
+static int fail(char *err, size_t err_size, const char *path, const char *fmt, ...) NPY_PRINTF(4, 5);
+
+/* Puts "path: message" in err; always returns -1 so callers can return it. */
+static int fail(char *err, size_t err_size, const char *path, const char *fmt, ...) {
+  if (err != NULL && err_size > 0) {
+    int n = snprintf(err, err_size, "%s: ", path);
+    if (n >= 0 && (size_t)n < err_size) {
+      va_list ap;
+      va_start(ap, fmt);
+      vsnprintf(err + n, err_size - (size_t)n, fmt, ap);
+      va_end(ap);
+    }
+  }
+  return -1;
+}
+
+/* The data is copied as stored, which is right only on little-endian hosts;
+ * checked at run time because no portable compile-time test exists. */
+static bool host_little_endian(void) {
+  const uint16_t one = 1;
+  unsigned char first;
+  memcpy(&first, &one, 1);
+  return first == 1;
+}
+
+const char *npy_descr(gt_type t) {
+  switch (t) {
+  case GT_F32: return "<f4";
+  case GT_I32: return "<i4";
+  case GT_U32: return "<u4";
+  }
+  return "?";
+}
+
+void npy_free(npy_array *a) {
+  if (a == NULL) return;
+  free(a->data);
+  memset(a, 0, sizeof *a);
+}
+
+/* ------------------------------------------------------------------ */
+/* Header dict parsing: the subset of Python literal syntax NumPy writes,
+ * with its variations (key order, quotes, spaces, trailing commas, the
+ * Python 2 'L' suffix of old files). */
+
+typedef struct cursor {
+  const char *p, *end;
+  char msg[160]; /* why parsing failed */
+} cursor;
+
+typedef struct header {
+  char descr[24];
+  int fortran; /* -1 = key not seen, else 0 or 1 */
+  int ndim;    /* -1 = key not seen */
+  unsigned long long dims[NPY_MAX_DIMS];
+} header;
+
+static void skip_ws(cursor *c) {
+  while (c->p < c->end && (*c->p == ' ' || *c->p == '\t' || *c->p == '\n' || *c->p == '\r'))
+    c->p++;
+}
+
+static bool eat(cursor *c, char ch) {
+  skip_ws(c);
+  if (c->p < c->end && *c->p == ch) {
+    c->p++;
+    return true;
+  }
+  return false;
+}
+
+static bool is_word_char(char ch) {
+  return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_';
+}
+
+/* A bare word such as True, not followed by more word characters. */
+static bool eat_word(cursor *c, const char *w) {
+  size_t n = strlen(w);
+  skip_ws(c);
+  if ((size_t)(c->end - c->p) < n || memcmp(c->p, w, n) != 0) return false;
+  if (c->p + n < c->end && is_word_char(c->p[n])) return false;
+  c->p += n;
+  return true;
+}
+
+/* A quoted string into buf. Returns 0, 1 when it did not fit (buf holds
+ * its start), -1 when there is no terminated string here. */
+static int parse_string(cursor *c, char *buf, size_t size) {
+  skip_ws(c);
+  if (c->p >= c->end || (*c->p != '\'' && *c->p != '"')) return -1;
+  char quote = *c->p++;
+  size_t n = 0;
+  bool too_long = false;
+  while (c->p < c->end && *c->p != quote) {
+    if (n + 1 < size)
+      buf[n++] = *c->p;
+    else
+      too_long = true;
+    c->p++;
+  }
+  buf[n] = '\0';
+  if (c->p >= c->end) return -1;
+  c->p++;
+  return too_long ? 1 : 0;
+}
+
+static int parse_shape(cursor *c, header *h) {
+  if (!eat(c, '(')) {
+    snprintf(c->msg, sizeof c->msg, "'shape' is not a tuple");
+    return -1;
+  }
+  bool comma = false;
+  h->ndim = 0;
+  for (;;) {
+    if (eat(c, ')')) break;
+    if (h->ndim > 0 && !comma) {
+      snprintf(c->msg, sizeof c->msg, "expected ',' or ')' in 'shape'");
+      return -1;
+    }
+    skip_ws(c);
+    if (c->p >= c->end || *c->p < '0' || *c->p > '9') {
+      snprintf(c->msg, sizeof c->msg, "'shape' holds something other than non-negative integers");
+      return -1;
+    }
+    unsigned long long v = 0;
+    while (c->p < c->end && *c->p >= '0' && *c->p <= '9') {
+      unsigned d = (unsigned)(*c->p++ - '0');
+      if (v > (~0ull - d) / 10) {
+        snprintf(c->msg, sizeof c->msg, "a dimension in 'shape' overflows 64 bits");
+        return -1;
+      }
+      v = v * 10 + d;
+    }
+    /* Python 2 wrote long integers as 3L; NumPy still reads such files. */
+    if (c->p < c->end && (*c->p == 'L' || *c->p == 'l')) c->p++;
+    if (c->p < c->end && is_word_char(*c->p)) {
+      snprintf(c->msg, sizeof c->msg, "'shape' holds something other than non-negative integers");
+      return -1;
+    }
+    if (h->ndim == NPY_MAX_DIMS) {
+      snprintf(c->msg, sizeof c->msg, "'shape' has more than %d dimensions", NPY_MAX_DIMS);
+      return -1;
+    }
+    h->dims[h->ndim++] = v;
+    comma = eat(c, ',');
+  }
+  /* (5) is an integer in Python, not a tuple. */
+  if (h->ndim == 1 && !comma) {
+    snprintf(c->msg, sizeof c->msg, "'shape' (%llu) is not a tuple (a 1-tuple needs a trailing comma)",
+             h->dims[0]);
+    return -1;
+  }
+  return 0;
+}
+
+static int parse_header(const char *text, size_t size, header *h, char *msg, size_t msg_size) {
+  cursor c;
+  c.p = text;
+  c.end = text + size;
+  c.msg[0] = '\0';
+  h->descr[0] = '\0';
+  h->fortran = -1;
+  h->ndim = -1;
+  bool descr_seen = false, comma = false;
+  int rc = -1;
+  if (!eat(&c, '{')) {
+    snprintf(c.msg, sizeof c.msg, "the header is not a dict");
+    goto done;
+  }
+  for (int keys = 0;; keys++) {
+    if (eat(&c, '}')) break;
+    if (keys > 0 && !comma) {
+      snprintf(c.msg, sizeof c.msg, "expected ',' or '}' in the header dict");
+      goto done;
+    }
+    char key[32];
+    int s = parse_string(&c, key, sizeof key);
+    if (s < 0) {
+      snprintf(c.msg, sizeof c.msg, "expected a quoted key or '}' in the header dict");
+      goto done;
+    }
+    if (!eat(&c, ':')) {
+      snprintf(c.msg, sizeof c.msg, "expected ':' after key '%s'", key);
+      goto done;
+    }
+    bool dup;
+    if (s == 0 && strcmp(key, "descr") == 0) {
+      dup = descr_seen;
+      descr_seen = true;
+      skip_ws(&c);
+      if (c.p < c.end && (*c.p == '[' || *c.p == '{')) {
+        snprintf(c.msg, sizeof c.msg, "structured dtypes are not supported (need '<f4', '<i4' or '<u4')");
+        goto done;
+      }
+      /* A descr too long for the buffer is reported as an unsupported dtype
+       * later, by its start. */
+      if (parse_string(&c, h->descr, sizeof h->descr) < 0) {
+        snprintf(c.msg, sizeof c.msg, "'descr' is not a string");
+        goto done;
+      }
+    } else if (s == 0 && strcmp(key, "fortran_order") == 0) {
+      dup = h->fortran >= 0;
+      if (eat_word(&c, "True"))
+        h->fortran = 1;
+      else if (eat_word(&c, "False"))
+        h->fortran = 0;
+      else {
+        snprintf(c.msg, sizeof c.msg, "'fortran_order' is neither True nor False");
+        goto done;
+      }
+    } else if (s == 0 && strcmp(key, "shape") == 0) {
+      dup = h->ndim >= 0;
+      if (parse_shape(&c, h)) goto done;
+    } else {
+      snprintf(c.msg, sizeof c.msg, "unexpected key '%s%s' (only 'descr', 'fortran_order' and 'shape')", key,
+               s ? "..." : "");
+      goto done;
+    }
+    if (dup) {
+      snprintf(c.msg, sizeof c.msg, "key '%s' appears twice", key);
+      goto done;
+    }
+    comma = eat(&c, ',');
+  }
+  skip_ws(&c);
+  if (c.p != c.end)
+    snprintf(c.msg, sizeof c.msg, "unexpected text after the header dict");
+  else if (!descr_seen)
+    snprintf(c.msg, sizeof c.msg, "missing key 'descr'");
+  else if (h->fortran < 0)
+    snprintf(c.msg, sizeof c.msg, "missing key 'fortran_order'");
+  else if (h->ndim < 0)
+    snprintf(c.msg, sizeof c.msg, "missing key 'shape'");
+  else
+    rc = 0;
+done:
+  if (rc) snprintf(msg, msg_size, "%s", c.msg);
+  return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* Reading.                                                            */
+
+/* dst (rows x cols, C order) from src, the C-order (cols x rows) matrix a
+ * Fortran-order file stores; in 32 x 32 blocks so both sides stay in cache. */
+static void transpose_words(uint32_t *dst, const uint32_t *src, size_t rows, size_t cols) {
+  const size_t b = 32;
+  for (size_t r0 = 0; r0 < rows; r0 += b)
+    for (size_t c0 = 0; c0 < cols; c0 += b) {
+      size_t r1 = r0 + b < rows ? r0 + b : rows, c1 = c0 + b < cols ? c0 + b : cols;
+      for (size_t r = r0; r < r1; r++)
+        for (size_t c = c0; c < c1; c++)
+          dst[r * cols + c] = src[c * rows + r];
+    }
+}
+
+static int read_data(FILE *f, const char *path, const header *h, size_t data_start, npy_array *out, char *err,
+                     size_t err_size) {
+  unsigned long long rows = h->dims[0], cols = h->dims[1];
+  if (rows > UINT32_MAX || cols > UINT32_MAX)
+    return fail(err, err_size, path, "shape (%llu, %llu) has a dimension of 2^32 or more", rows, cols);
+  /* rows, cols < 2^32 so the product fits 64 bits; the bytes may not fit
+   * size_t. */
+  unsigned long long count = rows * cols;
+  if (count > (unsigned long long)(SIZE_MAX / 4))
+    return fail(err, err_size, path, "shape (%llu, %llu): the data size overflows", rows, cols);
+  size_t bytes = (size_t)count * 4;
+
+  /* On a regular file, compare sizes before allocating: a truncated or
+   * corrupt file must not cost a huge allocation. */
+  struct stat st;
+  bool regular = fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode);
+  if (regular) {
+    unsigned long long have =
+        (unsigned long long)st.st_size > data_start ? (unsigned long long)st.st_size - data_start : 0;
+    if (have < bytes)
+      return fail(err, err_size, path,
+                  "truncated: shape (%llu, %llu) of '%s' needs %llu data bytes, the file has %llu", rows,
+                  cols, h->descr, (unsigned long long)bytes, have);
+    if (have > bytes)
+      return fail(err, err_size, path, "%llu byte%s after the data that shape (%llu, %llu) of '%s' describes",
+                  have - bytes, have - bytes == 1 ? "" : "s", rows, cols, h->descr);
+  }
+
+  void *data = malloc(bytes ? bytes : 1);
+  if (data == NULL)
+    return fail(err, err_size, path, "out of memory for %llu data bytes", (unsigned long long)bytes);
+  size_t got = fread(data, 1, bytes, f);
+  if (got < bytes) {
+    int e = errno;
+    bool read_error = ferror(f) != 0;
+    free(data);
+    if (read_error) return fail(err, err_size, path, "read error: %s", strerror(e));
+    return fail(err, err_size, path,
+                "truncated: shape (%llu, %llu) of '%s' needs %llu data bytes, the file has %llu", rows, cols,
+                h->descr, (unsigned long long)bytes, (unsigned long long)got);
+  }
+  if (!regular && fgetc(f) != EOF) {
+    free(data);
+    return fail(err, err_size, path, "bytes after the data that shape (%llu, %llu) of '%s' describes", rows,
+                cols, h->descr);
+  }
+  if (h->fortran == 1 && rows > 1 && cols > 1) {
+    uint32_t *c_order = malloc(bytes);
+    if (c_order == NULL) {
+      free(data);
+      return fail(err, err_size, path, "out of memory for %llu bytes (Fortran order)",
+                  (unsigned long long)bytes);
+    }
+    transpose_words(c_order, data, (size_t)rows, (size_t)cols);
+    free(data);
+    data = c_order;
+  }
+  out->rows = (uint32_t)rows;
+  out->cols = (uint32_t)cols;
+  out->data = data;
+  return 0;
+}
+
+int npy_read(const char *path, npy_array *out, char *err, size_t err_size) {
+  if (err != NULL && err_size > 0) err[0] = '\0';
+  memset(out, 0, sizeof *out);
+  if (!host_little_endian())
+    return fail(err, err_size, path,
+                "this host is big-endian; gltile reads .npy data only on little-endian hosts");
+  FILE *f = fopen(path, "rb");
+  if (f == NULL) return fail(err, err_size, path, "cannot open: %s", strerror(errno));
+
+  int rc = -1;
+  char *text = NULL;
+  unsigned char pre[12];
+  struct stat st;
+  /* fopen accepts a directory on Linux; say what it is. */
+  if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+    fail(err, err_size, path, "is a directory");
+    goto done;
+  }
+  size_t got = fread(pre, 1, 8, f);
+  if (got < 8 && ferror(f)) {
+    fail(err, err_size, path, "read error: %s", strerror(errno));
+    goto done;
+  }
+  if (got == 0) {
+    fail(err, err_size, path, "empty file, not a .npy file");
+    goto done;
+  }
+  if (got < NPY_MAGIC_LEN || memcmp(pre, NPY_MAGIC, NPY_MAGIC_LEN) != 0) {
+    fail(err, err_size, path, "not a .npy file (wrong magic: it does not start with \\x93NUMPY)");
+    goto done;
+  }
+  if (got < 8) {
+    fail(err, err_size, path, "truncated: the file ends inside the .npy preamble");
+    goto done;
+  }
+  unsigned major = pre[6], minor = pre[7];
+  /* 1.0 has a 2-byte header length, 2.0 and 3.0 a 4-byte one; 3.0 only
+   * allows UTF-8 in the header. */
+  size_t len_bytes = major == 1 ? 2 : 4;
+  if (minor != 0 || major < 1 || major > 3) {
+    fail(err, err_size, path, "unsupported .npy format version %u.%u (gltile reads 1.0, 2.0 and 3.0)", major,
+         minor);
+    goto done;
+  }
+  if (fread(pre + 8, 1, len_bytes, f) < len_bytes) {
+    fail(err, err_size, path, "truncated: the file ends inside the .npy preamble");
+    goto done;
+  }
+  unsigned long header_len = (unsigned long)pre[8] | (unsigned long)pre[9] << 8;
+  if (len_bytes == 4) header_len |= (unsigned long)pre[10] << 16 | (unsigned long)pre[11] << 24;
+  if (header_len > NPY_MAX_HEADER) {
+    fail(err, err_size, path, "header length %lu is implausible (more than %lu bytes)", header_len,
+         (unsigned long)NPY_MAX_HEADER);
+    goto done;
+  }
+  text = malloc(header_len + 1);
+  if (text == NULL) {
+    fail(err, err_size, path, "out of memory for the header");
+    goto done;
+  }
+  if (fread(text, 1, header_len, f) < header_len) {
+    fail(err, err_size, path, "truncated: the file ends inside the %lu-byte header", header_len);
+    goto done;
+  }
+  text[header_len] = '\0';
+
+  header h;
+  char msg[200];
+  if (parse_header(text, header_len, &h, msg, sizeof msg)) {
+    fail(err, err_size, path, "bad .npy header: %s", msg);
+    goto done;
+  }
+  gt_type type = strcmp(h.descr, "<f4") == 0   ? GT_F32
+                 : strcmp(h.descr, "<i4") == 0 ? GT_I32
+                 : strcmp(h.descr, "<u4") == 0 ? GT_U32
+                                               : (gt_type)0;
+  if (type == 0) {
+    fail(err, err_size, path, "dtype '%s' is not supported (gltile reads '<f4', '<i4' and '<u4')", h.descr);
+    goto done;
+  }
+  if (h.ndim == 0) {
+    fail(err, err_size, path, "0-D array (shape ()): gltile needs a 2-D matrix");
+    goto done;
+  }
+  if (h.ndim == 1) {
+    fail(err, err_size, path,
+         "1-D array (shape (%llu,)): gltile needs a 2-D matrix; reshape it to (1, %llu) or (%llu, 1)",
+         h.dims[0], h.dims[0], h.dims[0]);
+    goto done;
+  }
+  if (h.ndim > 2) {
+    char shape[96];
+    size_t used = 0;
+    for (int i = 0; i < h.ndim && used + 24 < sizeof shape; i++)
+      used += (size_t)snprintf(shape + used, sizeof shape - used, "%s%llu", i ? ", " : "", h.dims[i]);
+    fail(err, err_size, path, "%d-D array (shape (%s%s)): gltile needs a 2-D matrix", h.ndim, shape,
+         used + 24 < sizeof shape ? "" : ", ...");
+    goto done;
+  }
+  out->type = type;
+  rc = read_data(f, path, &h, 8 + len_bytes + header_len, out, err, err_size);
+done:
+  free(text);
+  fclose(f);
+  if (rc) memset(out, 0, sizeof *out);
+  return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* Writing.                                                            */
+
+static int write_all(FILE *f, const void *p, size_t n) { return fwrite(p, 1, n, f) == n ? 0 : -1; }
+
+int npy_write(const char *path, const npy_array *a, char *err, size_t err_size) {
+  if (err != NULL && err_size > 0) err[0] = '\0';
+  if (!host_little_endian())
+    return fail(err, err_size, path,
+                "this host is big-endian; gltile writes .npy data only on little-endian hosts");
+  const char *descr = npy_descr(a->type);
+  if (descr[0] == '?') return fail(err, err_size, path, "cannot write element type %d", (int)a->type);
+  unsigned long long count = (unsigned long long)a->rows * a->cols;
+  if (count > (unsigned long long)(SIZE_MAX / 4))
+    return fail(err, err_size, path, "shape (%lu, %lu): the data size overflows", (unsigned long)a->rows,
+                (unsigned long)a->cols);
+  size_t bytes = (size_t)count * 4;
+  if (bytes > 0 && a->data == NULL) return fail(err, err_size, path, "no data to write");
+
+  /* The dict exactly as NumPy writes it, trailing ", }" included. */
+  char head[12 + 128 + NPY_ALIGN + 1];
+  char dict[128];
+  int n = snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': False, 'shape': (%lu, %lu), }", descr,
+                   (unsigned long)a->rows, (unsigned long)a->cols);
+  if (n < 0 || (size_t)n >= sizeof dict) return fail(err, err_size, path, "internal error: header too long");
+  /* Version 1.0 stores the header length in 2 bytes; 2.0 in 4 bytes, needed
+   * only past 65535 bytes, which a 2-D header never reaches. The spaces
+   * bring preamble + header to a multiple of 64 so the data is aligned;
+   * NumPy's formula, which pads 1 to 64 spaces, never none. */
+  unsigned major = 1;
+  size_t prefix = 10;
+  size_t header_len = (size_t)n + 1;
+  header_len += NPY_ALIGN - (prefix + header_len) % NPY_ALIGN;
+  if (header_len > 65535) {
+    major = 2;
+    prefix = 12;
+    header_len = (size_t)n + 1;
+    header_len += NPY_ALIGN - (prefix + header_len) % NPY_ALIGN;
+  }
+  memcpy(head, NPY_MAGIC, NPY_MAGIC_LEN);
+  head[6] = (char)major;
+  head[7] = 0;
+  for (size_t i = 0; i < prefix - 8; i++)
+    head[8 + i] = (char)((header_len >> (8 * i)) & 0xff);
+  memcpy(head + prefix, dict, (size_t)n);
+  memset(head + prefix + n, ' ', header_len - (size_t)n - 1);
+  head[prefix + header_len - 1] = '\n';
+
+  /* Same directory, so rename() is atomic and never crosses file systems. */
+  static const char suffix[] = ".tmpXXXXXX";
+  size_t path_len = strlen(path);
+  char *tmp = malloc(path_len + sizeof suffix);
+  if (tmp == NULL) return fail(err, err_size, path, "out of memory");
+  memcpy(tmp, path, path_len);
+  memcpy(tmp + path_len, suffix, sizeof suffix);
+  int fd = mkstemp(tmp);
+  if (fd < 0) {
+    int e = errno;
+    free(tmp);
+    return fail(err, err_size, path, "cannot create a temporary file next to it: %s", strerror(e));
+  }
+  /* mkstemp creates the file 0600; give it the mode a plain fopen would
+   * (0666 less the umask). umask can only be read by setting it, and the
+   * program is single-threaded. */
+  mode_t mask = umask(0);
+  umask(mask);
+  int rc = -1;
+  FILE *f = NULL;
+  if (fchmod(fd, 0666 & ~mask) != 0) {
+    fail(err, err_size, path, "cannot set the mode of %s: %s", tmp, strerror(errno));
+    close(fd);
+    goto done;
+  }
+  f = fdopen(fd, "wb");
+  if (f == NULL) {
+    fail(err, err_size, path, "cannot open %s: %s", tmp, strerror(errno));
+    close(fd);
+    goto done;
+  }
+  if (write_all(f, head, prefix + header_len) || write_all(f, a->data, bytes) || fflush(f) != 0) {
+    fail(err, err_size, path, "write error on %s: %s", tmp, strerror(errno));
+    goto done;
+  }
+  /* Durable before it is visible under the final name; EINVAL means the
+   * file system has nothing to sync. */
+  if (fsync(fileno(f)) != 0 && errno != EINVAL) {
+    fail(err, err_size, path, "cannot sync %s: %s", tmp, strerror(errno));
+    goto done;
+  }
+  int closed = fclose(f);
+  f = NULL;
+  if (closed != 0) {
+    fail(err, err_size, path, "write error on %s: %s", tmp, strerror(errno));
+    goto done;
+  }
+  if (rename(tmp, path) != 0) {
+    fail(err, err_size, path, "cannot rename %s to it: %s", tmp, strerror(errno));
+    goto done;
+  }
+  rc = 0;
+done:
+  if (f != NULL) fclose(f);
+  if (rc) unlink(tmp);
+  free(tmp);
+  return rc;
+}

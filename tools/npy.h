@@ -1,0 +1,62 @@
+/* A small reader and writer of NumPy .npy files holding one 2-D matrix of
+ * 32-bit elements, for the gltile program's transpose and matmul commands.
+ * No GL here, so the tests can run it on any host.
+ *
+ * What is read:
+ *   - format versions 1.0, 2.0 and 3.0 (3.0 differs only in allowing UTF-8
+ *     in the header, which the accepted keys never need);
+ *   - descr '<f4', '<i4' or '<u4' (little-endian float32, int32, uint32),
+ *     exactly as NumPy writes them; any other dtype is refused;
+ *   - exactly 2 dimensions, each below 2^32. 0-D and 1-D arrays are
+ *     refused rather than guessed at: NumPy itself treats a 1-D operand of
+ *     matmul as a row or a column depending on its side, so the caller must
+ *     reshape to (1, n) or (n, 1);
+ *   - C order, or Fortran order, which is transposed on read: a Fortran
+ *     file of shape (rows, cols) stores the C-order (cols, rows) matrix,
+ *     and npy_read returns the rows x cols matrix in C order either way;
+ *   - data exactly as long as the shape says: shorter is a truncated file,
+ *     longer a file that is not what its header claims (NumPy never writes
+ *     trailing bytes), both refused.
+ * Empty matrices (a zero dimension) are read; callers decide about them.
+ *
+ * What is written: C order, format 1.0 unless the header needs 2.0 (never,
+ * for two dimensions), the header padded with spaces and ended with '\n'
+ * so the data starts at a multiple of 64 bytes, as NumPy does. The file is
+ * written under a temporary name in the same directory and renamed over
+ * the destination only when complete: a destination is complete or absent
+ * (or, when it existed, left as it was).
+ *
+ * Data is copied as stored, so both functions refuse to run on a
+ * big-endian host rather than produce swapped words. */
+#ifndef GT_TOOL_NPY_H
+#define GT_TOOL_NPY_H
+
+#include <gltile/gltile.h>
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* A rows x cols matrix in C order: element (r, c) is data[r * cols + c]. */
+typedef struct npy_array {
+  gt_type type; /* GT_F32 ('<f4'), GT_I32 ('<i4') or GT_U32 ('<u4') */
+  uint32_t rows, cols;
+  void *data; /* rows * cols * 4 bytes from malloc; npy_free releases it */
+} npy_array;
+
+/* Reads path into *out.
+ * Returns    0; or -1 with *out zeroed, nothing allocated, and a message
+ *            that starts with the path in err (when err_size > 0). */
+int npy_read(const char *path, npy_array *out, char *err, size_t err_size);
+
+/* Writes a to path (see above for the format and the temporary name).
+ * Returns    0; or -1 with a message naming the path in err, no temporary
+ *            left behind and an existing path untouched. */
+int npy_write(const char *path, const npy_array *a, char *err, size_t err_size);
+
+/* Frees a->data and zeroes *a. NULL is a no-op. */
+void npy_free(npy_array *a);
+
+/* The descr of a type as written in a header ("<f4"); "?" for others. */
+const char *npy_descr(gt_type t);
+
+#endif
