@@ -212,7 +212,10 @@ void gt_context_release(gt_context *ctx) {
   if (ctx == NULL) return;
   /* Programs can only be deleted on their own context; without it they
    * die with the context itself. */
-  if (eglGetCurrentContext() == (EGLContext)ctx->egl_context) gt__program_release_all(ctx);
+  if (eglGetCurrentContext() == (EGLContext)ctx->egl_context) {
+    gt__program_release_all(ctx);
+    gt__user_kernels_release_all(ctx);
+  }
   if (ctx->owns_memory) {
     gt_allocator a = ctx->allocator;
     a.free(ctx, a.user);

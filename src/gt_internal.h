@@ -85,8 +85,26 @@ typedef struct gt_program {
 enum { GT_BINDING_SRC = 0, GT_BINDING_DST = 1 };
 enum { GT_BINDING_A = 0, GT_BINDING_B = 1, GT_BINDING_C = 2 };
 
-/* The view uniforms: gt_views[slot] = (rows, cols, offset, pitch). */
-#define GT_MAX_VIEWS 4
+/* The view uniforms: gt_views[slot] = (rows, cols, offset, pitch); as many
+ * as a user kernel may bind. */
+#define GT_MAX_VIEWS GT_KERNEL_MAX_VIEWS
+
+/* ---- user kernels ------------------------------------------------- */
+
+#define GT_USER_KERNEL_TABLE_SIZE 16
+
+/* A kernel made by gt_kernel_create: its two programs ([0] with restrict,
+ * [1] the aliased variant without) and what dispatch needs to check. */
+typedef struct gt_user_kernel {
+  GLuint program[2]; /* 0 = free slot */
+  GLint views_loc[2], base_loc[2], domain_loc[2];
+  GLint uniform_loc[2][GT_KERNEL_MAX_UNIFORMS];
+  uint32_t tile_rows, tile_cols, view_count, uniform_count;
+  gt_type types[GT_KERNEL_MAX_VIEWS];
+  gt_access access[GT_KERNEL_MAX_VIEWS];
+  gt_uniform_type uniform_types[GT_KERNEL_MAX_UNIFORMS];
+  char names[GT_KERNEL_MAX_VIEWS][GT_KERNEL_MAX_NAME + 1]; /* for logs */
+} gt_user_kernel;
 
 /* ---- the context -------------------------------------------------- */
 
@@ -101,6 +119,7 @@ struct gt_context {
   gt_matmul_kernel matmul_kernel; /* what matmul's AUTO runs */
   char renderer[128];
   gt_program programs[GT_PROGRAM_TABLE_SIZE];
+  gt_user_kernel user_kernels[GT_USER_KERNEL_TABLE_SIZE];
 };
 
 /* ---- shared helpers ----------------------------------------------- */
@@ -145,8 +164,16 @@ uint64_t gt__view_span(gt_view v);
 /* Effective pitch: cols when pitch is 0. */
 uint32_t gt__view_pitch(gt_view v);
 
+/* Compiles and links parts into a program; compile and link logs go to
+ * the logger, introduced by `what`. */
+gt_status gt__program_build(gt_context *ctx, const char *const *parts, int count, const char *what,
+                            GLuint *out);
+
 /* Finds or builds the program for key. */
 gt_status gt__program_get(gt_context *ctx, const gt_program_key *key, const gt_program **out);
+
+/* Deletes every user kernel's programs. */
+void gt__user_kernels_release_all(gt_context *ctx);
 
 /* Deletes every program in the table. */
 void gt__program_release_all(gt_context *ctx);

@@ -3,6 +3,7 @@
  * allocating on every later call. */
 #include "gt_internal.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static bool same_key(const gt_program_key *a, const gt_program_key *b) {
@@ -12,7 +13,7 @@ static bool same_key(const gt_program_key *a, const gt_program_key *b) {
 }
 
 /* Sends a shader or program info log to the logger, if there is one. */
-static void log_info(const gt_context *ctx, GLuint object, bool is_shader, const gt_program_key *key) {
+static void log_info(const gt_context *ctx, GLuint object, bool is_shader, const char *what) {
   if (ctx->logger.log == NULL) return;
   char text[2048];
   GLsizei length = 0;
@@ -21,31 +22,22 @@ static void log_info(const gt_context *ctx, GLuint object, bool is_shader, const
   else
     glGetProgramInfoLog(object, (GLsizei)sizeof text, &length, text);
   text[length > 0 && (size_t)length < sizeof text ? length : 0] = '\0';
-  gt__log(ctx, GT_LOG_ERROR,
-          "%s of %s (tile %u, group %ux%u, variant %u) failed; source 1 = prelude.glsl, "
-          "2 = %s, 3 = its shared part:\n%s",
-          is_shader ? "compile" : "link", gt__kernel_name(key->kernel), key->tile, key->group_cols,
-          key->group_rows, key->variant, gt__kernel_name(key->kernel), text);
+  gt__log(ctx, GT_LOG_ERROR, "%s of %s failed:\n%s", is_shader ? "compile" : "link", what, text);
 }
 
-static gt_status build(gt_context *ctx, const gt_program_key *key, gt_program *slot) {
-  char preamble[512];
-  GT__CHECK(gt__program_preamble(key, preamble, sizeof preamble) != 0, GT_ERR_INVALID_ARGUMENT);
-  const char *include = gt__kernel_include(key->kernel);
-  const char *parts[] = {preamble,        gt__glsl_prelude,
-                         "\n#line 1 3\n", include ? include : "",
-                         "\n#line 1 2\n", gt__kernel_source(key->kernel)};
+gt_status gt__program_build(gt_context *ctx, const char *const *parts, int count, const char *what,
+                            GLuint *out) {
   GLuint shader = glCreateShader(GL_COMPUTE_SHADER);
   if (shader == 0) {
     gt_status s = gt__gl_status(ctx, "glCreateShader");
     return s == GT_OK ? GT_ERR_GL : s;
   }
-  glShaderSource(shader, 6, parts, NULL);
+  glShaderSource(shader, count, parts, NULL);
   glCompileShader(shader);
   GLint ok = 0;
   glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
   if (!ok) {
-    log_info(ctx, shader, true, key);
+    log_info(ctx, shader, true, what);
     glDeleteShader(shader);
     return GT_ERR_SHADER_BUILD;
   }
@@ -62,7 +54,7 @@ static gt_status build(gt_context *ctx, const gt_program_key *key, gt_program *s
   glDeleteShader(shader);
   glGetProgramiv(program, GL_LINK_STATUS, &ok);
   if (!ok) {
-    log_info(ctx, program, false, key);
+    log_info(ctx, program, false, what);
     glDeleteProgram(program);
     return GT_ERR_SHADER_BUILD;
   }
@@ -71,6 +63,23 @@ static gt_status build(gt_context *ctx, const gt_program_key *key, gt_program *s
     glDeleteProgram(program);
     return s;
   }
+  *out = program;
+  return GT_OK;
+}
+
+static gt_status build(gt_context *ctx, const gt_program_key *key, gt_program *slot) {
+  char preamble[512], what[160];
+  GT__CHECK(gt__program_preamble(key, preamble, sizeof preamble) != 0, GT_ERR_INVALID_ARGUMENT);
+  const char *include = gt__kernel_include(key->kernel);
+  const char *parts[] = {preamble,        gt__glsl_prelude,
+                         "\n#line 1 3\n", include ? include : "",
+                         "\n#line 1 2\n", gt__kernel_source(key->kernel)};
+  snprintf(
+      what, sizeof what,
+      "%s (tile %u, group %ux%u, variant %u; source 1 = prelude.glsl, 2 = the kernel, 3 = its shared part)",
+      gt__kernel_name(key->kernel), key->tile, key->group_cols, key->group_rows, key->variant);
+  GLuint program = 0;
+  GT__TRY(gt__program_build(ctx, parts, 6, what, &program));
   slot->key = *key;
   slot->name = program;
   slot->views_loc = glGetUniformLocation(program, "gt_views");
@@ -78,8 +87,7 @@ static gt_status build(gt_context *ctx, const gt_program_key *key, gt_program *s
   slot->scale_loc = glGetUniformLocation(program, "gt_scale");
   slot->k_range_loc = glGetUniformLocation(program, "gt_k_range");
   slot->grid_origin_loc = glGetUniformLocation(program, "gt_grid_origin");
-  gt__log(ctx, GT_LOG_DEBUG, "built %s: tile %u, group %ux%u, variant %u", gt__kernel_name(key->kernel),
-          key->tile, key->group_cols, key->group_rows, key->variant);
+  gt__log(ctx, GT_LOG_DEBUG, "built %s", what);
   return GT_OK;
 }
 

@@ -406,6 +406,123 @@ gt_status gt_image_transpose(gt_context *ctx, gt_image src, gt_image dst, const 
 gt_status gt_image_rotate(gt_context *ctx, gt_image src, gt_image dst, uint32_t quarter_turns,
                           const gt_transpose_desc *d);
 
+/* ------------------------------------------------------------------ */
+/* User kernels: C++ AMP's parallel_for_each over a tiled extent.      */
+
+#define GT_KERNEL_MAX_VIEWS 8
+#define GT_KERNEL_MAX_UNIFORMS 8
+#define GT_KERNEL_MAX_NAME 31 /* characters in a view or uniform name */
+
+typedef enum gt_access { GT_ACCESS_READ = 1, GT_ACCESS_WRITE, GT_ACCESS_READ_WRITE } gt_access;
+
+typedef enum gt_uniform_type {
+  GT_UNIFORM_INT = 1, /* int */
+  GT_UNIFORM_UINT,    /* uint */
+  GT_UNIFORM_FLOAT,   /* float */
+  GT_UNIFORM_VEC4     /* vec4 */
+} gt_uniform_type;
+
+/* How a dispatch covers an extent the tile may not divide (seeds 000, 001):
+ * EXACT refuses it; PAD adds invocations (the kernel guards its accesses
+ * with gt_in_domain or the views' _read/_write helpers); TRUNCATE runs the
+ * whole tiles only and hands the leftover bands back. */
+typedef enum gt_policy { GT_POLICY_EXACT = 0, GT_POLICY_PAD, GT_POLICY_TRUNCATE } gt_policy;
+
+/* A view slot of a kernel: its GLSL name, element type and access. */
+typedef struct gt_kernel_view {
+  const char *name;
+  gt_type type;
+  gt_access access;
+} gt_kernel_view;
+
+typedef struct gt_kernel_uniform {
+  const char *name;
+  gt_uniform_type type;
+} gt_kernel_uniform;
+
+/* A kernel: a GLSL body over views and uniforms.
+ *
+ * body is GLSL ES 3.10 with a void main() and no #version or layout. The
+ * library puts in front of it the prelude (the tiled index: gt_global(),
+ * gt_local(), gt_tile(), gt_tile_origin() as (row, col) uvec2s, and
+ * GT_TILE_ROWS / GT_TILE_COLS), the dispatch's extent as uvec2 gt_domain
+ * with bool gt_in_domain(uvec2), and for each view NAME:
+ *   NAME[]                 its elements (float, int or uint), with
+ *   NAME_index(idx)        the element index of (row, col) idx,
+ *   NAME_extent            its (rows, cols),
+ *   NAME_read(idx)         a read giving 0 outside the view, and
+ *   NAME_write(idx, v)     a write doing nothing outside it;
+ * and a uniform of each declared name and type. Driver messages count the
+ * body's lines from 1 as source string 2. The body need not outlive the
+ * call. */
+typedef struct gt_kernel_desc {
+  const char *body;
+  uint32_t tile_rows, tile_cols; /* invocations per group; 0 = 16 each */
+  uint32_t view_count;
+  gt_kernel_view views[GT_KERNEL_MAX_VIEWS];
+  uint32_t uniform_count;
+  gt_kernel_uniform uniforms[GT_KERNEL_MAX_UNIFORMS];
+} gt_kernel_desc;
+
+/* A kernel's handle in its context; 0 is never a kernel. */
+typedef uint32_t gt_kernel_id;
+
+typedef union gt_uniform_value {
+  int32_t i;
+  uint32_t u;
+  float f;
+  float v4[4];
+} gt_uniform_value;
+
+typedef struct gt_dispatch_desc {
+  gt_extent extent;                 /* the domain: one invocation per (row, col) */
+  gt_policy policy;
+  const gt_view *views;             /* the kernel's view_count views, in order */
+  const gt_uniform_value *uniforms; /* its uniform_count values, in order */
+} gt_dispatch_desc;
+
+/* What a dispatch covered, and (TRUNCATE) what it left: the bottom band
+ * is rows main.rows.. of columns 0..main.cols, the right band all rows of
+ * columns main.cols..; a band with a zero extent is empty. Run another
+ * kernel on sections of the views there, as seed 000's option B does. */
+typedef struct gt_dispatch_result {
+  gt_extent main;
+  gt_extent bottom; /* at (main.rows, 0) */
+  gt_extent right;  /* at (0, main.cols) */
+} gt_dispatch_result;
+
+/* Compiles a kernel into the context's table: two programs, with and
+ * without restrict on its storage blocks (seed 004: the aliased and the
+ * non-aliased shader), both built here.
+ * Returns    GT_OK; GT_ERR_INVALID_ARGUMENT (NULL, empty body, names not
+ *            plain identifiers or starting with gt_ / gl_ or repeated,
+ *            unknown type, access or uniform type, more than the MAX
+ *            counts); GT_ERR_UNSUPPORTED (tile over the device's group
+ *            limits, more views than its storage blocks); GT_ERR_SHADER_BUILD
+ *            (the log goes to the logger); GT_ERR_OUT_OF_MEMORY (the table
+ *            of 16 kernels is full); GT_ERR_NO_CONTEXT; GT_ERR_GL.
+ * Allocates  nothing. */
+gt_status gt_kernel_create(gt_context *ctx, const gt_kernel_desc *d, gt_kernel_id *out);
+
+/* Deletes a kernel's programs and frees its slot. 0 or unknown ids: no-op. */
+void gt_kernel_destroy(gt_context *ctx, gt_kernel_id k);
+
+/* Runs a kernel over d->extent tiled by its tile, with d->policy. The
+ * restrict-free program runs when a written view (WRITE or READ_WRITE)
+ * shares elements with another bound view; read-read overlap keeps the
+ * other. The choice is logged at GT_LOG_DEBUG. result may be NULL.
+ * Returns    GT_OK; GT_ERR_INVALID_ARGUMENT (NULL ctx or d, unknown kernel,
+ *            zero extent, unknown policy, missing views or uniforms, a view
+ *            invalid as for gt_transpose); GT_ERR_SHAPE_MISMATCH (a view's
+ *            type not the kernel's, EXACT on an extent the tile does not
+ *            divide); GT_ERR_OUT_OF_RANGE; GT_ERR_UNSUPPORTED (a view wider
+ *            than the storage-block limit); GT_ERR_NO_CONTEXT; GT_ERR_GL.
+ * GL state   binds the program, SSBO slots 0..view_count-1 and sets its
+ *            uniforms; ends with a shader-storage and buffer-update barrier.
+ * Allocates  nothing. */
+gt_status gt_kernel_dispatch(gt_context *ctx, gt_kernel_id k, const gt_dispatch_desc *d,
+                             gt_dispatch_result *result);
+
 #ifdef __cplusplus
 }
 #endif

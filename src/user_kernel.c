@@ -1,0 +1,276 @@
+/* User kernels: a caller's GLSL body compiled with generated declarations
+ * of its views and uniforms, and dispatched over a tiled extent with an
+ * extent policy, choosing the aliased or the non-aliased program per call
+ * (C++ AMP's parallel_for_each with its two shaders, seed 004). */
+#include "gt_internal.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+enum { DEFAULT_TILE = 16 };
+
+static const char *glsl_type(gt_type t) { return t == GT_F32 ? "float" : t == GT_I32 ? "int" : "uint"; }
+
+static const char *uniform_glsl_type(gt_uniform_type t) {
+  switch (t) {
+  case GT_UNIFORM_INT: return "int";
+  case GT_UNIFORM_UINT: return "uint";
+  case GT_UNIFORM_FLOAT: return "float";
+  case GT_UNIFORM_VEC4: return "vec4";
+  }
+  return NULL;
+}
+
+/* A plain identifier that cannot collide with ours or GLSL's reserved
+ * names: letters, digits and _, no leading digit, no gt_ / gl_ prefix,
+ * no double underscore. */
+static bool valid_name(const char *name) {
+  if (name == NULL || name[0] == '\0' || strlen(name) > GT_KERNEL_MAX_NAME) return false;
+  if (strncmp(name, "gt_", 3) == 0 || strncmp(name, "gl_", 3) == 0 || strstr(name, "__")) return false;
+  if (name[0] >= '0' && name[0] <= '9') return false;
+  for (const char *p = name; *p; p++) {
+    bool ok = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_';
+    if (!ok) return false;
+  }
+  return true;
+}
+
+static gt_status check_desc(const gt_context *ctx, const gt_kernel_desc *d, uint32_t *rows, uint32_t *cols) {
+  GT__CHECK(d->body != NULL && d->body[0] != '\0', GT_ERR_INVALID_ARGUMENT);
+  GT__CHECK(d->view_count <= GT_KERNEL_MAX_VIEWS && d->uniform_count <= GT_KERNEL_MAX_UNIFORMS,
+            GT_ERR_INVALID_ARGUMENT);
+  const char *names[GT_KERNEL_MAX_VIEWS + GT_KERNEL_MAX_UNIFORMS];
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < d->view_count; i++) {
+    GT__CHECK(valid_name(d->views[i].name), GT_ERR_INVALID_ARGUMENT);
+    GT__CHECK(gt_type_size(d->views[i].type) != 0, GT_ERR_INVALID_ARGUMENT);
+    GT__CHECK(d->views[i].access >= GT_ACCESS_READ && d->views[i].access <= GT_ACCESS_READ_WRITE,
+              GT_ERR_INVALID_ARGUMENT);
+    names[n++] = d->views[i].name;
+  }
+  for (uint32_t i = 0; i < d->uniform_count; i++) {
+    GT__CHECK(valid_name(d->uniforms[i].name), GT_ERR_INVALID_ARGUMENT);
+    GT__CHECK(uniform_glsl_type(d->uniforms[i].type) != NULL, GT_ERR_INVALID_ARGUMENT);
+    names[n++] = d->uniforms[i].name;
+  }
+  for (uint32_t i = 0; i < n; i++)
+    for (uint32_t j = i + 1; j < n; j++)
+      GT__CHECK(strcmp(names[i], names[j]) != 0, GT_ERR_INVALID_ARGUMENT);
+  *rows = d->tile_rows ? d->tile_rows : DEFAULT_TILE;
+  *cols = d->tile_cols ? d->tile_cols : DEFAULT_TILE;
+  const gt_limits *l = &ctx->limits;
+  if ((uint64_t)*rows * *cols > l->max_invocations || *cols > l->max_group_size[0] ||
+      *rows > l->max_group_size[1]) {
+    gt__log(ctx, GT_LOG_ERROR, "kernel tile %ux%u is beyond this device's groups (%u invocations)", *rows,
+            *cols, l->max_invocations);
+    return GT_ERR_UNSUPPORTED;
+  }
+  if (d->view_count > l->max_storage_blocks) {
+    gt__log(ctx, GT_LOG_ERROR, "kernel has %u views; the device binds %u storage blocks", d->view_count,
+            l->max_storage_blocks);
+    return GT_ERR_UNSUPPORTED;
+  }
+  return GT_OK;
+}
+
+/* Appends printf-style text to buf; false once it no longer fits. */
+static bool append(char *buf, size_t size, size_t *used, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+static bool append(char *buf, size_t size, size_t *used, const char *fmt, ...) {
+  if (*used >= size) return false;
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(buf + *used, size - *used, fmt, ap);
+  va_end(ap);
+  if (n < 0 || (size_t)n >= size - *used) {
+    *used = size;
+    return false;
+  }
+  *used += (size_t)n;
+  return true;
+}
+
+/* The declarations in front of the body (source string 3): the domain,
+ * each view with its helpers, and the uniforms. */
+static bool declarations(const gt_kernel_desc *d, char *buf, size_t size) {
+  static const char *const qualifier[] = {"", "readonly ", "writeonly ", ""};
+  size_t used = 0;
+  bool ok = append(buf, size, &used,
+                   "uniform uvec2 gt_domain;\n"
+                   "bool gt_in_domain(uvec2 idx) { return all(lessThan(idx, gt_domain)); }\n");
+  for (uint32_t i = 0; i < d->view_count && ok; i++) {
+    const char *n = d->views[i].name, *t = glsl_type(d->views[i].type);
+    ok = append(
+        buf, size, &used,
+        "layout(std430, binding = %u) %sGT_RESTRICT buffer gt_view_block_%u { %s %s[]; };\n"
+        "#define %s_index(idx) gt_index(%uu, idx)\n"
+        "#define %s_extent gt_extent(%uu)\n"
+        "#define %s_read(idx) (gt_contains(%uu, idx) ? %s[gt_index(%uu, idx)] : %s(0))\n"
+        "#define %s_write(idx, value) if (gt_contains(%uu, idx)) { %s[gt_index(%uu, idx)] = (value); }\n",
+        i, qualifier[d->views[i].access], i, t, n, n, i, n, i, n, i, n, i, t, n, i, n, i);
+  }
+  for (uint32_t i = 0; i < d->uniform_count && ok; i++)
+    ok = append(buf, size, &used, "uniform %s %s;\n", uniform_glsl_type(d->uniforms[i].type),
+                d->uniforms[i].name);
+  return ok;
+}
+
+static void delete_kernel(gt_user_kernel *k) {
+  for (int v = 0; v < 2; v++)
+    if (k->program[v]) glDeleteProgram(k->program[v]);
+  memset(k, 0, sizeof *k);
+}
+
+gt_status gt_kernel_create(gt_context *ctx, const gt_kernel_desc *d, gt_kernel_id *out) {
+  GT__TRY(gt__context_check(ctx));
+  GT__CHECK(d != NULL && out != NULL, GT_ERR_INVALID_ARGUMENT);
+  *out = 0;
+  uint32_t rows, cols;
+  GT__TRY(check_desc(ctx, d, &rows, &cols));
+  uint32_t slot = 0;
+  while (slot < GT_USER_KERNEL_TABLE_SIZE && ctx->user_kernels[slot].program[0] != 0)
+    slot++;
+  if (slot == GT_USER_KERNEL_TABLE_SIZE) {
+    gt__log(ctx, GT_LOG_ERROR, "kernel table full (%d kernels)", GT_USER_KERNEL_TABLE_SIZE);
+    return GT_ERR_OUT_OF_MEMORY;
+  }
+  gt_user_kernel *k = &ctx->user_kernels[slot];
+  char decls[4096];
+  GT__CHECK(declarations(d, decls, sizeof decls), GT_ERR_INVALID_ARGUMENT);
+  for (int aliased = 0; aliased < 2; aliased++) {
+    char preamble[384];
+    snprintf(preamble, sizeof preamble,
+             "#version 310 es\n#define GT_ELEM uint\n#define GT_VIEWS %d\n#define GT_TILE_ROWS %u\n"
+             "#define GT_TILE_COLS %u\n#define GT_GROUP_ROWS %u\n%s"
+             "layout(local_size_x = %u, local_size_y = %u) in;\n#line 1 1\n",
+             GT_MAX_VIEWS, rows, cols, rows, aliased ? "#define GT_ALIASED 1\n" : "", cols, rows);
+    const char *parts[] = {preamble, gt__glsl_prelude, "\n#line 1 3\n", decls, "\n#line 1 2\n", d->body};
+    gt_status s = gt__program_build(ctx, parts, 6,
+                                    aliased ? "a user kernel, aliased variant (source 2 = the body)"
+                                            : "a user kernel (source 2 = the body)",
+                                    &k->program[aliased]);
+    if (s != GT_OK) {
+      delete_kernel(k);
+      return s;
+    }
+    GLuint p = k->program[aliased];
+    k->views_loc[aliased] = glGetUniformLocation(p, "gt_views");
+    k->base_loc[aliased] = glGetUniformLocation(p, "gt_group_base");
+    k->domain_loc[aliased] = glGetUniformLocation(p, "gt_domain");
+    for (uint32_t u = 0; u < d->uniform_count; u++)
+      k->uniform_loc[aliased][u] = glGetUniformLocation(p, d->uniforms[u].name);
+  }
+  k->tile_rows = rows;
+  k->tile_cols = cols;
+  k->view_count = d->view_count;
+  k->uniform_count = d->uniform_count;
+  for (uint32_t i = 0; i < d->view_count; i++) {
+    k->types[i] = d->views[i].type;
+    k->access[i] = d->views[i].access;
+    snprintf(k->names[i], sizeof k->names[i], "%s", d->views[i].name);
+  }
+  for (uint32_t u = 0; u < d->uniform_count; u++)
+    k->uniform_types[u] = d->uniforms[u].type;
+  *out = slot + 1;
+  return GT_OK;
+}
+
+static gt_user_kernel *lookup(gt_context *ctx, gt_kernel_id id) {
+  if (id == 0 || id > GT_USER_KERNEL_TABLE_SIZE) return NULL;
+  gt_user_kernel *k = &ctx->user_kernels[id - 1];
+  return k->program[0] ? k : NULL;
+}
+
+void gt_kernel_destroy(gt_context *ctx, gt_kernel_id id) {
+  if (ctx == NULL || gt__context_check(ctx) != GT_OK) return;
+  gt_user_kernel *k = lookup(ctx, id);
+  if (k) delete_kernel(k);
+}
+
+void gt__user_kernels_release_all(gt_context *ctx) {
+  for (size_t i = 0; i < GT_USER_KERNEL_TABLE_SIZE; i++)
+    if (ctx->user_kernels[i].program[0]) delete_kernel(&ctx->user_kernels[i]);
+}
+
+/* A band with a zero side is empty: both sides zero. */
+static gt_extent band(gt_extent b) {
+  if (b.rows == 0 || b.cols == 0) b.rows = b.cols = 0;
+  return b;
+}
+
+static void set_uniform(GLuint p, GLint loc, gt_uniform_type t, const gt_uniform_value *v) {
+  switch (t) {
+  case GT_UNIFORM_INT: glProgramUniform1i(p, loc, v->i); break;
+  case GT_UNIFORM_UINT: glProgramUniform1ui(p, loc, v->u); break;
+  case GT_UNIFORM_FLOAT: glProgramUniform1f(p, loc, v->f); break;
+  case GT_UNIFORM_VEC4: glProgramUniform4fv(p, loc, 1, v->v4); break;
+  }
+}
+
+gt_status gt_kernel_dispatch(gt_context *ctx, gt_kernel_id id, const gt_dispatch_desc *d,
+                             gt_dispatch_result *result) {
+  GT__TRY(gt__context_check(ctx));
+  GT__CHECK(d != NULL, GT_ERR_INVALID_ARGUMENT);
+  gt_user_kernel *k = lookup(ctx, id);
+  GT__CHECK(k != NULL, GT_ERR_INVALID_ARGUMENT);
+  GT__CHECK(d->extent.rows != 0 && d->extent.cols != 0, GT_ERR_INVALID_ARGUMENT);
+  GT__CHECK(d->policy >= GT_POLICY_EXACT && d->policy <= GT_POLICY_TRUNCATE, GT_ERR_INVALID_ARGUMENT);
+  GT__CHECK(k->view_count == 0 || d->views != NULL, GT_ERR_INVALID_ARGUMENT);
+  GT__CHECK(k->uniform_count == 0 || d->uniforms != NULL, GT_ERR_INVALID_ARGUMENT);
+  for (uint32_t i = 0; i < k->view_count; i++) {
+    GT__TRY(gt__view_check_fields(d->views[i]));
+    GT__CHECK(d->views[i].type == k->types[i], GT_ERR_SHAPE_MISMATCH);
+  }
+  gt_extent e = d->extent, grid;
+  switch (d->policy) {
+  case GT_POLICY_EXACT:
+    if (e.rows % k->tile_rows || e.cols % k->tile_cols) {
+      gt__log(ctx, GT_LOG_ERROR, "kernel: exact policy, but tile %ux%u does not divide %ux%u", k->tile_rows,
+              k->tile_cols, e.rows, e.cols);
+      return GT_ERR_SHAPE_MISMATCH;
+    }
+    grid = e;
+    break;
+  case GT_POLICY_PAD: grid = gt_extent_pad(e, k->tile_rows, k->tile_cols); break;
+  default: grid = gt_extent_truncate(e, k->tile_rows, k->tile_cols); break;
+  }
+  /* Seed 004: a view the kernel writes that shares elements with another
+   * bound view makes this an aliased invocation. */
+  int aliased = 0;
+  for (uint32_t i = 0; i < k->view_count && !aliased; i++) {
+    if (k->access[i] == GT_ACCESS_READ) continue;
+    for (uint32_t j = 0; j < k->view_count && !aliased; j++)
+      if (j != i && gt_views_alias(d->views[i], d->views[j])) {
+        aliased = 1;
+        gt__log(ctx, GT_LOG_DEBUG, "kernel %u: written view %s overlaps view %s: aliased variant", id,
+                k->names[i], k->names[j]);
+      }
+  }
+  gt_bound_view bound[GT_KERNEL_MAX_VIEWS];
+  for (uint32_t i = 0; i < k->view_count; i++)
+    GT__TRY(gt__view_prepare(ctx, d->views[i], &bound[i]));
+
+  gt_extent main = d->policy == GT_POLICY_TRUNCATE ? grid : e;
+  if (result) {
+    result->main = main;
+    result->bottom = band((gt_extent){e.rows - main.rows, main.cols});
+    result->right = band((gt_extent){e.rows, e.cols - main.cols});
+  }
+  gt_program prog;
+  memset(&prog, 0, sizeof prog);
+  prog.name = k->program[aliased];
+  prog.views_loc = k->views_loc[aliased];
+  prog.group_base_loc = k->base_loc[aliased];
+  glProgramUniform2ui(prog.name, k->domain_loc[aliased], e.rows, e.cols);
+  for (uint32_t u = 0; u < k->uniform_count; u++)
+    set_uniform(prog.name, k->uniform_loc[aliased][u], k->uniform_types[u], &d->uniforms[u]);
+  gt_status status =
+      gt__dispatch(ctx, &prog, bound, k->view_count, grid.cols / k->tile_cols, grid.rows / k->tile_rows);
+  glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
+  gt_status gl = gt__gl_status(ctx, "gt_kernel_dispatch");
+  return status != GT_OK ? status : gl;
+}
