@@ -36,8 +36,46 @@ static bool valid_name(const char *name) {
   return true;
 }
 
+/* Is `word` at p a whole identifier (not part of a longer one)? */
+static bool whole_word(const char *start, const char *p, size_t len) {
+  char before = p > start ? p[-1] : ' ', after = p[len];
+  bool id_before =
+      before == '_' || (before >= '0' && before <= '9') || ((before | 32) >= 'a' && (before | 32) <= 'z');
+  bool id_after =
+      after == '_' || (after >= '0' && after <= '9') || ((after | 32) >= 'a' && (after | 32) <= 'z');
+  return !id_before && !id_after;
+}
+
+static const char *find_word(const char *start, const char *from, const char *word) {
+  size_t len = strlen(word);
+  for (const char *p = strstr(from, word); p; p = strstr(p + 1, word))
+    if (whole_word(start, p, len)) return p;
+  return NULL;
+}
+
+/* GLSL ES 3.10 allows barrier() only in uniform control flow and never
+ * after a return in main(); Mesa compiles it anyway, Adreno rejects it or
+ * crashes (notes/platforms.md). A textual check catches the common case: a
+ * `return` in main() before its last barrier(), as a padded kernel that
+ * returns early for out-of-domain invocations would have. */
+static bool barrier_after_return(const char *body) {
+  const char *main_fn = find_word(body, body, "main");
+  if (main_fn == NULL) return false;
+  const char *last_barrier = NULL;
+  for (const char *p = find_word(body, main_fn, "barrier"); p; p = find_word(body, p + 1, "barrier"))
+    last_barrier = p;
+  const char *ret = find_word(body, main_fn, "return");
+  return last_barrier && ret && ret < last_barrier;
+}
+
 static gt_status check_desc(const gt_context *ctx, const gt_kernel_desc *d, uint32_t *rows, uint32_t *cols) {
   GT__CHECK(d->body != NULL && d->body[0] != '\0', GT_ERR_INVALID_ARGUMENT);
+  if (barrier_after_return(d->body)) {
+    gt__log(ctx, GT_LOG_ERROR,
+            "kernel: barrier() after a return in main(): guard the work instead "
+            "(gt_in_domain, NAME_read / NAME_write) and keep every barrier reachable");
+    return GT_ERR_INVALID_ARGUMENT;
+  }
   GT__CHECK(d->view_count <= GT_KERNEL_MAX_VIEWS && d->uniform_count <= GT_KERNEL_MAX_UNIFORMS,
             GT_ERR_INVALID_ARGUMENT);
   const char *names[GT_KERNEL_MAX_VIEWS + GT_KERNEL_MAX_UNIFORMS];

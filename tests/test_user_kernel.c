@@ -258,6 +258,17 @@ static void test_refusals(bool min_limits) {
   CHECK_STATUS(gt_kernel_create(c, &e, &k), lim.max_invocations < 256 ? GT_ERR_UNSUPPORTED : GT_OK);
   if (k) gt_kernel_destroy(c, k);
 
+  /* barrier() after an early return in main(): refused before compiling;
+   * returns in other functions, and after the last barrier, are fine. */
+  e = axpb_desc(8, 8);
+  e.body = "shared float t[8][8];\nvoid main() {\n  uvec2 g = gt_global();\n"
+           "  if (!gt_in_domain(g)) return;\n  barrier();\n  res_write(g, 1.0);\n}\n";
+  CHECK_STATUS(gt_kernel_create(c, &e, &k), GT_ERR_INVALID_ARGUMENT);
+  e.body = "float one() { return 1.0; }\nvoid main() {\n  uvec2 g = gt_global();\n  barrier();\n"
+           "  if (!gt_in_domain(g)) return;\n  res_write(g, one());\n}\n";
+  CHECK_STATUS(gt_kernel_create(c, &e, &k), GT_OK);
+  if (k) gt_kernel_destroy(c, k);
+
   /* A body that does not compile: GT_ERR_SHADER_BUILD, and the log points
    * at the body's line 3. */
   e = axpb_desc(8, 8);

@@ -494,8 +494,11 @@ typedef struct gt_dispatch_result {
 /* Compiles a kernel into the context's table: two programs, with and
  * without restrict on its storage blocks (seed 004: the aliased and the
  * non-aliased shader), both built here.
- * Returns    GT_OK; GT_ERR_INVALID_ARGUMENT (NULL, empty body, names not
- *            plain identifiers or starting with gt_ / gl_ or repeated,
+ * Returns    GT_OK; GT_ERR_INVALID_ARGUMENT (NULL, empty body, a return in
+ *            main() before a barrier() (unsafe under PAD's extra
+ *            invocations and refused by some drivers; a textual check),
+ *            names not plain identifiers or starting with gt_ / gl_ or
+ *            repeated,
  *            unknown type, access or uniform type, more than the MAX
  *            counts); GT_ERR_UNSUPPORTED (tile over the device's group
  *            limits, more views than its storage blocks); GT_ERR_SHADER_BUILD
