@@ -25,18 +25,10 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "scratch_dir.h"
 
 static const char *gltile;
-static char dir[512];
 static char err_text[4096]; /* the last command's stderr */
-
-static const char *path_in_dir(const char *name) {
-  static char buf[8][1024];
-  static int next;
-  char *p = buf[next++ % 8];
-  snprintf(p, sizeof buf[0], "%s/%s", dir, name);
-  return p;
-}
 
 /* Runs gltile with the NULL-terminated args; stdout goes to out.txt and
  * stderr to err.txt in dir (read into err_text). Returns the exit status,
@@ -88,37 +80,6 @@ static bool last_stdout_contains(const char *s) {
 static bool exists(const char *path) {
   struct stat st;
   return stat(path, &st) == 0;
-}
-
-static int count_temporaries(void) {
-  DIR *d = opendir(dir);
-  int n = 0;
-  if (d == NULL) return -1;
-  struct dirent *e;
-  while ((e = readdir(d)) != NULL)
-    n += strstr(e->d_name, ".tmp") != NULL;
-  closedir(d);
-  return n;
-}
-
-static void remove_dir(void) {
-  DIR *d = opendir(dir);
-  if (d == NULL) return;
-  struct dirent *e;
-  while ((e = readdir(d)) != NULL) {
-    if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
-    const char *p = path_in_dir(e->d_name);
-    if (unlink(p) != 0) rmdir(p);
-  }
-  closedir(d);
-  rmdir(dir);
-}
-
-static uint32_t next_word(uint32_t *x) {
-  *x ^= *x << 13;
-  *x ^= *x >> 17;
-  *x ^= *x << 5;
-  return *x;
 }
 
 /* A file of random words (NaN payloads and denormals when read as f4:
@@ -447,12 +408,7 @@ int main(int argc, char **argv) {
     return 1;
   }
   gltile = argv[1];
-  const char *tmp = getenv("TMPDIR");
-  snprintf(dir, sizeof dir, "%s/gltile_cli_XXXXXX", tmp && *tmp ? tmp : "/tmp");
-  if (mkdtemp(dir) == NULL) {
-    perror("mkdtemp");
-    return 1;
-  }
+  if (!scratch_make("gltile_cli")) return 1;
   const char *info[] = {"info", NULL};
   if (run(info) != 0) {
     printf("gltile info failed, no OpenGL ES 3.1 context: skipped\n%s", err_text);

@@ -17,16 +17,7 @@
 #include <unistd.h>
 
 #include "check.h"
-
-static char dir[512];
-
-static const char *path_in_dir(const char *name) {
-  static char buf[4][1024];
-  static int next;
-  char *p = buf[next++ % 4];
-  snprintf(p, sizeof buf[0], "%s/%s", dir, name);
-  return p;
-}
+#include "scratch_dir.h"
 
 static void write_bytes(const char *path, const void *data, size_t size) {
   FILE *f = fopen(path, "wb");
@@ -58,13 +49,6 @@ static void make_npy(const char *path, unsigned major, unsigned minor, const cha
   free(buf);
 }
 
-static uint32_t next_word(uint32_t *x) {
-  *x ^= *x << 13;
-  *x ^= *x >> 17;
-  *x ^= *x << 5;
-  return *x;
-}
-
 /* Names in dir, to check no temporary is left behind. */
 static int count_files(void) {
   DIR *d = opendir(dir);
@@ -75,30 +59,6 @@ static int count_files(void) {
     if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) n++;
   closedir(d);
   return n;
-}
-
-static int count_temporaries(void) {
-  DIR *d = opendir(dir);
-  int n = 0;
-  if (d == NULL) return -1;
-  struct dirent *e;
-  while ((e = readdir(d)) != NULL)
-    n += strstr(e->d_name, ".tmp") != NULL;
-  closedir(d);
-  return n;
-}
-
-static void remove_dir(void) {
-  DIR *d = opendir(dir);
-  if (d == NULL) return;
-  struct dirent *e;
-  while ((e = readdir(d)) != NULL) {
-    if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
-    const char *p = path_in_dir(e->d_name);
-    if (unlink(p) != 0) rmdir(p);
-  }
-  closedir(d);
-  rmdir(dir);
 }
 
 /* ------------------------------------------------------------------ */
@@ -436,12 +396,7 @@ static void test_write_failures(void) {
 }
 
 int main(void) {
-  const char *tmp = getenv("TMPDIR");
-  snprintf(dir, sizeof dir, "%s/gltile_npy_XXXXXX", tmp && *tmp ? tmp : "/tmp");
-  if (mkdtemp(dir) == NULL) {
-    perror("mkdtemp");
-    return 1;
-  }
+  if (!scratch_make("gltile_npy")) return 1;
   test_round_trip();
   test_overwrite();
   test_headers();
