@@ -27,7 +27,7 @@
 #include "check.h"
 #include "scratch_dir.h"
 
-static const char *gltile;
+static const char *gltile, *emulator;
 static char err_text[4096]; /* the last command's stderr */
 
 /* Runs gltile with the NULL-terminated args; stdout goes to out.txt and
@@ -36,6 +36,9 @@ static char err_text[4096]; /* the last command's stderr */
 static int run(const char *const *args) {
   char *argv[32];
   int n = 0;
+  /* A cross build runs gltile under its emulator (qemu-user), which this
+   * emulated process can start like any host program. */
+  if (emulator) argv[n++] = (char *)emulator;
   argv[n++] = (char *)gltile;
   for (int i = 0; args[i] != NULL && n < 31; i++)
     argv[n++] = (char *)args[i];
@@ -48,7 +51,7 @@ static int run(const char *const *args) {
     int o = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
     int e = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
     if (o < 0 || e < 0 || dup2(o, 1) < 0 || dup2(e, 2) < 0) _exit(126);
-    execv(gltile, argv);
+    execv(argv[0], argv);
     _exit(127);
   }
   int status = 0;
@@ -404,10 +407,11 @@ static void test_failures(void) {
 
 int main(int argc, char **argv) {
   if (argc < 2) {
-    fprintf(stderr, "usage: test_cli PATH_TO_GLTILE\n");
+    fprintf(stderr, "usage: test_cli PATH_TO_GLTILE [EMULATOR]\n");
     return 1;
   }
   gltile = argv[1];
+  emulator = argc > 2 && argv[2][0] ? argv[2] : NULL;
   if (!scratch_make("gltile_cli")) return 1;
   const char *info[] = {"info", NULL};
   if (run(info) != 0) {
