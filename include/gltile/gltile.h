@@ -7,7 +7,11 @@
  *   - Arguments are validated before any GL call that changes state; on any
  *     error nothing is written to any buffer.
  *   - Functions that take a gt_context need the GL context it was
- *     initialised on to be current on the calling thread.
+ *     initialised on to be current on the calling thread; from any other
+ *     thread (or with another context current) they return
+ *     GT_ERR_NO_CONTEXT. Threading: one gt_context per GL context, used by
+ *     one thread at a time, as GL itself is. Functions without a context
+ *     argument are pure and thread-safe.
  *   - After creation, no function allocates host memory.
  *   - The library never prints; details of failures go to the logger hook.
  *
