@@ -155,7 +155,7 @@ static void test_help(void) {
 static void check_transpose(gt_type type, uint32_t rows, uint32_t cols, const char *strategy,
                             const char *tile) {
   write_matrix("t_in.npy", type, rows, cols, false, rows * 7919u + cols);
-  const char *args[8] = {"transpose", path_in_dir("t_in.npy"), "-o", path_in_dir("t_out.npy"), NULL};
+  const char *args[10] = {"transpose", path_in_dir("t_in.npy"), "-o", path_in_dir("t_out.npy"), NULL};
   int n = 4;
   if (strategy) {
     args[n++] = "--strategy";
