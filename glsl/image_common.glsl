@@ -6,30 +6,40 @@
  * clockwise). gt_views[0] and [1] hold (rows, cols, x, y) of the source
  * and destination windows: rows and cols in texels, (x, y) the window's
  * origin in the texture level. */
-/* Each format also packs a texel into one uint and back, exactly, so a
- * shared tile costs 4 bytes a texel (a 32-tile then fits the 16 KiB ES 3.1
- * minimum). */
+/* Each format also says how the tiled kernel keeps a texel in shared
+ * memory: the 32-bit formats as one uint (4 bytes; the tile gets a spare
+ * column against bank conflicts), rgba8 as the vec4 imageLoad gave (16
+ * bytes, no spare column, so a 32-tile still fits the 16 KiB ES 3.1
+ * minimum). Packing rgba8 into a uint instead came out wrong on llvmpipe's
+ * 128-bit path (armhf under qemu): every channel read back as 2. */
 #if defined(GT_FORMAT_R32F)
 #define GT_IMAGE_FORMAT r32f
 #define GT_IMAGE image2D
+#define GT_SHARED_TEXEL uint
+#define GT_TILE_SPARE 1
 uint pack_texel(vec4 t) { return floatBitsToUint(t.x); }
 vec4 unpack_texel(uint u) { return vec4(uintBitsToFloat(u), 0.0, 0.0, 1.0); }
 #elif defined(GT_FORMAT_R32I)
 #define GT_IMAGE_FORMAT r32i
 #define GT_IMAGE iimage2D
+#define GT_SHARED_TEXEL uint
+#define GT_TILE_SPARE 1
 uint pack_texel(ivec4 t) { return uint(t.x); } /* keeps the bits */
 ivec4 unpack_texel(uint u) { return ivec4(int(u), 0, 0, 1); }
 #elif defined(GT_FORMAT_R32UI)
 #define GT_IMAGE_FORMAT r32ui
 #define GT_IMAGE uimage2D
+#define GT_SHARED_TEXEL uint
+#define GT_TILE_SPARE 1
 uint pack_texel(uvec4 t) { return t.x; }
 uvec4 unpack_texel(uint u) { return uvec4(u, 0u, 0u, 1u); }
 #elif defined(GT_FORMAT_RGBA8)
 #define GT_IMAGE_FORMAT rgba8
 #define GT_IMAGE image2D
-/* k / 255 in, round(255 x) out: exact for every byte. */
-uint pack_texel(vec4 t) { return packUnorm4x8(t); }
-vec4 unpack_texel(uint u) { return unpackUnorm4x8(u); }
+#define GT_SHARED_TEXEL vec4
+#define GT_TILE_SPARE 0
+vec4 pack_texel(vec4 t) { return t; }
+vec4 unpack_texel(vec4 t) { return t; }
 #else
 #error "one of GT_FORMAT_R32F, _R32I, _R32UI, _RGBA8 must be defined"
 #endif

@@ -11,7 +11,7 @@
 #error "a half turn has no tiled kernel"
 #endif
 
-shared uint tile[GT_TILE][GT_TILE + 1]; /* packed texels */
+shared GT_SHARED_TEXEL tile[GT_TILE][GT_TILE + GT_TILE_SPARE];
 
 void main() {
   uvec2 origin = gt_tile_origin();
