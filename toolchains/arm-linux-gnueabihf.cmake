@@ -11,6 +11,10 @@ set(CMAKE_C_COMPILER ${CROSS}gcc)
 set(CMAKE_LIBRARY_ARCHITECTURE arm-linux-gnueabihf)
 if(GT_ARMHF_SYSROOT)
   set(CMAKE_FIND_ROOT_PATH ${GT_ARMHF_SYSROOT})
+  # The compiler keeps its own libc; the sysroot's libraries find their own
+  # dependencies (libGLdispatch, ...) through rpath-link at link time.
+  set(CMAKE_EXE_LINKER_FLAGS_INIT
+      "-Wl,-rpath-link,${GT_ARMHF_SYSROOT}/usr/lib/arm-linux-gnueabihf:${GT_ARMHF_SYSROOT}/lib/arm-linux-gnueabihf")
   set(CMAKE_CROSSCOMPILING_EMULATOR qemu-arm -L ${GT_ARMHF_SYSROOT})
 else()
   set(CMAKE_CROSSCOMPILING_EMULATOR qemu-arm)

@@ -7,6 +7,9 @@
 #                                  3.1 device without a GPU), glslangValidator
 #   tools/install-deps.sh arm64    also the aarch64 cross compiler, qemu-user
 #                                  and the arm64 Mesa the tests run on
+#   tools/install-deps.sh armhf    also the 32-bit ARM cross compiler and
+#                                  qemu-user; the armhf Mesa comes from a
+#                                  private sysroot (tools/armhf-sysroot.sh)
 #   tools/install-deps.sh android  also clang and the arm64 C headers for the
 #                                  Android compile check
 # GT_BENCH_DEPS=1 adds OpenBLAS, the CPU peer `gltile bench` compares with.
@@ -23,8 +26,12 @@ case "$target" in
     packages+=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user)
     foreign=(arm64)
     packages+=(libegl-dev:arm64 libgles-dev:arm64 libegl-mesa0:arm64 libgl1-mesa-dri:arm64) ;;
+  armhf)
+    # No multiarch here: the mirror's armhf index can be stale, which breaks
+    # every apt-get update once armhf is a foreign architecture.
+    packages+=(gcc-arm-linux-gnueabihf libc6-dev-armhf-cross qemu-user) ;;
   android) packages+=(clang libc6-dev-arm64-cross) ;;
-  *) echo "install-deps: unknown target '$target' (native, arm64, android)" >&2; exit 2 ;;
+  *) echo "install-deps: unknown target '$target' (native, arm64, armhf, android)" >&2; exit 2 ;;
 esac
 if [[ "${GT_BENCH_DEPS:-0}" == 1 ]]; then packages+=(libopenblas-dev); fi
 
