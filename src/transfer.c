@@ -11,7 +11,7 @@ static gt_status check_transfer(gt_context *ctx, gt_view v, const void *host, si
   GT__CHECK(host_pitch == 0 || host_pitch >= v.cols, GT_ERR_INVALID_ARGUMENT);
   /* The host side must be addressable too: (rows-1)*pitch + cols elements. */
   size_t hp = host_pitch ? host_pitch : v.cols;
-  GT__CHECK((uint64_t)(v.rows - 1) * hp + v.cols <= SIZE_MAX / 4, GT_ERR_OUT_OF_RANGE);
+  GT__CHECK(v.rows == 1 || hp <= (SIZE_MAX / 4 - v.cols) / (v.rows - 1), GT_ERR_OUT_OF_RANGE);
   return gt__view_check_buffer(ctx, v);
 }
 

@@ -134,7 +134,7 @@ static bool append(char *buf, size_t size, size_t *used, const char *fmt, ...) {
 
 /* The declarations in front of the body (source string 3): the domain,
  * each view with its helpers, and the uniforms. */
-static bool declarations(const gt_kernel_desc *d, char *buf, size_t size) {
+static bool declarations(const gt_kernel_desc *d, bool aliased, char *buf, size_t size) {
   static const char *const qualifier[] = {"", "readonly ", "writeonly ", ""};
   size_t used = 0;
   bool ok = append(buf, size, &used,
@@ -149,7 +149,7 @@ static bool declarations(const gt_kernel_desc *d, char *buf, size_t size) {
         "#define %s_extent gt_extent(%uu)\n"
         "#define %s_read(idx) (gt_contains(%uu, idx) ? %s[gt_index(%uu, idx)] : %s(0))\n"
         "#define %s_write(idx, value) if (gt_contains(%uu, idx)) { %s[gt_index(%uu, idx)] = (value); }\n",
-        i, qualifier[d->views[i].access], i, t, n, n, i, n, i, n, i, n, i, t, n, i, n, i);
+        i, aliased ? "" : qualifier[d->views[i].access], i, t, n, n, i, n, i, n, i, n, i, t, n, i, n, i);
   }
   for (uint32_t i = 0; i < d->uniform_count && ok; i++)
     ok = append(buf, size, &used, "uniform %s %s;\n", uniform_glsl_type(d->uniforms[i].type),
@@ -177,9 +177,16 @@ gt_status gt_kernel_create(gt_context *ctx, const gt_kernel_desc *d, gt_kernel_i
     return GT_ERR_OUT_OF_MEMORY;
   }
   gt_user_kernel *k = &ctx->user_kernels[slot];
-  char decls[4096];
-  GT__CHECK(declarations(d, decls, sizeof decls), GT_ERR_INVALID_ARGUMENT);
+  /* Worst case (8 views and 8 uniforms of 31-character names) is about
+   * 5.5 KiB. The aliased program declares every block read-write as well
+   * as without restrict: Mesa moved a load from a readonly block past a
+   * store to a writeonly one over the same range (see transpose_inplace). */
+  char decls[8192];
   for (int aliased = 0; aliased < 2; aliased++) {
+    if (!declarations(d, aliased != 0, decls, sizeof decls)) {
+      delete_kernel(k);
+      return GT_ERR_INVALID_ARGUMENT;
+    }
     char preamble[384];
     snprintf(preamble, sizeof preamble,
              "#version 310 es\n#define GT_ELEM uint\n#define GT_VIEWS %d\n#define GT_TILE_ROWS %u\n"
@@ -273,7 +280,11 @@ gt_status gt_kernel_dispatch(gt_context *ctx, gt_kernel_id id, const gt_dispatch
     }
     grid = e;
     break;
-  case GT_POLICY_PAD: grid = gt_extent_pad(e, k->tile_rows, k->tile_cols); break;
+  case GT_POLICY_PAD:
+    grid = gt_extent_pad(e, k->tile_rows, k->tile_cols);
+    /* pad saturates near 2^32: it would leave rows or columns out. */
+    GT__CHECK(grid.rows >= e.rows && grid.cols >= e.cols, GT_ERR_OUT_OF_RANGE);
+    break;
   default: grid = gt_extent_truncate(e, k->tile_rows, k->tile_cols); break;
   }
   /* Seed 004: a view the kernel writes that shares elements with another

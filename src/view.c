@@ -27,7 +27,13 @@ gt_view gt_section(gt_view v, uint32_t row, uint32_t col, uint32_t rows, uint32_
     s.rows = s.cols = 0;
     return s;
   }
-  s.offset = v.offset + (size_t)row * pitch + col;
+  /* In 64 bits: on a 32-bit host row * pitch can pass SIZE_MAX. */
+  uint64_t offset = (uint64_t)v.offset + (uint64_t)row * pitch + col;
+  if (offset > SIZE_MAX) {
+    s.rows = s.cols = 0;
+    return s;
+  }
+  s.offset = (size_t)offset;
   s.rows = rows;
   s.cols = cols;
   return s;
