@@ -28,21 +28,39 @@ void gt__log(const gt_context *ctx, int level, const char *fmt, ...) {
   ctx->logger.log(level, msg, ctx->logger.user);
 }
 
-gt_status gt__context_check(const gt_context *ctx) {
+gt_status gt__context_check(gt_context *ctx) {
   GT__CHECK(ctx != NULL, GT_ERR_INVALID_ARGUMENT);
+  GT__CHECK(!ctx->lost, GT_ERR_CONTEXT_LOST);
   /* With no current context glGetError returns 0 on Mesa, so ask EGL. */
   GT__CHECK(eglGetCurrentContext() == (EGLContext)ctx->egl_context, GT_ERR_NO_CONTEXT);
+  /* Errors the application left behind are not ours to report. A lost
+   * context keeps answering, hence the bound. */
+  for (int i = 0; i < 8; i++) {
+    GLenum e = glGetError();
+    if (e == GL_NO_ERROR) break;
+    if (e == GL_CONTEXT_LOST) return gt__gl_status(ctx, "gltile call");
+    gt__log(ctx, GT_LOG_DEBUG, "cleared GL error 0x%04x the application left", (unsigned)e);
+  }
   return GT_OK;
 }
 
-gt_status gt__gl_status(const gt_context *ctx, const char *where) {
-  GLenum e = glGetError();
-  if (e == GL_NO_ERROR) return GT_OK;
+gt_status gt__gl_status(gt_context *ctx, const char *where) {
+  return gt__gl_error_status(ctx, glGetError(), where);
+}
+
+gt_status gt__gl_error_status(gt_context *ctx, GLenum e, const char *where) {
+  GLenum reset = ctx->reset_status ? ctx->reset_status() : GL_NO_ERROR;
+  if (e == GL_NO_ERROR && reset == GL_NO_ERROR) return GT_OK;
   gt_status s = GT_ERR_GL;
   if (e == GL_OUT_OF_MEMORY) s = GT_ERR_OUT_OF_MEMORY;
-  if (e == 0x0507 /* GL_CONTEXT_LOST, ES 3.2 */) s = GT_ERR_CONTEXT_LOST;
+  if (e == GL_CONTEXT_LOST || reset != GL_NO_ERROR) {
+    s = GT_ERR_CONTEXT_LOST;
+    ctx->lost = true;
+    gt__log(ctx, GT_LOG_ERROR, "%s: the GL context was lost (reset status 0x%04x)", where, (unsigned)reset);
+    return s;
+  }
   gt__log(ctx, GT_LOG_ERROR, "%s: GL error 0x%04x", where, (unsigned)e);
-  /* Drain the remaining flags so the next call starts clean. */
+  /* Clear the remaining flags so the next call starts clean. */
   for (int i = 0; i < 8 && glGetError() != GL_NO_ERROR; i++) {
   }
   return s;
@@ -65,9 +83,8 @@ static uint32_t geti_indexed(GLenum pname, GLuint index) {
   return v > 0 ? (uint32_t)v : 0;
 }
 
-static uint32_t min_u32(uint32_t a, uint32_t b) { return a < b ? a : b; }
-
-static void query_limits(gt_limits *l, bool clamp) {
+static void query_limits(gt_limits *l, const gt_context_desc *d) {
+  bool clamp = d->min_limits;
   GLint64 block = 0;
   l->max_shared_bytes = geti(GL_MAX_COMPUTE_SHARED_MEMORY_SIZE);
   l->max_invocations = geti(GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS);
@@ -81,18 +98,20 @@ static void query_limits(gt_limits *l, bool clamp) {
   l->storage_offset_alignment = geti(GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT);
   if (clamp) {
     /* The minimums of the ES 3.1 specification, table 20.45 and 20.48. */
-    l->max_shared_bytes = min_u32(l->max_shared_bytes, 16384);
-    l->max_invocations = min_u32(l->max_invocations, 128);
-    l->max_group_size[0] = min_u32(l->max_group_size[0], 128);
-    l->max_group_size[1] = min_u32(l->max_group_size[1], 128);
-    l->max_group_size[2] = min_u32(l->max_group_size[2], 64);
+    l->max_shared_bytes = gt__min_u32(l->max_shared_bytes, 16384);
+    l->max_invocations = gt__min_u32(l->max_invocations, 128);
+    l->max_group_size[0] = gt__min_u32(l->max_group_size[0], 128);
+    l->max_group_size[1] = gt__min_u32(l->max_group_size[1], 128);
+    l->max_group_size[2] = gt__min_u32(l->max_group_size[2], 64);
     for (int i = 0; i < 3; i++)
-      l->max_group_count[i] = min_u32(l->max_group_count[i], 65535);
+      l->max_group_count[i] = gt__min_u32(l->max_group_count[i], 65535);
     if (l->max_storage_block_bytes > (1u << 27)) l->max_storage_block_bytes = 1u << 27;
-    l->max_storage_blocks = min_u32(l->max_storage_blocks, 4);
+    l->max_storage_blocks = gt__min_u32(l->max_storage_blocks, 4);
     /* 256 is the largest alignment the specification lets a device ask. */
     l->storage_offset_alignment = 256;
   }
+  if (d->max_storage_block_bytes != 0 && d->max_storage_block_bytes < l->max_storage_block_bytes)
+    l->max_storage_block_bytes = d->max_storage_block_bytes;
   /* Offsets we pass in uniforms count whole 4-byte elements, so binding
    * offsets must also be multiples of 4. */
   uint32_t a = l->storage_offset_alignment ? l->storage_offset_alignment : 256;
@@ -141,6 +160,46 @@ static gt_matmul_kernel choose_matmul_kernel(const char *renderer, const gt_limi
   return GT_MATMUL_KERNEL_SHARED;
 }
 
+/* True when the space-separated list names ext exactly. */
+static bool has_extension(const char *list, const char *ext) {
+  size_t n = strlen(ext);
+  for (const char *p = list; p && (p = strstr(p, ext)) != NULL; p += n)
+    if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0')) return true;
+  return false;
+}
+
+/* Where the context can report a reset: ES 3.2 has it in core, older
+ * contexts through KHR_robustness or EXT_robustness. */
+typedef GLenum(GL_APIENTRYP reset_status_fn)(void);
+static reset_status_fn find_reset_status(int major, int minor) {
+  const char *exts = (const char *)glGetString(GL_EXTENSIONS);
+  const char *name = NULL;
+  if (major > 3 || (major == 3 && minor >= 2))
+    name = "glGetGraphicsResetStatus";
+  else if (has_extension(exts, "GL_KHR_robustness"))
+    name = "glGetGraphicsResetStatusKHR";
+  else if (has_extension(exts, "GL_EXT_robustness"))
+    name = "glGetGraphicsResetStatusEXT";
+#ifdef GT_FAULT_INJECTION
+  (void)name;
+  return gt__fi_glGetGraphicsResetStatus; /* reports the simulated loss */
+#else
+  return name ? (reset_status_fn)eglGetProcAddress(name) : NULL;
+#endif
+}
+
+/* Work per matmul dispatch. Mobile drivers kill a dispatch that runs
+ * for about a second or more; 2^31 FLOP is 20 ms at 100 GFLOP/s, a small
+ * phone GPU. Desktop GPUs run 10-60 TFLOP/s, where a 2^31 dispatch would
+ * be too short to fill them. */
+static uint64_t choose_dispatch_flops(const char *renderer, uint64_t wanted) {
+  if (wanted != 0) return wanted < (1u << 20) ? (1u << 20) : wanted;
+  static const char *const desktop[] = {"NVIDIA", "Radeon", "AMD"};
+  for (size_t i = 0; i < sizeof desktop / sizeof desktop[0]; i++)
+    if (strstr(renderer, desktop[i])) return (uint64_t)1 << 37;
+  return (uint64_t)1 << 31;
+}
+
 static bool parse_es_version(const char *version, int *major, int *minor) {
   const char *p = version ? strstr(version, "OpenGL ES ") : NULL;
   if (p == NULL) return false;
@@ -164,7 +223,12 @@ gt_status gt_context_init(void *mem, size_t size, const gt_context_desc *d, gt_c
   GT__CHECK(current != EGL_NO_CONTEXT, GT_ERR_NO_CONTEXT);
   int major = 0, minor = 0;
   const char *version = (const char *)glGetString(GL_VERSION);
-  GT__CHECK(version != NULL, GT_ERR_NO_CONTEXT);
+  if (version == NULL) {
+    GLenum e = glGetError();
+    if (e == GL_OUT_OF_MEMORY) return GT_ERR_OUT_OF_MEMORY;
+    if (e == GL_CONTEXT_LOST) return GT_ERR_CONTEXT_LOST;
+    return e == GL_NO_ERROR ? GT_ERR_NO_CONTEXT : GT_ERR_GL;
+  }
   GT__CHECK(parse_es_version(version, &major, &minor), GT_ERR_UNSUPPORTED);
   GT__CHECK(major > 3 || (major == 3 && minor >= 1), GT_ERR_UNSUPPORTED);
 
@@ -185,9 +249,14 @@ gt_status gt_context_init(void *mem, size_t size, const gt_context_desc *d, gt_c
   ctx->owns_memory = owns;
   if (owns) ctx->allocator = alloc;
   ctx->egl_context = current;
-  query_limits(&ctx->limits, d->min_limits);
+  /* Errors the application left must not fail the checks below. */
+  for (int i = 0; i < 8 && glGetError() != GL_NO_ERROR; i++) {
+  }
+  ctx->reset_status = find_reset_status(major, minor);
+  query_limits(&ctx->limits, d);
   const char *renderer = (const char *)glGetString(GL_RENDERER);
   snprintf(ctx->renderer, sizeof ctx->renderer, "%s", renderer ? renderer : "");
+  ctx->limits.max_dispatch_flops = choose_dispatch_flops(ctx->renderer, d->max_dispatch_flops);
   ctx->default_tile = choose_tile(&ctx->limits);
   ctx->auto_strategy = choose_auto_strategy(ctx->renderer);
   ctx->matmul_kernel =
@@ -210,9 +279,9 @@ gt_status gt_context_init(void *mem, size_t size, const gt_context_desc *d, gt_c
 
 void gt_context_release(gt_context *ctx) {
   if (ctx == NULL) return;
-  /* Programs can only be deleted on their own context; without it they
-   * die with the context itself. */
-  if (eglGetCurrentContext() == (EGLContext)ctx->egl_context) {
+  /* Programs can only be deleted on their own context; without it, or
+   * when it was lost, they die with the context itself. */
+  if (!ctx->lost && eglGetCurrentContext() == (EGLContext)ctx->egl_context) {
     gt__program_release_all(ctx);
     gt__user_kernels_release_all(ctx);
   }

@@ -3,19 +3,20 @@
  * than the device allows in one. */
 #include "gt_internal.h"
 
-static uint32_t min_u32(uint32_t a, uint32_t b) { return a < b ? a : b; }
-
 gt_status gt__dispatch_grid(gt_context *ctx, const gt_program *prog, const GLuint *view_uniforms,
                             uint32_t count, uint32_t groups_cols, uint32_t groups_rows) {
   GT__CHECK(count <= GT_MAX_VIEWS, GT_ERR_INVALID_ARGUMENT);
   if (groups_cols == 0 || groups_rows == 0) return GT_OK;
   glUseProgram(prog->name);
   glUniform4uiv(prog->views_loc, (GLsizei)count, view_uniforms);
+  /* A binding or uniform that failed would leave the kernel writing
+   * through a stale binding: no dispatch after an error. */
+  GT__TRY(gt__gl_status(ctx, "dispatch set-up"));
   uint32_t max_x = ctx->limits.max_group_count[0], max_y = ctx->limits.max_group_count[1];
-  for (uint32_t y = 0; y < groups_rows; y += min_u32(max_y, groups_rows - y)) {
-    for (uint32_t x = 0; x < groups_cols; x += min_u32(max_x, groups_cols - x)) {
+  for (uint32_t y = 0; y < groups_rows; y += gt__min_u32(max_y, groups_rows - y)) {
+    for (uint32_t x = 0; x < groups_cols; x += gt__min_u32(max_x, groups_cols - x)) {
       glUniform2ui(prog->group_base_loc, x, y);
-      glDispatchCompute(min_u32(max_x, groups_cols - x), min_u32(max_y, groups_rows - y), 1);
+      glDispatchCompute(gt__min_u32(max_x, groups_cols - x), gt__min_u32(max_y, groups_rows - y), 1);
     }
   }
   return GT_OK;

@@ -6,6 +6,16 @@
 
 #include <GLES3/gl31.h>
 
+/* ES 3.2 (and KHR_robustness) names, for contexts of any version. */
+#ifndef GL_CONTEXT_LOST
+#define GL_CONTEXT_LOST 0x0507
+#endif
+
+/* Tests build the library a second time with every GL call wrapped. */
+#ifdef GT_FAULT_INJECTION
+#include "fault_injection.h"
+#endif
+
 /* One-line argument checks: return the status when the condition fails. */
 #define GT__CHECK(cond, status)                                                                              \
   do {                                                                                                       \
@@ -118,6 +128,10 @@ struct gt_context {
   gt_strategy auto_strategy;
   gt_matmul_kernel matmul_kernel; /* what matmul's AUTO runs */
   char renderer[128];
+  /* glGetGraphicsResetStatus (ES 3.2) or its EXT/KHR robustness twin;
+   * NULL where the context has none. */
+  GLenum(GL_APIENTRYP reset_status)(void);
+  bool lost; /* the GL context was lost: every call answers CONTEXT_LOST */
   gt_program programs[GT_PROGRAM_TABLE_SIZE];
   gt_user_kernel user_kernels[GT_USER_KERNEL_TABLE_SIZE];
 };
@@ -131,12 +145,16 @@ void gt__log(const gt_context *ctx, int level, const char *fmt, ...)
 #endif
     ;
 
-/* GT_OK when ctx is usable on this thread: non-NULL and its GL context
- * current. */
-gt_status gt__context_check(const gt_context *ctx);
+/* GT_OK when ctx is usable on this thread: non-NULL, not lost, and its GL
+ * context current. Every entry point calls it first; it also clears GL
+ * errors the application left, so they are not reported as ours. */
+gt_status gt__context_check(gt_context *ctx);
 
-/* Maps a GL error (glGetError) to a status; GT_OK for GL_NO_ERROR. */
-gt_status gt__gl_status(const gt_context *ctx, const char *where);
+/* Maps the GL error flag (glGetError) and the reset status to a status;
+ * GT_OK when both are clear. A lost context marks ctx lost for good. */
+gt_status gt__gl_status(gt_context *ctx, const char *where);
+/* The same for an error already taken from glGetError. */
+gt_status gt__gl_error_status(gt_context *ctx, GLenum error, const char *where);
 
 /* A view checked against its buffer, ready to bind. */
 typedef struct gt_bound_view {
@@ -152,11 +170,18 @@ gt_status gt__view_check_fields(gt_view v);
 
 /* Fields, then the view against its buffer's size (the only GL query
  * allowed before validation ends). */
-gt_status gt__view_check_buffer(const gt_context *ctx, gt_view v);
+gt_status gt__view_check_buffer(gt_context *ctx, gt_view v);
 
 /* Full validation of one view: fields, its buffer's size (the only GL query
  * allowed before validation ends), and the device's storage-block limit. */
-gt_status gt__view_prepare(const gt_context *ctx, gt_view v, gt_bound_view *out);
+gt_status gt__view_prepare(gt_context *ctx, gt_view v, gt_bound_view *out);
+
+/* The binding of a view already checked against its buffer: no GL.
+ * GT_ERR_UNSUPPORTED when it spans more than one storage block may. */
+gt_status gt__view_bind(const gt_context *ctx, gt_view v, gt_bound_view *out);
+
+/* true when v (checked) fits one storage-block binding. */
+bool gt__view_fits(const gt_context *ctx, gt_view v);
 
 /* Elements from the view's first element to one past its last. */
 uint64_t gt__view_span(gt_view v);
@@ -221,6 +246,42 @@ bool gt__same_view(gt_view a, gt_view b);
  * given strategy (not AUTO), tile and group rows. */
 gt_status gt__transpose_inplace(gt_context *ctx, const gt_bound_view *v, gt_strategy strategy, uint32_t tile,
                                 uint32_t group_rows);
+
+/* ---- blocks of work ------------------------------------------------ */
+
+/* A window some view makes of a block: its rows run along block
+ * dimension row_dim, its columns along col_dim, pitch apart. */
+typedef struct gt_block_window {
+  uint32_t row_dim, col_dim;
+  uint64_t pitch;
+} gt_block_window;
+
+/* Work over up to 3 dimensions, cut into blocks so that every window fits
+ * max_elements and, when max_work is not 0, 2 x the product of the block
+ * sides (a matmul's FLOPs) stays within max_work. */
+typedef struct gt_block_plan {
+  uint32_t dims;
+  uint32_t extent[3];  /* the whole work */
+  uint32_t limit[3];   /* 0, or the largest block side allowed */
+  uint32_t granule[3]; /* block sides are multiples of it when they can be */
+  uint32_t min[3];     /* the smallest block side allowed (0 = 1) */
+  uint32_t weight[3];  /* cut for work: largest block x weight first (0 = 1) */
+  gt_block_window windows[3];
+  uint32_t window_count;
+  uint64_t max_elements;
+  uint64_t max_work;
+  uint32_t block[3]; /* out: the block sides; the last block of each
+                        dimension may be shorter */
+} gt_block_plan;
+
+/* Chooses p->block. GT_ERR_UNSUPPORTED when no block within the minimums
+ * fits. */
+gt_status gt__block_plan(gt_block_plan *p);
+
+/* The most elements one binding may span wherever the view starts. */
+uint64_t gt__max_bound_elements(const gt_limits *l);
+
+static inline uint32_t gt__min_u32(uint32_t a, uint32_t b) { return a < b ? a : b; }
 
 /* Ceil(a / b) for b > 0, without overflow. */
 static inline uint32_t gt__div_up(uint32_t a, uint32_t b) { return a / b + (a % b != 0); }

@@ -32,14 +32,18 @@ static gt_status check_fields(gt_image im) {
 
 /* The texture's storage, asked through GL_TEXTURE_2D of the active unit,
  * whose binding is restored: ES 3.1 cannot query an unbound texture. */
-static gt_status check_texture(const gt_context *ctx, gt_image im) {
-  GT__CHECK(glIsTexture(im.texture), GT_ERR_INVALID_ARGUMENT);
+static gt_status check_texture(gt_context *ctx, gt_image im) {
+  if (!glIsTexture(im.texture)) {
+    gt_status s = gt__gl_status(ctx, "glIsTexture");
+    return s != GT_OK ? s : GT_ERR_INVALID_ARGUMENT;
+  }
   GLint previous = 0, immutable = 0, levels = 0, format = 0, width = 0, height = 0;
   glGetIntegerv(GL_TEXTURE_BINDING_2D, &previous);
-  while (glGetError() != GL_NO_ERROR) {
-  }
+  /* gt__context_check cleared the flag: what comes now is ours. */
+  GLenum e = glGetError();
   glBindTexture(GL_TEXTURE_2D, im.texture);
-  bool is_2d = glGetError() == GL_NO_ERROR; /* another target: INVALID_OPERATION */
+  if (e == GL_NO_ERROR) e = glGetError();
+  bool is_2d = e == GL_NO_ERROR; /* another target: INVALID_OPERATION */
   if (is_2d) {
     glGetTexParameteriv(GL_TEXTURE_2D, GL_TEXTURE_IMMUTABLE_FORMAT, &immutable);
     glGetTexParameteriv(GL_TEXTURE_2D, GL_TEXTURE_IMMUTABLE_LEVELS, &levels);
@@ -50,6 +54,9 @@ static gt_status check_texture(const gt_context *ctx, gt_image im) {
     }
   }
   glBindTexture(GL_TEXTURE_2D, (GLuint)previous);
+  /* Any other error is a failure of its own (and clears what followed). */
+  if (e != GL_NO_ERROR && e != GL_INVALID_OPERATION) return gt__gl_error_status(ctx, e, "texture query");
+  GT__TRY(gt__gl_status(ctx, "texture query"));
   GT__CHECK(is_2d, GT_ERR_INVALID_ARGUMENT);
   GT__CHECK(immutable, GT_ERR_UNSUPPORTED);
   GT__CHECK(im.level < (uint32_t)levels, GT_ERR_OUT_OF_RANGE);

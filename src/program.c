@@ -25,6 +25,13 @@ static void log_info(const gt_context *ctx, GLuint object, bool is_shader, const
   gt__log(ctx, GT_LOG_ERROR, "%s of %s failed:\n%s", is_shader ? "compile" : "link", what, text);
 }
 
+/* A failed compile or link: the shader's fault, unless GL failed (out of
+ * memory, or a lost context, which also reports builds as failed). */
+static gt_status build_failure(gt_context *ctx) {
+  gt_status s = gt__gl_status(ctx, "program build");
+  return s != GT_OK ? s : GT_ERR_SHADER_BUILD;
+}
+
 gt_status gt__program_build(gt_context *ctx, const char *const *parts, int count, const char *what,
                             GLuint *out) {
   GLuint shader = glCreateShader(GL_COMPUTE_SHADER);
@@ -39,7 +46,7 @@ gt_status gt__program_build(gt_context *ctx, const char *const *parts, int count
   if (!ok) {
     log_info(ctx, shader, true, what);
     glDeleteShader(shader);
-    return GT_ERR_SHADER_BUILD;
+    return build_failure(ctx);
   }
   GLuint program = glCreateProgram();
   if (program == 0) {
@@ -56,7 +63,7 @@ gt_status gt__program_build(gt_context *ctx, const char *const *parts, int count
   if (!ok) {
     log_info(ctx, program, false, what);
     glDeleteProgram(program);
-    return GT_ERR_SHADER_BUILD;
+    return build_failure(ctx);
   }
   gt_status s = gt__gl_status(ctx, "program build");
   if (s != GT_OK) {
@@ -87,6 +94,12 @@ static gt_status build(gt_context *ctx, const gt_program_key *key, gt_program *s
   slot->scale_loc = glGetUniformLocation(program, "gt_scale");
   slot->k_range_loc = glGetUniformLocation(program, "gt_k_range");
   slot->grid_origin_loc = glGetUniformLocation(program, "gt_grid_origin");
+  gt_status s = gt__gl_status(ctx, "uniform locations");
+  if (s != GT_OK) {
+    glDeleteProgram(program);
+    memset(slot, 0, sizeof *slot);
+    return s;
+  }
   gt__log(ctx, GT_LOG_DEBUG, "built %s", what);
   return GT_OK;
 }

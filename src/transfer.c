@@ -46,8 +46,15 @@ static gt_status copy_rows(gt_context *ctx, gt_view view, GLenum target, GLenum 
       else
         memcpy(host_row, buf_row, row_bytes);
     }
-    /* ES 3.0 2.10.3: a false return means the data store was lost. */
-    if (!glUnmapBuffer(target)) s = GT_ERR_CONTEXT_LOST;
+    /* ES 3.0 2.10.3: false means the data store's contents were lost
+     * while mapped (by a screen mode change, say). */
+    if (!glUnmapBuffer(target)) {
+      s = gt__gl_status(ctx, "glUnmapBuffer");
+      if (s == GT_OK) {
+        gt__log(ctx, GT_LOG_ERROR, "buffer %u: contents lost while mapped", v->buffer);
+        s = GT_ERR_GL;
+      }
+    }
   }
   glBindBuffer(target, (GLuint)previous);
   gt_status gl = gt__gl_status(ctx, "buffer copy");

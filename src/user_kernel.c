@@ -208,6 +208,11 @@ gt_status gt_kernel_create(gt_context *ctx, const gt_kernel_desc *d, gt_kernel_i
     k->domain_loc[aliased] = glGetUniformLocation(p, "gt_domain");
     for (uint32_t u = 0; u < d->uniform_count; u++)
       k->uniform_loc[aliased][u] = glGetUniformLocation(p, d->uniforms[u].name);
+    s = gt__gl_status(ctx, "uniform locations");
+    if (s != GT_OK) {
+      delete_kernel(k);
+      return s;
+    }
   }
   k->tile_rows = rows;
   k->tile_cols = cols;

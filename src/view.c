@@ -97,8 +97,13 @@ gt_status gt__view_check_fields(gt_view v) {
 
 /* Size in bytes of a buffer object, restoring the copy-read binding used
  * to ask: ES 3.1 has no way to query a buffer without binding it. */
-static gt_status buffer_size(GLuint buffer, uint64_t *out) {
-  GT__CHECK(glIsBuffer(buffer), GT_ERR_INVALID_ARGUMENT);
+static gt_status buffer_size(gt_context *ctx, GLuint buffer, uint64_t *out) {
+  if (!glIsBuffer(buffer)) {
+    /* A failed query also answers false; only a clean false means no
+     * such buffer. */
+    gt_status s = gt__gl_status(ctx, "glIsBuffer");
+    return s != GT_OK ? s : GT_ERR_INVALID_ARGUMENT;
+  }
   GLint previous = 0;
   GLint64 size = 0;
   glGetIntegerv(GL_COPY_READ_BUFFER_BINDING, &previous);
@@ -106,13 +111,13 @@ static gt_status buffer_size(GLuint buffer, uint64_t *out) {
   glGetBufferParameteri64v(GL_COPY_READ_BUFFER, GL_BUFFER_SIZE, &size);
   glBindBuffer(GL_COPY_READ_BUFFER, (GLuint)previous);
   *out = size > 0 ? (uint64_t)size : 0;
-  return GT_OK;
+  return gt__gl_status(ctx, "buffer size query");
 }
 
-gt_status gt__view_check_buffer(const gt_context *ctx, gt_view v) {
+gt_status gt__view_check_buffer(gt_context *ctx, gt_view v) {
   GT__TRY(gt__view_check_fields(v));
   uint64_t buffer_bytes = 0;
-  GT__TRY(buffer_size(v.buffer, &buffer_bytes));
+  GT__TRY(buffer_size(ctx, v.buffer, &buffer_bytes));
   uint64_t end = ((uint64_t)v.offset + gt__view_span(v)) * 4;
   if (end > buffer_bytes) {
     gt__log(ctx, GT_LOG_ERROR, "view of buffer %u ends at byte %llu, past its %llu bytes", v.buffer,
@@ -122,26 +127,42 @@ gt_status gt__view_check_buffer(const gt_context *ctx, gt_view v) {
   return GT_OK;
 }
 
-gt_status gt__view_prepare(const gt_context *ctx, gt_view v, gt_bound_view *out) {
-  GT__TRY(gt__view_check_buffer(ctx, v));
-  v.pitch = gt__view_pitch(v);
-  uint64_t start = (uint64_t)v.offset * 4;
-  uint64_t end = ((uint64_t)v.offset + gt__view_span(v)) * 4;
-  /* Bind from the aligned byte below the view; the rest of the offset
-   * travels in the view's uniform. */
+/* The aligned range a binding of v needs: from the aligned byte below the
+ * view to its last element; the rest of the offset travels in the view's
+ * uniform. */
+static uint64_t bind_start(const gt_context *ctx, gt_view v) {
   uint64_t align = ctx->limits.storage_offset_alignment;
-  uint64_t bind_offset = start / align * align;
-  uint64_t bind_size = end - bind_offset;
-  if (bind_size > ctx->limits.max_storage_block_bytes || bind_size / 4 > UINT32_MAX) {
+  return (uint64_t)v.offset * 4 / align * align;
+}
+
+static uint64_t bind_size(const gt_context *ctx, gt_view v) {
+  return ((uint64_t)v.offset + gt__view_span(v)) * 4 - bind_start(ctx, v);
+}
+
+bool gt__view_fits(const gt_context *ctx, gt_view v) {
+  uint64_t size = bind_size(ctx, v);
+  return size <= ctx->limits.max_storage_block_bytes && size / 4 <= UINT32_MAX;
+}
+
+gt_status gt__view_bind(const gt_context *ctx, gt_view v, gt_bound_view *out) {
+  if (!gt__view_fits(ctx, v)) {
     gt__log(ctx, GT_LOG_ERROR, "view of buffer %u needs a %llu-byte binding; the device allows %llu",
-            v.buffer, (unsigned long long)bind_size, (unsigned long long)ctx->limits.max_storage_block_bytes);
+            v.buffer, (unsigned long long)bind_size(ctx, v),
+            (unsigned long long)ctx->limits.max_storage_block_bytes);
     return GT_ERR_UNSUPPORTED;
   }
+  v.pitch = gt__view_pitch(v);
+  uint64_t start = bind_start(ctx, v);
   out->view = v;
-  out->bind_offset = (GLintptr)bind_offset;
-  out->bind_size = (GLsizeiptr)bind_size;
-  out->elem_offset = (uint32_t)((start - bind_offset) / 4);
+  out->bind_offset = (GLintptr)start;
+  out->bind_size = (GLsizeiptr)bind_size(ctx, v);
+  out->elem_offset = (uint32_t)(v.offset - start / 4);
   return GT_OK;
+}
+
+gt_status gt__view_prepare(gt_context *ctx, gt_view v, gt_bound_view *out) {
+  GT__TRY(gt__view_check_buffer(ctx, v));
+  return gt__view_bind(ctx, v, out);
 }
 
 gt_bound_view gt__bound_section(const gt_bound_view *parent, uint32_t row, uint32_t col, uint32_t rows,

@@ -14,6 +14,21 @@
  *     argument are pure and thread-safe.
  *   - After creation, no function allocates host memory.
  *   - The library never prints; details of failures go to the logger hook.
+ *   - GL failures: GL_OUT_OF_MEMORY gives GT_ERR_OUT_OF_MEMORY, any other
+ *     GL error GT_ERR_GL, a compile or link failure GT_ERR_SHADER_BUILD;
+ *     the context stays usable after each. A failure that strikes after
+ *     the first dispatch may leave the destination partly written (never
+ *     anything outside it). A lost context (GL_CONTEXT_LOST, or a reset
+ *     reported by glGetGraphicsResetStatus where the context has it) gives
+ *     GT_ERR_CONTEXT_LOST from then on; release the gt_context, make a new
+ *     GL context current and gt_context_init again (the same memory will
+ *     do). GL errors the application left pending are cleared, not
+ *     reported.
+ *   - Big work: a view longer than the device's storage-block limit is
+ *     transposed, copied or multiplied in bands, each bound on its own;
+ *     matmul also splits its work so that no dispatch exceeds
+ *     gt_limits.max_dispatch_flops (a mobile GPU's watchdog kills long
+ *     dispatches). Group counts beyond the device's limit are split too.
  *
  * Aliasing (C++ AMP's aliased invocations, in GLES terms): two views alias
  * when they name the same buffer and share at least one element
@@ -146,6 +161,14 @@ typedef struct gt_context_desc {
   gt_logger logger;       /* zero = silent */
   bool min_limits;        /* true = clamp every limit to the ES 3.1 minimum */
   gt_matmul_kernel matmul_kernel; /* zero = chosen for the device */
+  /* zero = the device's GL_MAX_SHADER_STORAGE_BLOCK_SIZE; a smaller value
+   * clamps it (views longer than this are processed in bands). */
+  uint64_t max_storage_block_bytes;
+  /* zero = chosen for the device (2^31, about 2 GFLOP, except 2^37 on
+   * desktop NVIDIA and AMD GPUs, which have no watchdog that short); the
+   * most work one matmul dispatch may do, in floating-point operations
+   * (2 per multiply-add). At least 2^20 is used. */
+  uint64_t max_dispatch_flops;
 } gt_context_desc;
 
 /* The context: program table and device limits. Opaque; sized by
@@ -182,6 +205,7 @@ typedef struct gt_limits {
   uint64_t max_storage_block_bytes;  /* GL_MAX_SHADER_STORAGE_BLOCK_SIZE */
   uint32_t max_storage_blocks;       /* GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS */
   uint32_t storage_offset_alignment; /* GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT */
+  uint64_t max_dispatch_flops;       /* matmul work per dispatch (gt_context_desc) */
 } gt_limits;
 
 /* ------------------------------------------------------------------ */

@@ -1,0 +1,228 @@
+/* The GL wrappers of a GT_FAULT_INJECTION build (see fault_injection.h). */
+#define GT_FAULT_INJECTION_IMPL
+#include "fault_injection.h"
+
+#include <stddef.h>
+
+enum { MAX_TRACKED = 4096 };
+
+static struct {
+  uint64_t calls, fail_at;
+  GLenum error;   /* what the failed call reports */
+  GLenum pending; /* reported by the next glGetError */
+  bool lost;
+  const char *failed;
+  GLuint live[MAX_TRACKED]; /* shaders and programs not yet deleted */
+  uint32_t live_count;
+} fi;
+
+void gt__fault_arm(uint64_t n, GLenum error) {
+  fi.calls = 0;
+  fi.fail_at = n;
+  fi.error = error;
+  fi.failed = NULL;
+}
+
+uint64_t gt__fault_calls(void) { return fi.calls; }
+const char *gt__fault_failed_call(void) { return fi.failed; }
+uint32_t gt__fault_live_objects(void) { return fi.live_count; }
+
+void gt__fault_reset(void) {
+  fi.lost = false;
+  fi.pending = GL_NO_ERROR;
+  fi.live_count = 0;
+  fi.fail_at = 0;
+}
+
+/* Counts one call; true when it must fail (the armed one, or any call on a
+ * lost context). */
+static bool fails(const char *name) {
+  if (fi.lost) return true;
+  fi.calls++;
+  if (fi.fail_at == 0 || fi.calls != fi.fail_at) return false;
+  fi.failed = name;
+  if (fi.error == GL_CONTEXT_LOST)
+    fi.lost = true;
+  else
+    fi.pending = fi.error;
+  return true;
+}
+
+static void track(GLuint name) {
+  if (name != 0 && fi.live_count < MAX_TRACKED) fi.live[fi.live_count++] = name;
+}
+
+/* Shaders and programs share one name space in GL. */
+static void untrack(GLuint name) {
+  for (uint32_t i = 0; i < fi.live_count; i++)
+    if (fi.live[i] == name) {
+      fi.live[i] = fi.live[--fi.live_count];
+      return;
+    }
+}
+
+GLenum gt__fi_glGetError(void) {
+  if (fi.lost) return GL_CONTEXT_LOST;
+  if (fi.pending != GL_NO_ERROR) {
+    GLenum e = fi.pending;
+    fi.pending = GL_NO_ERROR;
+    return e;
+  }
+  return glGetError();
+}
+
+GLenum gt__fi_glGetGraphicsResetStatus(void) { return fi.lost ? GL_GUILTY_CONTEXT_RESET : GL_NO_ERROR; }
+
+const GLubyte *gt__fi_glGetString(GLenum name) { return fails("glGetString") ? NULL : glGetString(name); }
+
+void gt__fi_glGetIntegerv(GLenum pname, GLint *data) {
+  if (!fails("glGetIntegerv")) glGetIntegerv(pname, data);
+}
+void gt__fi_glGetIntegeri_v(GLenum target, GLuint index, GLint *data) {
+  if (!fails("glGetIntegeri_v")) glGetIntegeri_v(target, index, data);
+}
+void gt__fi_glGetInteger64v(GLenum pname, GLint64 *data) {
+  if (!fails("glGetInteger64v")) glGetInteger64v(pname, data);
+}
+GLboolean gt__fi_glIsBuffer(GLuint buffer) { return fails("glIsBuffer") ? GL_FALSE : glIsBuffer(buffer); }
+GLboolean gt__fi_glIsTexture(GLuint texture) {
+  return fails("glIsTexture") ? GL_FALSE : glIsTexture(texture);
+}
+void gt__fi_glBindBuffer(GLenum target, GLuint buffer) {
+  if (!fails("glBindBuffer")) glBindBuffer(target, buffer);
+}
+void gt__fi_glBindBufferRange(GLenum target, GLuint index, GLuint buffer, GLintptr offset, GLsizeiptr size) {
+  if (!fails("glBindBufferRange")) glBindBufferRange(target, index, buffer, offset, size);
+}
+void gt__fi_glGetBufferParameteri64v(GLenum target, GLenum pname, GLint64 *params) {
+  if (!fails("glGetBufferParameteri64v")) glGetBufferParameteri64v(target, pname, params);
+}
+void *gt__fi_glMapBufferRange(GLenum target, GLintptr offset, GLsizeiptr length, GLbitfield access) {
+  return fails("glMapBufferRange") ? NULL : glMapBufferRange(target, offset, length, access);
+}
+GLboolean gt__fi_glUnmapBuffer(GLenum target) {
+  /* The real mapping ends even when the call is made to fail (or the
+   * context is lost): the real context lives on after the test. */
+  bool failed = fails("glUnmapBuffer");
+  GLboolean ok = glUnmapBuffer(target);
+  return failed ? GL_FALSE : ok;
+}
+void gt__fi_glBindTexture(GLenum target, GLuint texture) {
+  if (!fails("glBindTexture")) glBindTexture(target, texture);
+}
+void gt__fi_glGetTexParameteriv(GLenum target, GLenum pname, GLint *params) {
+  if (!fails("glGetTexParameteriv")) glGetTexParameteriv(target, pname, params);
+}
+void gt__fi_glGetTexLevelParameteriv(GLenum target, GLint level, GLenum pname, GLint *params) {
+  if (!fails("glGetTexLevelParameteriv")) glGetTexLevelParameteriv(target, level, pname, params);
+}
+void gt__fi_glBindImageTexture(GLuint unit, GLuint texture, GLint level, GLboolean layered, GLint layer,
+                               GLenum access, GLenum format) {
+  if (!fails("glBindImageTexture")) glBindImageTexture(unit, texture, level, layered, layer, access, format);
+}
+
+GLuint gt__fi_glCreateShader(GLenum type) {
+  if (fails("glCreateShader")) return 0;
+  GLuint s = glCreateShader(type);
+  track(s);
+  return s;
+}
+void gt__fi_glShaderSource(GLuint shader, GLsizei count, const GLchar *const *string, const GLint *length) {
+  if (!fails("glShaderSource")) glShaderSource(shader, count, string, length);
+}
+void gt__fi_glCompileShader(GLuint shader) {
+  if (!fails("glCompileShader")) glCompileShader(shader);
+}
+/* A failed status query reports a failed build, with no GL error. */
+void gt__fi_glGetShaderiv(GLuint shader, GLenum pname, GLint *params) {
+  if (fails("glGetShaderiv")) {
+    if (pname == GL_COMPILE_STATUS) {
+      fi.pending = GL_NO_ERROR;
+      *params = GL_FALSE;
+    }
+    return;
+  }
+  glGetShaderiv(shader, pname, params);
+}
+void gt__fi_glGetShaderInfoLog(GLuint shader, GLsizei size, GLsizei *length, GLchar *log) {
+  if (!fails("glGetShaderInfoLog")) glGetShaderInfoLog(shader, size, length, log);
+}
+/* Deletes are never made to fail: deleting a valid name fails only with
+ * the whole context, and then the objects are gone anyway. */
+void gt__fi_glDeleteShader(GLuint shader) {
+  if (fi.lost) return;
+  glDeleteShader(shader);
+  untrack(shader);
+}
+GLuint gt__fi_glCreateProgram(void) {
+  if (fails("glCreateProgram")) return 0;
+  GLuint p = glCreateProgram();
+  track(p);
+  return p;
+}
+void gt__fi_glAttachShader(GLuint program, GLuint shader) {
+  if (!fails("glAttachShader")) glAttachShader(program, shader);
+}
+void gt__fi_glDetachShader(GLuint program, GLuint shader) {
+  if (!fails("glDetachShader")) glDetachShader(program, shader);
+}
+void gt__fi_glLinkProgram(GLuint program) {
+  if (!fails("glLinkProgram")) glLinkProgram(program);
+}
+void gt__fi_glGetProgramiv(GLuint program, GLenum pname, GLint *params) {
+  if (fails("glGetProgramiv")) {
+    if (pname == GL_LINK_STATUS) {
+      fi.pending = GL_NO_ERROR;
+      *params = GL_FALSE;
+    }
+    return;
+  }
+  glGetProgramiv(program, pname, params);
+}
+void gt__fi_glGetProgramInfoLog(GLuint program, GLsizei size, GLsizei *length, GLchar *log) {
+  if (!fails("glGetProgramInfoLog")) glGetProgramInfoLog(program, size, length, log);
+}
+void gt__fi_glDeleteProgram(GLuint program) {
+  if (fi.lost) return;
+  glDeleteProgram(program);
+  untrack(program);
+}
+GLint gt__fi_glGetUniformLocation(GLuint program, const GLchar *name) {
+  return fails("glGetUniformLocation") ? -1 : glGetUniformLocation(program, name);
+}
+void gt__fi_glUseProgram(GLuint program) {
+  if (!fails("glUseProgram")) glUseProgram(program);
+}
+void gt__fi_glUniform2ui(GLint location, GLuint v0, GLuint v1) {
+  if (!fails("glUniform2ui")) glUniform2ui(location, v0, v1);
+}
+void gt__fi_glUniform4uiv(GLint location, GLsizei count, const GLuint *value) {
+  if (!fails("glUniform4uiv")) glUniform4uiv(location, count, value);
+}
+void gt__fi_glProgramUniform1i(GLuint program, GLint location, GLint v0) {
+  if (!fails("glProgramUniform1i")) glProgramUniform1i(program, location, v0);
+}
+void gt__fi_glProgramUniform1ui(GLuint program, GLint location, GLuint v0) {
+  if (!fails("glProgramUniform1ui")) glProgramUniform1ui(program, location, v0);
+}
+void gt__fi_glProgramUniform1f(GLuint program, GLint location, GLfloat v0) {
+  if (!fails("glProgramUniform1f")) glProgramUniform1f(program, location, v0);
+}
+void gt__fi_glProgramUniform2f(GLuint program, GLint location, GLfloat v0, GLfloat v1) {
+  if (!fails("glProgramUniform2f")) glProgramUniform2f(program, location, v0, v1);
+}
+void gt__fi_glProgramUniform2ui(GLuint program, GLint location, GLuint v0, GLuint v1) {
+  if (!fails("glProgramUniform2ui")) glProgramUniform2ui(program, location, v0, v1);
+}
+void gt__fi_glProgramUniform4fv(GLuint program, GLint location, GLsizei count, const GLfloat *value) {
+  if (!fails("glProgramUniform4fv")) glProgramUniform4fv(program, location, count, value);
+}
+void gt__fi_glDispatchCompute(GLuint x, GLuint y, GLuint z) {
+  if (!fails("glDispatchCompute")) glDispatchCompute(x, y, z);
+}
+void gt__fi_glMemoryBarrier(GLbitfield barriers) {
+  if (!fails("glMemoryBarrier")) glMemoryBarrier(barriers);
+}
+void gt__fi_glFinish(void) {
+  if (!fails("glFinish")) glFinish();
+}
