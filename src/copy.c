@@ -1,6 +1,8 @@
 /* Copy of one view into another of the same extent. */
 #include "gt_internal.h"
 
+#include <string.h>
+
 /* 64 invocations, each moving 4 elements (or uvec4s) 64 apart. */
 enum { COPY_GROUP_COLS = 64, COPY_RUNS = 4 };
 
@@ -20,53 +22,88 @@ static gt_status run(gt_context *ctx, const gt_program *prog, gt_bound_view s, g
   return gt__dispatch(ctx, prog, views, 2, gt__div_up(s.view.cols, per_group), s.view.rows);
 }
 
+/* Flattened gapless views whose starts share 16-byte alignment can move
+ * as uvec4s (a quarter of the loads and stores). The bound ranges start
+ * 16-byte aligned whenever the offset alignment is a multiple of 16, as on
+ * the devices seen so far. */
+static bool vec4_aligned(const gt_bound_view *s, const gt_bound_view *t) {
+  return s->bind_offset % 16 == 0 && t->bind_offset % 16 == 0 && s->elem_offset % 4 == 0 &&
+         t->elem_offset % 4 == 0 && s->view.cols >= 4;
+}
+
+/* true when copy_window would use the uvec4 kernel on s and t. */
+static bool wants_vec4(gt_bound_view s, gt_bound_view t) {
+  return as_one_row(&s) && as_one_row(&t) && vec4_aligned(&s, &t);
+}
+
+/* One window: as uvec4s plus a scalar tail when vec4 is given and the
+ * views allow, else as scalars (as one long row when gapless). */
+static gt_status copy_window(gt_context *ctx, const gt_program *scalar, const gt_program *vec4,
+                             gt_bound_view s, gt_bound_view t) {
+  gt_bound_view s1 = s, t1 = t;
+  if (!as_one_row(&s1) || !as_one_row(&t1)) return run(ctx, scalar, s, t);
+  if (vec4 == NULL || !vec4_aligned(&s1, &t1)) return run(ctx, scalar, s1, t1);
+  uint32_t quads = s1.view.cols / 4, tail = s1.view.cols % 4;
+  gt_bound_view sv = s1, tv = t1;
+  sv.view.cols = tv.view.cols = sv.view.pitch = tv.view.pitch = quads;
+  sv.elem_offset /= 4;
+  tv.elem_offset /= 4;
+  GT__TRY(run(ctx, vec4, sv, tv));
+  if (tail == 0) return GT_OK;
+  return run(ctx, scalar, gt__bound_section(&s1, 0, quads * 4, 1, tail),
+             gt__bound_section(&t1, 0, quads * 4, 1, tail));
+}
+
 gt_status gt_copy(gt_context *ctx, gt_view src, gt_view dst) {
   GT__TRY(gt__context_check(ctx));
   GT__TRY(gt__view_check_fields(src));
   GT__TRY(gt__view_check_fields(dst));
   GT__CHECK(src.type == dst.type && src.rows == dst.rows && src.cols == dst.cols, GT_ERR_SHAPE_MISMATCH);
   GT__CHECK(!gt_views_alias(src, dst), GT_ERR_ALIASED);
-  gt_bound_view s, t;
-  GT__TRY(gt__view_prepare(ctx, src, &s));
-  GT__TRY(gt__view_prepare(ctx, dst, &t));
+  GT__TRY(gt__view_check_buffer(ctx, src));
+  GT__TRY(gt__view_check_buffer(ctx, dst));
+  bool banded = !gt__view_fits(ctx, src) || !gt__view_fits(ctx, dst);
+  gt_block_plan plan;
+  memset(&plan, 0, sizeof plan);
+  if (banded) {
+    plan.dims = 2;
+    plan.extent[0] = src.rows;
+    plan.extent[1] = src.cols;
+    plan.granule[0] = 1;
+    plan.granule[1] = COPY_GROUP_COLS * COPY_RUNS;
+    plan.windows[0] = (gt_block_window){0, 1, gt__view_pitch(src)};
+    plan.windows[1] = (gt_block_window){0, 1, gt__view_pitch(dst)};
+    plan.window_count = 2;
+    plan.max_elements = gt__max_bound_elements(&ctx->limits);
+    GT__TRY(gt__block_plan(&plan));
+  }
   gt_program_key scalar_key = {.kernel = GT_KERNEL_COPY,
                                .tile = 0,
                                .group_cols = COPY_GROUP_COLS,
                                .group_rows = 1,
                                .variant = 0,
                                .elem = GT_U32};
-  gt_program_key vec4_key = {.kernel = GT_KERNEL_COPY_VEC4,
-                             .tile = 0,
-                             .group_cols = COPY_GROUP_COLS,
-                             .group_rows = 1,
-                             .variant = 0,
-                             .elem = GT_U32};
+  gt_program_key vec4_key = scalar_key;
+  vec4_key.kernel = GT_KERNEL_COPY_VEC4;
   const gt_program *scalar, *vec4 = NULL;
+  gt_bound_view s, t;
+  if (!banded) {
+    GT__TRY(gt__view_bind(ctx, src, &s));
+    GT__TRY(gt__view_bind(ctx, dst, &t));
+  }
+  /* Validation is over; the programs come before the first dispatch. */
   GT__TRY(gt__program_get(ctx, &scalar_key, &scalar));
+  if (banded || wants_vec4(s, t)) GT__TRY(gt__program_get(ctx, &vec4_key, &vec4));
 
-  /* Two gapless views whose starts share 16-byte alignment: the bulk as
-   * uvec4s (a quarter of the loads and stores), the last 0-3 elements by
-   * the scalar kernel. The bound ranges start 16-byte aligned whenever the
-   * offset alignment is a multiple of 16, as on the devices seen so far. */
-  gt_bound_view s1 = s, t1 = t;
-  bool flat = as_one_row(&s1) && as_one_row(&t1);
-  bool aligned = flat && s1.bind_offset % 16 == 0 && t1.bind_offset % 16 == 0 && s1.elem_offset % 4 == 0 &&
-                 t1.elem_offset % 4 == 0 && s1.view.cols >= 4;
-  if (aligned) GT__TRY(gt__program_get(ctx, &vec4_key, &vec4));
-
-  gt_status status;
-  if (aligned) {
-    uint32_t quads = s1.view.cols / 4, tail = s1.view.cols % 4;
-    gt_bound_view sv = s1, tv = t1;
-    sv.view.cols = tv.view.cols = sv.view.pitch = tv.view.pitch = quads;
-    sv.elem_offset /= 4;
-    tv.elem_offset /= 4;
-    status = run(ctx, vec4, sv, tv);
-    if (status == GT_OK && tail)
-      status = run(ctx, scalar, gt__bound_section(&s1, 0, quads * 4, 1, tail),
-                   gt__bound_section(&t1, 0, quads * 4, 1, tail));
-  } else {
-    status = flat ? run(ctx, scalar, s1, t1) : run(ctx, scalar, s, t);
+  gt_status status = GT_OK;
+  if (!banded) status = copy_window(ctx, scalar, vec4, s, t);
+  for (uint32_t r = 0; banded && r < src.rows && status == GT_OK; r += plan.block[0]) {
+    for (uint32_t c = 0; c < src.cols && status == GT_OK; c += plan.block[1]) {
+      uint32_t h = gt__min_u32(plan.block[0], src.rows - r), w = gt__min_u32(plan.block[1], src.cols - c);
+      status = gt__view_bind(ctx, gt_section(src, r, c, h, w), &s);
+      if (status == GT_OK) status = gt__view_bind(ctx, gt_section(dst, r, c, h, w), &t);
+      if (status == GT_OK) status = copy_window(ctx, scalar, vec4, s, t);
+    }
   }
   glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
   gt_status gl = gt__gl_status(ctx, "gt_copy");

@@ -80,9 +80,11 @@ typedef struct gt_program {
   GLint grid_origin_loc; /* in-place SIMPLE: uniform uvec2 gt_grid_origin */
 } gt_program;
 
-/* Transpose needs at most 8 variants per aliasing case; matmul 4
- * transpose cases x (simple, blocked, 3 tiles x even/pad). */
-#define GT_PROGRAM_TABLE_SIZE 96
+/* Every variant one context can reach: transpose and copy 22 (SIMPLE,
+ * tiled even/pad and TRUNCATE_A at 3 tiles, in place likewise, 2 copies),
+ * matmul 32 (4 transpose cases x (SIMPLE, AUTO's kernel, 3 tiles x
+ * even/pad)), images 22 per format x 4: 142, and room to spare. */
+#define GT_PROGRAM_TABLE_SIZE 160
 
 /* Longest slice of K one matmul dispatch sums. Mesa silently stops a
  * shader's loops after 65,535 iterations in all; the tiled kernel, if not

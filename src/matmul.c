@@ -2,6 +2,8 @@
  * of kernel, the K slices, and the divide and conquer of TRUNCATE_B. */
 #include "gt_internal.h"
 
+#include <string.h>
+
 /* SIMPLE's group: 16 x 8 = 128 invocations, the ES 3.1 minimum. */
 enum { SIMPLE_GROUP_COLS = 16, SIMPLE_GROUP_ROWS = 8 };
 /* The blocked kernel: 8 x 8 invocations of 4 x 4 results each; the
@@ -22,8 +24,8 @@ static gt_bound_view op_section(const gt_bound_view *x, bool trans, uint32_t row
   return trans ? gt__bound_section(x, col, row, cols, rows) : gt__bound_section(x, row, col, rows, cols);
 }
 
-/* Runs prog over p, one dispatch per K slice of at most GT_MATMUL_K_CHUNK.
- * Slices after the first add to c, so they use beta = 1. */
+/* Runs prog over p in one dispatch. The caller keeps the K range within
+ * GT_MATMUL_K_CHUNK and the work within the dispatch budget. */
 static gt_status run(gt_context *ctx, const gt_program *prog, const product *p) {
   uint32_t m = p->c.view.rows, n = p->c.view.cols, gx, gy;
   uint32_t tile = prog->key.tile;
@@ -43,21 +45,9 @@ static gt_status run(gt_context *ctx, const gt_program *prog, const product *p) 
     break;
   }
   gt_bound_view views[3] = {p->a, p->b, p->c};
-  float beta = p->beta;
-  for (uint32_t k = p->k_begin; k < p->k_end;) {
-    uint32_t end = p->k_end - k > GT_MATMUL_K_CHUNK ? k + GT_MATMUL_K_CHUNK : p->k_end;
-    glProgramUniform2f(prog->name, prog->scale_loc, p->alpha, beta);
-    glProgramUniform2ui(prog->name, prog->k_range_loc, k, end);
-    GT__TRY(gt__dispatch(ctx, prog, views, 3, gx, gy));
-    k = end;
-    if (k < p->k_end) {
-      /* ES 3.1, "Shader Memory Access Synchronization": the next slice
-       * reads the c this one wrote. */
-      glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-      beta = 1.0f;
-    }
-  }
-  return GT_OK;
+  glProgramUniform2f(prog->name, prog->scale_loc, p->alpha, p->beta);
+  glProgramUniform2ui(prog->name, prog->k_range_loc, p->k_begin, p->k_end);
+  return gt__dispatch(ctx, prog, views, 3, gx, gy);
 }
 
 static gt_status get_program(gt_context *ctx, gt_kernel kernel, uint32_t tile, uint32_t group_cols,
@@ -111,6 +101,70 @@ static gt_status run_truncate_b(gt_context *ctx, const gt_program *tiled, const 
   return GT_OK;
 }
 
+/* Blocks of (m, n, k): each dispatch sums at most GT_MATMUL_K_CHUNK of K
+ * (Mesa stops a shader's loops after 65,535 iterations in all) and does
+ * at most max_dispatch_flops of work (a mobile GPU's watchdog), and when
+ * a view is longer than one storage block, each block's windows fit one.
+ * even_tile: TILED_EVEN's tile, which every block side must keep. */
+static gt_status plan_blocks(const gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_matmul_desc *d,
+                             uint32_t even_tile, bool rebind, gt_block_plan *plan) {
+  memset(plan, 0, sizeof *plan);
+  plan->dims = 3;
+  plan->extent[0] = c.rows;
+  plan->extent[1] = c.cols;
+  plan->extent[2] = d->trans_a ? a.rows : a.cols;
+  plan->limit[2] = GT_MATMUL_K_CHUNK;
+  /* Cutting K costs a pass over c per cut; cut m and n first. */
+  plan->weight[0] = plan->weight[1] = 2;
+  for (int i = 0; i < 3; i++) {
+    plan->granule[i] = even_tile ? even_tile : 32;
+    plan->min[i] = even_tile;
+  }
+  plan->max_work = ctx->limits.max_dispatch_flops;
+  plan->max_elements = UINT32_MAX;
+  if (rebind) {
+    plan->max_elements = gt__max_bound_elements(&ctx->limits);
+    /* Dimensions 0, 1, 2 are m, n, k: a is m x k, b is k x n, c is m x n,
+     * as stored (a transposed operand swaps its window's two). */
+    plan->windows[0] =
+        d->trans_a ? (gt_block_window){2, 0, gt__view_pitch(a)} : (gt_block_window){0, 2, gt__view_pitch(a)};
+    plan->windows[1] =
+        d->trans_b ? (gt_block_window){1, 2, gt__view_pitch(b)} : (gt_block_window){2, 1, gt__view_pitch(b)};
+    plan->windows[2] = (gt_block_window){0, 1, gt__view_pitch(c)};
+    plan->window_count = 3;
+  }
+  if (gt__block_plan(plan) != GT_OK) {
+    gt__log(ctx, GT_LOG_ERROR, "matmul: no block of %ux%ux%u fits the device's storage blocks",
+            plan->extent[0], plan->extent[1], plan->extent[2]);
+    return GT_ERR_UNSUPPORTED;
+  }
+  return GT_OK;
+}
+
+/* The window of x for op(x)'s section at (row, col), bound as a section of
+ * x's binding, or (rebind) with a binding of its own. */
+static gt_status op_window(const gt_context *ctx, const gt_bound_view *x, bool trans, bool rebind,
+                           uint32_t row, uint32_t col, uint32_t rows, uint32_t cols, gt_bound_view *out) {
+  if (!rebind) {
+    *out = op_section(x, trans, row, col, rows, cols);
+    return GT_OK;
+  }
+  gt_view v = trans ? gt_section(x->view, col, row, cols, rows) : gt_section(x->view, row, col, rows, cols);
+  return gt__view_bind(ctx, v, out);
+}
+
+/* The block (i, j, kk) of mb x nb x kb as a product of its own. */
+static gt_status block_views(const gt_context *ctx, const product *whole, bool trans_a, bool trans_b,
+                             bool rebind, uint32_t i, uint32_t j, uint32_t kk, uint32_t mb, uint32_t nb,
+                             uint32_t kb, product *q) {
+  GT__TRY(op_window(ctx, &whole->a, trans_a, rebind, i, kk, mb, kb, &q->a));
+  GT__TRY(op_window(ctx, &whole->b, trans_b, rebind, kk, j, kb, nb, &q->b));
+  GT__TRY(op_window(ctx, &whole->c, false, rebind, i, j, mb, nb, &q->c));
+  q->k_begin = 0;
+  q->k_end = kb;
+  return GT_OK;
+}
+
 gt_status gt_matmul(gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_matmul_desc *d) {
   static const gt_matmul_desc defaults;
   GT__TRY(gt__context_check(ctx));
@@ -149,14 +203,25 @@ gt_status gt_matmul(gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_m
     gt__log(ctx, GT_LOG_ERROR, "matmul: c overlaps an input");
     return GT_ERR_ALIASED;
   }
-  product p;
-  GT__TRY(gt__view_prepare(ctx, a, &p.a));
-  GT__TRY(gt__view_prepare(ctx, b, &p.b));
-  GT__TRY(gt__view_prepare(ctx, c, &p.c));
-  p.k_begin = 0;
-  p.k_end = k;
-  p.alpha = d->scale ? d->alpha : 1.0f;
-  p.beta = d->scale ? d->beta : 0.0f;
+  GT__TRY(gt__view_check_buffer(ctx, a));
+  GT__TRY(gt__view_check_buffer(ctx, b));
+  GT__TRY(gt__view_check_buffer(ctx, c));
+  bool rebind = !gt__view_fits(ctx, a) || !gt__view_fits(ctx, b) || !gt__view_fits(ctx, c);
+  gt_block_plan plan;
+  GT__TRY(plan_blocks(ctx, a, b, c, d, strategy == GT_STRATEGY_TILED_EVEN ? tile : 0, rebind, &plan));
+  product whole;
+  memset(&whole, 0, sizeof whole);
+  if (!rebind) {
+    GT__TRY(gt__view_bind(ctx, a, &whole.a));
+    GT__TRY(gt__view_bind(ctx, b, &whole.b));
+    GT__TRY(gt__view_bind(ctx, c, &whole.c));
+  } else {
+    whole.a.view = a;
+    whole.b.view = b;
+    whole.c.view = c;
+  }
+  whole.alpha = d->scale ? d->alpha : 1.0f;
+  whole.beta = d->scale ? d->beta : 0.0f;
 
   /* Validation is over; every program is fetched before the first
    * dispatch, so a build failure writes nothing. a and b may share
@@ -189,9 +254,28 @@ gt_status gt_matmul(gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_m
     GT__TRY(
         get_program(ctx, GT_KERNEL_MATMUL_SIMPLE, 0, SIMPLE_GROUP_COLS, SIMPLE_GROUP_ROWS, variant, &simple));
 
-  gt_status status = strategy == GT_STRATEGY_TRUNCATE_B
-                         ? run_truncate_b(ctx, main_prog, simple, &p, d->trans_a, d->trans_b)
-                         : run(ctx, main_prog, &p);
+  gt_status status = GT_OK;
+  const uint32_t *blk = plan.block;
+  for (uint32_t r0 = 0; r0 < m && status == GT_OK; r0 += blk[0]) {
+    for (uint32_t c0 = 0; c0 < n && status == GT_OK; c0 += blk[1]) {
+      for (uint32_t k0 = 0; k0 < k && status == GT_OK; k0 += blk[2]) {
+        product q = whole;
+        status =
+            block_views(ctx, &whole, d->trans_a, d->trans_b, rebind, r0, c0, k0, gt__min_u32(blk[0], m - r0),
+                        gt__min_u32(blk[1], n - c0), gt__min_u32(blk[2], k - k0), &q);
+        if (status != GT_OK) break;
+        if (k0 > 0) {
+          /* ES 3.1, "Shader Memory Access Synchronization": this slice
+           * of K adds to the c the last one wrote. */
+          glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+          q.beta = 1.0f;
+        }
+        status = strategy == GT_STRATEGY_TRUNCATE_B
+                     ? run_truncate_b(ctx, main_prog, simple, &q, d->trans_a, d->trans_b)
+                     : run(ctx, main_prog, &q);
+      }
+    }
+  }
   glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
   gt_status gl = gt__gl_status(ctx, "gt_matmul");
   return status != GT_OK ? status : gl;

@@ -3,6 +3,8 @@
  * dispatches each strategy needs. */
 #include "gt_internal.h"
 
+#include <string.h>
+
 /* SIMPLE's group: 32 invocations along a source row keep its reads
  * contiguous; 4 rows make 128 invocations, the ES 3.1 minimum. */
 enum { SIMPLE_GROUP_COLS = 32, SIMPLE_GROUP_ROWS = 4 };
@@ -65,6 +67,20 @@ static gt_status run_truncate_b(gt_context *ctx, const gt_program *tiled, const 
   return GT_OK;
 }
 
+/* One window of src onto dst with the strategy's programs. */
+static gt_status run_strategy(gt_context *ctx, gt_strategy strategy, const gt_program *tiled,
+                              const gt_program *simple, gt_bound_view s, gt_bound_view t) {
+  uint32_t tile = tiled ? tiled->key.tile : 0;
+  switch (strategy) {
+  case GT_STRATEGY_SIMPLE: return run_simple(ctx, simple, s, t);
+  case GT_STRATEGY_TRUNCATE_B: return run_truncate_b(ctx, tiled, simple, s, t);
+  case GT_STRATEGY_TRUNCATE_A:
+    if (tiled == NULL || s.view.rows < tile || s.view.cols < tile) return run_simple(ctx, simple, s, t);
+    return run_tiled(ctx, tiled, s, t);
+  default: return run_tiled(ctx, tiled, s, t);
+  }
+}
+
 gt_status gt_transpose(gt_context *ctx, gt_view src, gt_view dst, const gt_transpose_desc *d) {
   static const gt_transpose_desc defaults;
   GT__TRY(gt__context_check(ctx));
@@ -103,53 +119,71 @@ gt_status gt_transpose(gt_context *ctx, gt_view src, gt_view dst, const gt_trans
             src.buffer);
     return GT_ERR_ALIASED;
   }
-  gt_bound_view s, t;
-  GT__TRY(gt__view_prepare(ctx, src, &s));
+  GT__TRY(gt__view_check_buffer(ctx, src));
   if (in_place) {
-    gt_status status = gt__transpose_inplace(ctx, &s, strategy, tile, group_rows);
+    gt_bound_view v;
+    GT__TRY(gt__view_bind(ctx, src, &v)); /* a view over one binding only */
+    gt_status status = gt__transpose_inplace(ctx, &v, strategy, tile, group_rows);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
     gt_status gl = gt__gl_status(ctx, "gt_transpose");
     return status != GT_OK ? status : gl;
   }
-  GT__TRY(gt__view_prepare(ctx, dst, &t));
+  GT__TRY(gt__view_check_buffer(ctx, dst));
+  bool banded = !gt__view_fits(ctx, src) || !gt__view_fits(ctx, dst);
+  gt_block_plan plan;
+  if (banded) {
+    /* Square blocks of whole tiles; TILED_EVEN's blocks stay even. */
+    memset(&plan, 0, sizeof plan);
+    plan.dims = 2;
+    plan.extent[0] = src.rows;
+    plan.extent[1] = src.cols;
+    plan.granule[0] = plan.granule[1] = tile;
+    if (strategy == GT_STRATEGY_TILED_EVEN) plan.min[0] = plan.min[1] = tile;
+    plan.windows[0] = (gt_block_window){0, 1, gt__view_pitch(src)};
+    plan.windows[1] = (gt_block_window){1, 0, gt__view_pitch(dst)};
+    plan.window_count = 2;
+    plan.max_elements = gt__max_bound_elements(&ctx->limits);
+    if (gt__block_plan(&plan) != GT_OK) {
+      gt__log(ctx, GT_LOG_ERROR, "transpose: no block of %ux%u fits a %llu-byte storage block", src.rows,
+              src.cols, (unsigned long long)ctx->limits.max_storage_block_bytes);
+      return GT_ERR_UNSUPPORTED;
+    }
+    gt__log(ctx, GT_LOG_DEBUG, "transpose: views longer than a storage block: blocks of %ux%u", plan.block[0],
+            plan.block[1]);
+  }
 
   /* Validation is over. Every program the strategy needs is built before
-   * the first dispatch, so a build failure writes nothing. */
+   * the first dispatch, so a build failure writes nothing. A block of
+   * TRUNCATE_A without a whole tile is all leftover, which SIMPLE does. */
   uint32_t variant = 0; /* non-aliased: aliased views were refused above */
   gt_extent main_area = gt_extent_truncate((gt_extent){src.rows, src.cols}, tile, tile);
   bool main_empty = main_area.rows == 0 || main_area.cols == 0;
+  bool need_simple = strategy == GT_STRATEGY_SIMPLE || strategy == GT_STRATEGY_TRUNCATE_B ||
+                     (strategy == GT_STRATEGY_TRUNCATE_A && (main_empty || banded));
+  gt_kernel tiled_kernel =
+      strategy == GT_STRATEGY_TRUNCATE_A ? GT_KERNEL_TRANSPOSE_TRUNCATE_A : GT_KERNEL_TRANSPOSE_TILED;
+  uint32_t tiled_variant = variant | (strategy == GT_STRATEGY_TILED_PAD ? GT_VARIANT_GUARDED : 0);
   const gt_program *simple = NULL, *tiled = NULL;
-  switch (strategy) {
-  case GT_STRATEGY_SIMPLE: GT__TRY(get_simple(ctx, variant, &simple)); break;
-  case GT_STRATEGY_TILED_EVEN:
-    GT__TRY(get_tiled(ctx, GT_KERNEL_TRANSPOSE_TILED, tile, group_rows, variant, &tiled));
-    break;
-  case GT_STRATEGY_AUTO: /* resolved above */
-  case GT_STRATEGY_TILED_PAD:
-    GT__TRY(
-        get_tiled(ctx, GT_KERNEL_TRANSPOSE_TILED, tile, group_rows, variant | GT_VARIANT_GUARDED, &tiled));
-    break;
-  case GT_STRATEGY_TRUNCATE_A:
-    /* With no whole tile there is no main area whose edge could do the
-     * leftovers: everything is leftover, which SIMPLE does. */
-    if (main_empty)
-      GT__TRY(get_simple(ctx, variant, &simple));
-    else
-      GT__TRY(get_tiled(ctx, GT_KERNEL_TRANSPOSE_TRUNCATE_A, tile, group_rows, variant, &tiled));
-    break;
-  case GT_STRATEGY_TRUNCATE_B:
-    GT__TRY(get_simple(ctx, variant, &simple));
-    GT__TRY(get_tiled(ctx, GT_KERNEL_TRANSPOSE_TILED, tile, group_rows, variant, &tiled));
-    break;
-  }
+  if (need_simple) GT__TRY(get_simple(ctx, variant, &simple));
+  if (strategy != GT_STRATEGY_SIMPLE && !(strategy == GT_STRATEGY_TRUNCATE_A && main_empty))
+    GT__TRY(get_tiled(ctx, tiled_kernel, tile, group_rows, tiled_variant, &tiled));
 
-  gt_status status;
-  if (strategy == GT_STRATEGY_TRUNCATE_B)
-    status = run_truncate_b(ctx, tiled, simple, s, t);
-  else if (tiled != NULL)
-    status = run_tiled(ctx, tiled, s, t);
-  else
-    status = run_simple(ctx, simple, s, t);
+  gt_status status = GT_OK;
+  if (!banded) {
+    gt_bound_view s, t;
+    GT__TRY(gt__view_bind(ctx, src, &s));
+    GT__TRY(gt__view_bind(ctx, dst, &t));
+    status = run_strategy(ctx, strategy, tiled, simple, s, t);
+  }
+  for (uint32_t r = 0; banded && r < src.rows && status == GT_OK; r += plan.block[0]) {
+    for (uint32_t c = 0; c < src.cols && status == GT_OK; c += plan.block[1]) {
+      uint32_t h = gt__min_u32(plan.block[0], src.rows - r), w = gt__min_u32(plan.block[1], src.cols - c);
+      gt_bound_view s, t;
+      status = gt__view_bind(ctx, gt_section(src, r, c, h, w), &s);
+      if (status == GT_OK) status = gt__view_bind(ctx, gt_section(dst, c, r, w, h), &t);
+      if (status == GT_OK) status = run_strategy(ctx, strategy, tiled, simple, s, t);
+    }
+  }
   /* ES 3.1, "Shader Memory Access Synchronization": later dispatches and
    * buffer reads must see these writes. */
   glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);

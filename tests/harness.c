@@ -13,14 +13,19 @@ static void log_to_stderr(int level, const char *msg, void *user) {
 
 int gt_test_open(int argc, char **argv, gt_test_env *env) {
   memset(env, 0, sizeof *env);
-  for (int i = 1; i < argc; i++)
+  gt_context_desc desc;
+  memset(&desc, 0, sizeof desc);
+  for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--min-limits") == 0) env->min_limits = true;
+    if (strcmp(argv[i], "--max-storage-block") == 0 && i + 1 < argc)
+      desc.max_storage_block_bytes = strtoull(argv[++i], NULL, 10);
+    if (strcmp(argv[i], "--max-dispatch-flops") == 0 && i + 1 < argc)
+      desc.max_dispatch_flops = strtoull(argv[++i], NULL, 10);
+  }
   if (gt_egl_open(&env->egl) != GT_OK) {
     printf("no OpenGL ES 3.1 context: skipped\n");
     return GT_TEST_SKIP;
   }
-  gt_context_desc desc;
-  memset(&desc, 0, sizeof desc);
   if (getenv("GT_TEST_LOG")) desc.logger.log = log_to_stderr;
   desc.min_limits = env->min_limits;
   gt_status s = gt_context_init(NULL, 0, &desc, &env->ctx);
@@ -29,7 +34,10 @@ int gt_test_open(int argc, char **argv, gt_test_env *env) {
     gt_egl_close(&env->egl);
     return s == GT_ERR_UNSUPPORTED ? GT_TEST_SKIP : 1;
   }
-  printf("renderer: %s%s\n", gt_context_renderer(env->ctx), env->min_limits ? " (ES 3.1 minimum limits)" : "");
+  gt_limits l = gt_context_limits(env->ctx);
+  printf("renderer: %s%s; storage blocks of %llu bytes, %llu FLOP per matmul dispatch\n",
+         gt_context_renderer(env->ctx), env->min_limits ? " (ES 3.1 minimum limits)" : "",
+         (unsigned long long)l.max_storage_block_bytes, (unsigned long long)l.max_dispatch_flops);
   return 0;
 }
 
@@ -43,7 +51,8 @@ GLuint gt_test_buffer(size_t words, uint32_t (*fill)(size_t i, uint32_t seed), u
   uint32_t *data = malloc(words * 4);
   GLuint b = 0;
   if (data == NULL) return 0;
-  for (size_t i = 0; i < words; i++) data[i] = fill(i, seed);
+  for (size_t i = 0; i < words; i++)
+    data[i] = fill(i, seed);
   glGenBuffers(1, &b);
   glBindBuffer(GL_SHADER_STORAGE_BUFFER, b);
   glBufferData(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)(words * 4), data, GL_DYNAMIC_COPY);
@@ -53,7 +62,7 @@ GLuint gt_test_buffer(size_t words, uint32_t (*fill)(size_t i, uint32_t seed), u
 }
 
 int gt_test_read_all(gt_context *ctx, GLuint buffer, size_t words, uint32_t *out) {
-  gt_view all = { buffer, 0, 1, (uint32_t)words, 0, GT_U32 };
+  gt_view all = {buffer, 0, 1, (uint32_t)words, 0, GT_U32};
   gt_status s = gt_read(ctx, all, out, 0);
   if (s != GT_OK) fprintf(stderr, "gt_read of %zu words: %s\n", words, gt_status_string(s));
   return s == GT_OK ? 0 : 1;
@@ -86,4 +95,13 @@ uint32_t gt_test_rand(uint32_t *state) {
 
 uint32_t gt_test_rand_range(uint32_t *state, uint32_t lo, uint32_t hi) {
   return lo + gt_test_rand(state) % (hi - lo + 1);
+}
+
+bool gt_test_window_fits(gt_context *ctx, gt_view v, uint32_t rows, uint32_t cols) {
+  gt_limits l = gt_context_limits(ctx);
+  uint64_t pitch = v.pitch ? v.pitch : v.cols;
+  uint64_t span = (uint64_t)(rows - 1) * pitch + cols;
+  /* A binding starts at the aligned byte at or below the window. */
+  uint64_t slack = l.storage_offset_alignment - 4;
+  return l.max_storage_block_bytes > slack && span <= (l.max_storage_block_bytes - slack) / 4;
 }

@@ -16,10 +16,16 @@ typedef struct gt_test_env {
 } gt_test_env;
 
 /* Opens EGL and a gltile context; `--min-limits` in argv clamps the limits
- * to the ES 3.1 minimums. Returns 0, or GT_TEST_SKIP when no GLES 3.1
- * context exists, or 1 on any other failure. */
+ * to the ES 3.1 minimums, `--max-storage-block BYTES` and
+ * `--max-dispatch-flops N` set those context fields (to test banding). Returns 0, or GT_TEST_SKIP when no
+ * GLES 3.1 context exists, or 1 on any other failure. */
 int gt_test_open(int argc, char **argv, gt_test_env *env);
 void gt_test_close(gt_test_env *env);
+
+/* true when a rows x cols window of v (at any offset) fits one storage
+ * block of ctx: where it does not, work cut into blocks no smaller than
+ * that window is refused (GT_ERR_UNSUPPORTED). */
+bool gt_test_window_fits(gt_context *ctx, gt_view v, uint32_t rows, uint32_t cols);
 
 /* A new buffer object of `words` 32-bit words, each set by fill(i). */
 GLuint gt_test_buffer(size_t words, uint32_t (*fill)(size_t i, uint32_t seed), uint32_t seed);
