@@ -164,7 +164,7 @@ typedef struct gt_context_desc {
   /* zero = the device's GL_MAX_SHADER_STORAGE_BLOCK_SIZE; a smaller value
    * clamps it (views longer than this are processed in bands). */
   uint64_t max_storage_block_bytes;
-  /* zero = chosen for the device (2^31, about 2 GFLOP, except 2^37 on
+  /* zero = chosen for the device (2^31, about 2 GFLOP, except 2^38 on
    * desktop NVIDIA and AMD GPUs, which have no watchdog that short); the
    * most work one matmul dispatch may do, in floating-point operations
    * (2 per multiply-add). At least 2^20 is used. */
