@@ -104,26 +104,38 @@ static gt_status build(gt_context *ctx, const gt_program_key *key, gt_program *s
   return GT_OK;
 }
 
+/* Where a key's search starts: FNV-1a over its fields. */
+static size_t home_slot(const gt_program_key *k) {
+  uint32_t fields[7] = {(uint32_t)k->kernel, k->tile,           k->group_cols,      k->group_rows,
+                        k->variant,          (uint32_t)k->elem, (uint32_t)k->format};
+  uint32_t h = 2166136261u;
+  for (int i = 0; i < 7; i++) {
+    h ^= fields[i];
+    h *= 16777619u;
+  }
+  return h % GT_PROGRAM_TABLE_SIZE;
+}
+
+/* Open addressing with linear probing: programs are only ever added (and
+ * all released together), so the first free slot ends a search. A warm
+ * call finds its program in a probe or two. */
 gt_status gt__program_get(gt_context *ctx, const gt_program_key *key, const gt_program **out) {
-  gt_program *free_slot = NULL;
-  for (size_t i = 0; i < GT_PROGRAM_TABLE_SIZE; i++) {
-    gt_program *p = &ctx->programs[i];
+  size_t slot = home_slot(key);
+  for (size_t probes = 0; probes < GT_PROGRAM_TABLE_SIZE; probes++) {
+    gt_program *p = &ctx->programs[slot];
     if (p->name == 0) {
-      if (free_slot == NULL) free_slot = p;
-      continue;
+      GT__TRY(build(ctx, key, p));
+      *out = p;
+      return GT_OK;
     }
     if (same_key(&p->key, key)) {
       *out = p;
       return GT_OK;
     }
+    slot = (slot + 1) % GT_PROGRAM_TABLE_SIZE;
   }
-  if (free_slot == NULL) {
-    gt__log(ctx, GT_LOG_ERROR, "program table full (%d programs)", GT_PROGRAM_TABLE_SIZE);
-    return GT_ERR_OUT_OF_MEMORY;
-  }
-  GT__TRY(build(ctx, key, free_slot));
-  *out = free_slot;
-  return GT_OK;
+  gt__log(ctx, GT_LOG_ERROR, "program table full (%d programs)", GT_PROGRAM_TABLE_SIZE);
+  return GT_ERR_OUT_OF_MEMORY;
 }
 
 void gt__program_release_all(gt_context *ctx) {

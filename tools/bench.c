@@ -2,6 +2,7 @@
  * GLSL copy of the same bytes runs in the same process as the ceiling, each
  * strategy is timed (median of several runs after a warm-up that is also
  * verified against the CPU), and the results go to a table, CSV and SVG. */
+#include "bench_calls.h"
 #include "tool.h"
 
 #include <math.h>
@@ -548,6 +549,7 @@ int tool_bench(const tool_bench_options *o) {
     if (count != 2 && op_wanted(o, "matmul")) failures += bench_matmul_case(ctx, o, rows, cols, k, scratch);
   }
   printf("\ntimes from %s\n", timer.query ? "GPU timer queries" : "glFinish and the wall clock");
+  if (strcmp(o->title, "bench") == 0 && op_wanted(o, "calls")) failures += tool_bench_calls(ctx);
   if (o->csv && write_csv(o->csv)) failures++;
   if (o->svg && write_svg(o->svg, gt_context_renderer(ctx))) failures++;
   free(scratch);

@@ -21,7 +21,8 @@ static const char usage[] =
     "            (gltile transpose --help, gltile matmul --help: their options)\n"
     "\n"
     "options (demo and bench):\n"
-    "  --op transpose|matmul|copy|all   what to run (bench; default all)\n"
+    "  --op transpose|matmul|copy|calls|all   what to run (bench; default all);\n"
+    "                     calls: the CPU cost of a warm 64x64 gt_transpose\n"
     "  --sizes LIST       comma list: N (every op), RxC (transpose, copy) or\n"
     "                     MxNxK (matmul); bench default 1024,4099\n"
     "  --strategy NAME    simple, tiled_even, tiled_pad, truncate_a, truncate_b,\n"
@@ -99,7 +100,8 @@ int main(int argc, char **argv) {
       bad = 1;
     else if (strcmp(a, "--op") == 0) {
       o.ops = v;
-      bad = strcmp(v, "transpose") && strcmp(v, "matmul") && strcmp(v, "copy") && strcmp(v, "all");
+      bad = strcmp(v, "transpose") && strcmp(v, "matmul") && strcmp(v, "copy") && strcmp(v, "calls") &&
+            strcmp(v, "all");
     } else if (strcmp(a, "--sizes") == 0)
       o.sizes = v;
     else if (strcmp(a, "--strategy") == 0)
