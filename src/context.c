@@ -120,44 +120,19 @@ static void query_limits(gt_limits *l, const gt_context_desc *d) {
   l->storage_offset_alignment = a;
 }
 
-/* The largest tile of 8, 16, 32 whose shared tile and thread group fit. */
-static uint32_t choose_tile(const gt_limits *l) {
-  uint32_t tile = 32;
+/* The largest tile of 8, 16, 32 (up to wanted) whose shared tile and
+ * thread group fit. */
+static uint32_t choose_tile(const gt_limits *l, uint32_t wanted) {
+  uint32_t tile = wanted ? wanted : 32;
   while (tile > 8 && (tile * (tile + 1) * 4 > l->max_shared_bytes || tile > l->max_group_size[0]))
     tile /= 2;
   return tile;
 }
 
-/* AUTO's transpose strategy by renderer. Where shared memory is plain
- * memory and each barrier() switches between coroutines (llvmpipe), the
- * staging through a tile costs more than the scattered writes it saves:
- * with `gltile demo`, SIMPLE ran about 1.5x faster than TILED_PAD on
- * llvmpipe at 999x666 and 4096x4096. Mali also lacks dedicated shared
- * memory (not measured here). Elsewhere the tile turns the column-wise
- * writes into row-wise ones. */
-static gt_strategy choose_auto_strategy(const char *renderer) {
-  static const char *const no_shared_memory[] = {"llvmpipe", "softpipe", "Mali"};
-  for (size_t i = 0; i < sizeof no_shared_memory / sizeof no_shared_memory[0]; i++)
-    if (strstr(renderer, no_shared_memory[i])) return GT_STRATEGY_SIMPLE;
-  return GT_STRATEGY_TILED_PAD;
-}
-
-/* matmul's AUTO. Measured with `gltile bench` (median of 9): on llvmpipe
- * the registers-only kernel ran 5.2 GFLOP/s to the shared one's 2.0 at
- * 333x222x111; on the H100 13.5 to 9.8 TFLOP/s at 4099x4097x4101 (its
- * large L1 serves the registers kernel's reuse). The shared kernel is
- * kept for GPUs whose caches are small next to their shared memory
- * (Adreno, PowerVR, desktop AMD and Intel): not measured here. */
+/* The shared-memory matmul kernel's needs: 16x16 invocations, 8 KiB. */
 static bool shared_kernel_fits(const gt_limits *l) {
   return l->max_invocations >= 256 && l->max_group_size[0] >= 16 && l->max_group_size[1] >= 16 &&
          l->max_shared_bytes >= 8192;
-}
-
-static gt_matmul_kernel choose_matmul_kernel(const char *renderer, const gt_limits *l) {
-  if (choose_auto_strategy(renderer) == GT_STRATEGY_SIMPLE || strstr(renderer, "NVIDIA") ||
-      !shared_kernel_fits(l))
-    return GT_MATMUL_KERNEL_REGISTERS;
-  return GT_MATMUL_KERNEL_SHARED;
 }
 
 /* True when the space-separated list names ext exactly. */
@@ -188,18 +163,10 @@ static reset_status_fn find_reset_status(int major, int minor) {
 #endif
 }
 
-/* Work per matmul dispatch. Mobile drivers kill a dispatch that runs
- * for about a second or more; 2^31 FLOP is 20 ms at 100 GFLOP/s, a small
- * phone GPU. Desktop GPUs run 10-60 TFLOP/s, where short dispatches leave
- * them idle between waves: on the H100, 4099x4097x4101 cut at 2^37 into
- * 9 blocks ran 12.9 TFLOP/s, whole at 2^38 13.9 (gltile bench, median of
- * 7). */
-static uint64_t choose_dispatch_flops(const char *renderer, uint64_t wanted) {
+/* Work per matmul dispatch: the device table's unless the desc says. */
+static uint64_t choose_dispatch_flops(const gt_device_entry *e, uint64_t wanted) {
   if (wanted != 0) return wanted < (1u << 20) ? (1u << 20) : wanted;
-  static const char *const desktop[] = {"NVIDIA", "Radeon", "AMD"};
-  for (size_t i = 0; i < sizeof desktop / sizeof desktop[0]; i++)
-    if (strstr(renderer, desktop[i])) return (uint64_t)1 << 38;
-  return (uint64_t)1 << 31;
+  return (uint64_t)1 << e->dispatch_flops_log2;
 }
 
 static bool parse_es_version(const char *version, int *major, int *minor) {
@@ -216,6 +183,12 @@ gt_status gt_context_init(void *mem, size_t size, const gt_context_desc *d, gt_c
   const gt_allocator *a = &d->allocator;
   GT__CHECK((a->alloc == NULL) == (a->free == NULL), GT_ERR_INVALID_ARGUMENT);
   GT__CHECK((unsigned)d->matmul_kernel <= GT_MATMUL_KERNEL_SHARED, GT_ERR_INVALID_ARGUMENT);
+  GT__CHECK(d->transpose_strategy == GT_STRATEGY_AUTO || d->transpose_strategy == GT_STRATEGY_SIMPLE ||
+                d->transpose_strategy == GT_STRATEGY_TILED_PAD ||
+                d->transpose_strategy == GT_STRATEGY_TRUNCATE_A ||
+                d->transpose_strategy == GT_STRATEGY_TRUNCATE_B,
+            GT_ERR_INVALID_ARGUMENT);
+  GT__CHECK(d->tile == 0 || d->tile == 8 || d->tile == 16 || d->tile == 32, GT_ERR_INVALID_ARGUMENT);
   if (mem != NULL) {
     GT__CHECK(size >= sizeof(gt_context), GT_ERR_OUT_OF_MEMORY);
     GT__CHECK((uintptr_t)mem % sizeof(void *) == 0 && (uintptr_t)mem % sizeof(uint64_t) == 0,
@@ -258,11 +231,12 @@ gt_status gt_context_init(void *mem, size_t size, const gt_context_desc *d, gt_c
   query_limits(&ctx->limits, d);
   const char *renderer = (const char *)glGetString(GL_RENDERER);
   snprintf(ctx->renderer, sizeof ctx->renderer, "%s", renderer ? renderer : "");
-  ctx->limits.max_dispatch_flops = choose_dispatch_flops(ctx->renderer, d->max_dispatch_flops);
-  ctx->default_tile = choose_tile(&ctx->limits);
-  ctx->auto_strategy = choose_auto_strategy(ctx->renderer);
-  ctx->matmul_kernel =
-      d->matmul_kernel ? d->matmul_kernel : choose_matmul_kernel(ctx->renderer, &ctx->limits);
+  ctx->device = gt__device_entry(ctx->renderer);
+  ctx->limits.max_dispatch_flops = choose_dispatch_flops(ctx->device, d->max_dispatch_flops);
+  ctx->default_tile = choose_tile(&ctx->limits, d->tile ? d->tile : ctx->device->tile);
+  ctx->auto_strategy = d->transpose_strategy ? d->transpose_strategy : ctx->device->transpose;
+  ctx->matmul_kernel = d->matmul_kernel ? d->matmul_kernel : ctx->device->matmul_kernel;
+  if (!d->matmul_kernel && !shared_kernel_fits(&ctx->limits)) ctx->matmul_kernel = GT_MATMUL_KERNEL_REGISTERS;
   if (ctx->matmul_kernel == GT_MATMUL_KERNEL_SHARED && !shared_kernel_fits(&ctx->limits)) {
     gt__log(ctx, GT_LOG_ERROR, "matmul_kernel SHARED needs 256 invocations and 8 KiB of shared memory");
     gt_context_release(ctx);
@@ -310,6 +284,10 @@ gt_matmul_kernel gt_context_matmul_kernel(const gt_context *ctx) {
 }
 
 const char *gt_context_renderer(const gt_context *ctx) { return ctx ? ctx->renderer : ""; }
+
+const char *gt_context_device_name(const gt_context *ctx) {
+  return ctx && ctx->device ? ctx->device->name : "";
+}
 
 gt_status gt_finish(gt_context *ctx) {
   GT__TRY(gt__context_check(ctx));

@@ -118,6 +118,21 @@ typedef struct gt_user_kernel {
   char names[GT_KERNEL_MAX_VIEWS][GT_KERNEL_MAX_NAME + 1]; /* for logs */
 } gt_user_kernel;
 
+/* ---- the device table (device_table.c) ----------------------------- */
+
+typedef struct gt_device_entry {
+  const char *renderer;           /* a substring of GL_RENDERER; NULL: the fallback */
+  const char *name;               /* for gltile info */
+  bool measured;                  /* the choices were measured on such a device */
+  gt_strategy transpose;          /* what transpose's AUTO runs */
+  uint32_t tile;                  /* 0 = the largest that fits */
+  gt_matmul_kernel matmul_kernel; /* used when it fits the device */
+  uint32_t dispatch_flops_log2;   /* matmul work per dispatch: 2^this */
+} gt_device_entry;
+
+/* The entry for a renderer; never NULL. */
+const gt_device_entry *gt__device_entry(const char *renderer);
+
 /* ---- the context -------------------------------------------------- */
 
 struct gt_context {
@@ -130,6 +145,7 @@ struct gt_context {
   gt_strategy auto_strategy;
   gt_matmul_kernel matmul_kernel; /* what matmul's AUTO runs */
   char renderer[128];
+  const gt_device_entry *device;
   /* glGetGraphicsResetStatus (ES 3.2) or its EXT/KHR robustness twin;
    * NULL where the context has none. */
   GLenum(GL_APIENTRYP reset_status)(void);

@@ -481,6 +481,43 @@ static void test_storage_block_limit(void) {
   glDeleteBuffers(2, bufs);
 }
 
+/* The context desc's overrides of the device table, and their refusals. */
+static void test_context_overrides(void) {
+  gt_context *c = NULL;
+  gt_context_desc d;
+  memset(&d, 0, sizeof d);
+  d.min_limits = env.min_limits;
+  CHECK_STATUS(gt_context_init(NULL, 0, &d, &c), GT_OK);
+  CHECK(strlen(gt_context_device_name(c)) > 0);
+  gt_limits l = gt_context_limits(c);
+  CHECK(l.max_dispatch_flops >= (1u << 20));
+  gt_context_release(c);
+
+  d.transpose_strategy = GT_STRATEGY_TRUNCATE_B;
+  d.tile = 16;
+  d.max_dispatch_flops = 12345; /* below the floor of 2^20 */
+  d.max_storage_block_bytes = 65536;
+  CHECK_STATUS(gt_context_init(NULL, 0, &d, &c), GT_OK);
+  CHECK(gt_context_auto_strategy(c) == GT_STRATEGY_TRUNCATE_B);
+  CHECK_EQ_U(gt_context_default_tile(c), 16);
+  l = gt_context_limits(c);
+  CHECK_EQ_U(l.max_dispatch_flops, 1u << 20);
+  CHECK_EQ_U(l.max_storage_block_bytes, 65536);
+  gt_context_release(c);
+
+  gt_context_desc bad = d;
+  bad.transpose_strategy = GT_STRATEGY_TILED_EVEN; /* would refuse uneven shapes */
+  c = (gt_context *)&bad;
+  CHECK_STATUS(gt_context_init(NULL, 0, &bad, &c), GT_ERR_INVALID_ARGUMENT);
+  CHECK(c == NULL);
+  bad = d;
+  bad.transpose_strategy = (gt_strategy)99;
+  CHECK_STATUS(gt_context_init(NULL, 0, &bad, &c), GT_ERR_INVALID_ARGUMENT);
+  bad = d;
+  bad.tile = 12;
+  CHECK_STATUS(gt_context_init(NULL, 0, &bad, &c), GT_ERR_INVALID_ARGUMENT);
+}
+
 int main(int argc, char **argv) {
   int rc = gt_test_open(argc, argv, &env);
   if (rc != 0) return rc;
@@ -514,6 +551,7 @@ int main(int argc, char **argv) {
     test_no_context();
     test_finish();
     test_storage_block_limit();
+    test_context_overrides();
   }
 
   glDeleteBuffers(1, &SRC.name);

@@ -54,9 +54,10 @@ static int cmd_info(bool min_limits, gt_matmul_kernel kernel) {
   printf("  storage block:       %llu bytes\n", (unsigned long long)l.max_storage_block_bytes);
   printf("  storage blocks:      %u per compute shader\n", l.max_storage_blocks);
   printf("  binding alignment:   %u bytes\n", l.storage_offset_alignment);
-  printf("choices:\n");
+  printf("choices (device table entry \"%s\"):\n", gt_context_device_name(ctx));
   printf("  default tile:        %u\n", gt_context_default_tile(ctx));
   printf("  transpose auto:      %s\n", gt_strategy_name(gt_context_auto_strategy(ctx)));
+  printf("  matmul per dispatch: %llu FLOP at most\n", (unsigned long long)l.max_dispatch_flops);
   printf("  matmul auto:         %s\n", gt_context_matmul_kernel(ctx) == GT_MATMUL_KERNEL_SHARED
                                             ? "8x8 per invocation, 128x128 blocks through shared memory"
                                             : "4x4 per invocation in registers, no shared memory");

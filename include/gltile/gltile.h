@@ -161,6 +161,14 @@ typedef struct gt_context_desc {
   gt_logger logger;       /* zero = silent */
   bool min_limits;        /* true = clamp every limit to the ES 3.1 minimum */
   gt_matmul_kernel matmul_kernel; /* zero = chosen for the device */
+  /* zero = from the device table: what transpose's AUTO runs (SIMPLE,
+   * TILED_PAD, which becomes TILED_EVEN where the tile divides the
+   * extent, TRUNCATE_A or TRUNCATE_B). */
+  gt_strategy transpose_strategy;
+  /* zero = from the device table, else the largest of 8, 16, 32 that fits:
+   * the tile calls with tile 0 use. A tile too large for the device is
+   * lowered to one that fits. */
+  uint32_t tile;
   /* zero = the device's GL_MAX_SHADER_STORAGE_BLOCK_SIZE; a smaller value
    * clamps it (views longer than this are processed in bands). */
   uint64_t max_storage_block_bytes;
@@ -267,7 +275,8 @@ size_t gt_context_size(const gt_context_desc *d);
  *            d->allocator (malloc when zero).
  * d          may be NULL (all defaults).
  * Returns    GT_OK; GT_ERR_INVALID_ARGUMENT (out NULL, half-set allocator,
- *            misaligned mem, unknown matmul_kernel); GT_ERR_OUT_OF_MEMORY (size too
+ *            misaligned mem, unknown matmul_kernel, transpose_strategy
+ *            TILED_EVEN or unknown, tile not 0, 8, 16 or 32); GT_ERR_OUT_OF_MEMORY (size too
  *            small or the allocator failed); GT_ERR_NO_CONTEXT (no current
  *            context); GT_ERR_UNSUPPORTED (context older than ES 3.1, or
  *            matmul_kernel SHARED beyond the device's limits).
@@ -282,6 +291,10 @@ void gt_context_release(gt_context *ctx);
 
 /* The limits in effect (after min_limits clamping). NULL ctx gives zeros. */
 gt_limits gt_context_limits(const gt_context *ctx);
+
+/* The device-table entry the renderer matched: "llvmpipe", "NVIDIA",
+ * "Mali", ..., or "fallback" (gltile info shows it). NULL ctx gives "". */
+const char *gt_context_device_name(const gt_context *ctx);
 
 /* The tile AUTO uses for transpose on this context. */
 uint32_t gt_context_default_tile(const gt_context *ctx);

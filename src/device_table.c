@@ -1,0 +1,43 @@
+/* What AUTO runs on each kind of device, found by the renderer string.
+ * `gltile tune` measures the candidates on the current device and prints
+ * an entry for this table. */
+#include "gt_internal.h"
+
+#include <string.h>
+
+enum { FLOPS_MOBILE = 31, FLOPS_DESKTOP = 38 };
+
+/* First match wins; the last entry (renderer NULL) is the fallback.
+ *
+ * Measured here (gltile bench, medians): llvmpipe, where shared memory is
+ * plain memory and each barrier() switches coroutines, runs SIMPLE about
+ * 1.5x faster than TILED_PAD (999x666 and 4096x4096) and the registers
+ * matmul 5.2 GFLOP/s to the shared one's 2.0 (333x222x111); on the H100
+ * TILED_EVEN ran 100% of a copy at 4096^2 and the registers matmul 13.5
+ * TFLOP/s to the shared one's 9.8 (4099x4097x4101; its large L1 serves the
+ * registers kernel's reuse). The other entries are not measured: Mali has
+ * no dedicated shared memory (so SIMPLE and registers, as on llvmpipe);
+ * Adreno, PowerVR, AMD and Intel have small caches next to their shared
+ * memory, which the shared kernel is for. VideoCore (V3D) has little of
+ * either; its compute units are narrow, hence the 16-tile. */
+static const gt_device_entry table[] = {
+    {"llvmpipe", "llvmpipe", true, GT_STRATEGY_SIMPLE, 0, GT_MATMUL_KERNEL_REGISTERS, FLOPS_MOBILE},
+    {"softpipe", "softpipe", false, GT_STRATEGY_SIMPLE, 0, GT_MATMUL_KERNEL_REGISTERS, FLOPS_MOBILE},
+    {"NVIDIA", "NVIDIA", true, GT_STRATEGY_TILED_PAD, 0, GT_MATMUL_KERNEL_REGISTERS, FLOPS_DESKTOP},
+    {"Radeon", "AMD", false, GT_STRATEGY_TILED_PAD, 0, GT_MATMUL_KERNEL_SHARED, FLOPS_DESKTOP},
+    {"AMD", "AMD", false, GT_STRATEGY_TILED_PAD, 0, GT_MATMUL_KERNEL_SHARED, FLOPS_DESKTOP},
+    {"Intel", "Intel", false, GT_STRATEGY_TILED_PAD, 0, GT_MATMUL_KERNEL_SHARED, FLOPS_MOBILE},
+    {"Mali", "Mali", false, GT_STRATEGY_SIMPLE, 0, GT_MATMUL_KERNEL_REGISTERS, FLOPS_MOBILE},
+    {"Adreno", "Adreno", false, GT_STRATEGY_TILED_PAD, 0, GT_MATMUL_KERNEL_SHARED, FLOPS_MOBILE},
+    {"PowerVR", "PowerVR", false, GT_STRATEGY_TILED_PAD, 0, GT_MATMUL_KERNEL_SHARED, FLOPS_MOBILE},
+    {"V3D", "VideoCore", false, GT_STRATEGY_TILED_PAD, 16, GT_MATMUL_KERNEL_REGISTERS, FLOPS_MOBILE},
+    {"VideoCore", "VideoCore", false, GT_STRATEGY_TILED_PAD, 16, GT_MATMUL_KERNEL_REGISTERS, FLOPS_MOBILE},
+    {NULL, "fallback", false, GT_STRATEGY_TILED_PAD, 0, GT_MATMUL_KERNEL_SHARED, FLOPS_MOBILE},
+};
+
+const gt_device_entry *gt__device_entry(const char *renderer) {
+  size_t i = 0;
+  while (table[i].renderer != NULL && strstr(renderer, table[i].renderer) == NULL)
+    i++;
+  return &table[i];
+}
