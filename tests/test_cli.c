@@ -405,6 +405,23 @@ static void test_failures(void) {
   CHECK_EQ_U(count_temporaries(), 0);
 }
 
+/* info names the device-table entry; tune and bench --op calls run and
+ * print what they promise (not under an emulator: they time for seconds). */
+static void test_info_tune_calls(void) {
+  const char *info[] = {"info", NULL};
+  CHECK_EQ_U(run(info), 0);
+  CHECK(last_stdout_contains("device table entry"));
+  CHECK(last_stdout_contains("matmul per dispatch"));
+  if (emulator) return;
+  const char *tune[] = {"tune", "--reps", "1", NULL};
+  CHECK_EQ_U(run(tune), 0);
+  CHECK(last_stdout_contains("entry for src/device_table.c"));
+  CHECK(last_stdout_contains("GT_MATMUL_KERNEL_"));
+  const char *calls[] = {"bench", "--op", "calls", NULL};
+  CHECK_EQ_U(run(calls), 0);
+  CHECK(last_stdout_contains("us of CPU per call"));
+}
+
 int main(int argc, char **argv) {
   if (argc < 2) {
     fprintf(stderr, "usage: test_cli PATH_TO_GLTILE [EMULATOR]\n");
@@ -420,6 +437,7 @@ int main(int argc, char **argv) {
     return 77;
   }
   test_help();
+  test_info_tune_calls();
   test_transpose();
   test_matmul();
   test_failures();

@@ -3,6 +3,7 @@
  * strategy is timed (median of several runs after a warm-up that is also
  * verified against the CPU), and the results go to a table, CSV and SVG. */
 #include "bench_calls.h"
+#include "timing.h"
 #include "tool.h"
 
 #include <math.h>
@@ -12,92 +13,6 @@
 #ifdef GT_HAVE_CBLAS
 #include <cblas.h>
 #endif
-
-#include <EGL/egl.h>
-
-/* ---- timing: GPU timer queries when the context has them ------------ */
-
-#define GL_TIME_ELAPSED_EXT 0x88BF
-#define GL_GPU_DISJOINT_EXT 0x8FBB
-#define GL_QUERY_RESULT_EXT 0x8866
-typedef void(GL_APIENTRYP gen_queries_fn)(GLsizei, GLuint *);
-typedef void(GL_APIENTRYP begin_query_fn)(GLenum, GLuint);
-typedef void(GL_APIENTRYP end_query_fn)(GLenum);
-typedef void(GL_APIENTRYP get_query_u64_fn)(GLuint, GLenum, GLuint64 *);
-
-static struct {
-  gen_queries_fn gen;
-  begin_query_fn begin;
-  end_query_fn end;
-  get_query_u64_fn get;
-  GLuint query;
-} timer;
-
-/* llvmpipe advertises timer queries but reports about zero for any work,
- * so the wall clock is used there. */
-static void timer_init(const char *renderer) {
-  const char *ext = (const char *)glGetString(GL_EXTENSIONS);
-  if (ext == NULL || strstr(ext, "GL_EXT_disjoint_timer_query") == NULL) return;
-  if (strstr(renderer, "llvmpipe") || strstr(renderer, "softpipe")) return;
-  timer.gen = (gen_queries_fn)eglGetProcAddress("glGenQueriesEXT");
-  timer.begin = (begin_query_fn)eglGetProcAddress("glBeginQueryEXT");
-  timer.end = (end_query_fn)eglGetProcAddress("glEndQueryEXT");
-  timer.get = (get_query_u64_fn)eglGetProcAddress("glGetQueryObjectui64vEXT");
-  if (timer.gen && timer.begin && timer.end && timer.get) timer.gen(1, &timer.query);
-}
-
-typedef gt_status (*op_fn)(gt_context *ctx, const void *args);
-
-/* Milliseconds of one run of fn: GPU time from a timer query when the
- * context has usable ones (and the GPU reported no disjoint period), else
- * wall time between two glFinish calls. */
-static double time_once(gt_context *ctx, op_fn fn, const void *args, gt_status *status) {
-  gt_finish(ctx);
-  GLint disjoint = 0;
-  if (timer.query) {
-    glGetIntegerv(GL_GPU_DISJOINT_EXT, &disjoint); /* clears the flag */
-    timer.begin(GL_TIME_ELAPSED_EXT, timer.query);
-  }
-  double t0 = tool_now_ms();
-  *status = fn(ctx, args);
-  if (timer.query) timer.end(GL_TIME_ELAPSED_EXT);
-  gt_finish(ctx);
-  double wall = tool_now_ms() - t0;
-  if (timer.query) {
-    GLuint64 ns = 0;
-    timer.get(timer.query, GL_QUERY_RESULT_EXT, &ns);
-    glGetIntegerv(GL_GPU_DISJOINT_EXT, &disjoint);
-    if (ns > 0 && !disjoint) return ns / 1e6;
-  }
-  return wall;
-}
-
-/* The timed runs come after untimed ones that last at least WARM_UP_MS
- * (and at least one run): drivers may keep a new buffer, or one the CPU
- * has just mapped, in host memory until the GPU has used it for a while.
- * (See also tool_buffer: buffers are always created with contents.) */
-enum { WARM_UP_MS = 300, WARM_UP_MAX_RUNS = 1000 };
-
-/* Warm-up runs, then the median of reps timed runs into *ms. The CPU
- * check of a result comes after this, never before: on NVIDIA a buffer the
- * CPU had just mapped (to poison or read it) stayed in host memory for
- * hundreds of runs of the next kernel, 400 times slower. */
-static gt_status time_median(gt_context *ctx, op_fn fn, const void *args, unsigned reps, double *scratch,
-                             double *ms) {
-  gt_status s = GT_OK;
-  double start = tool_now_ms();
-  for (unsigned r = 0; r < WARM_UP_MAX_RUNS; r++) {
-    if ((s = fn(ctx, args)) != GT_OK) return s;
-    gt_finish(ctx);
-    if (tool_now_ms() - start >= WARM_UP_MS) break;
-  }
-  for (unsigned r = 0; r < reps; r++) {
-    scratch[r] = time_once(ctx, fn, args, &s);
-    if (s != GT_OK) return s;
-  }
-  *ms = tool_median(scratch, reps);
-  return GT_OK;
-}
 
 /* ---- the operations, as op_fn ---------------------------------------- */
 
@@ -182,7 +97,7 @@ static double bench_copy(gt_context *ctx, const tool_bench_options *o, GLuint sr
   args.a = (gt_view){src, 0, rows, cols, 0, o->type};
   args.b = (gt_view){dst, 0, rows, cols, 0, o->type};
   tool_result *r = add_result("copy", "copy", type_name(o->type), rows, cols, 0);
-  gt_status s = time_median(ctx, run_copy, &args, o->reps, scratch, &r->ms);
+  gt_status s = tool_time_median(ctx, run_copy, &args, o->reps, scratch, &r->ms);
   if (s == GT_OK && o->verify) {
     /* One more run into a poisoned destination, checked word for word. */
     memset(back, 0xA5, (size_t)rows * cols * 4);
@@ -240,7 +155,7 @@ static int bench_transpose_case(gt_context *ctx, const tool_bench_options *o, ui
       snprintf(name, sizeof name, "%s", gt_strategy_name(s));
     tool_result *r = add_result("transpose", name, type_name(o->type), rows, cols, 0);
     args.t = (gt_transpose_desc){s, o->tile};
-    gt_status st = time_median(ctx, run_transpose, &args, o->reps, scratch, &r->ms);
+    gt_status st = tool_time_median(ctx, run_transpose, &args, o->reps, scratch, &r->ms);
     if (st == GT_OK && o->verify) {
       memset(back, 0xA5, n * 4);
       gt_write(ctx, args.b, back, 0);
@@ -358,7 +273,7 @@ static int bench_matmul_case(gt_context *ctx, const tool_bench_options *o, uint3
                                                                                   : "auto=registers";
     tool_result *r = add_result("matmul", name, "f32", m, n, k);
     args.m = (gt_matmul_desc){strategies[s], o->tile, false, false, false, 0, 0};
-    gt_status st = time_median(ctx, run_matmul, &args, o->reps, scratch, &r->ms);
+    gt_status st = tool_time_median(ctx, run_matmul, &args, o->reps, scratch, &r->ms);
     if (st == GT_OK && o->verify) {
       for (size_t i = 0; i < (size_t)m * n; i++)
         c[i] = NAN; /* poison */
@@ -526,11 +441,12 @@ int tool_bench(const tool_bench_options *o) {
   gt_egl egl;
   gt_context *ctx;
   if (tool_open(o->min_limits, o->matmul_kernel, &egl, &ctx)) return 1;
-  timer_init(gt_context_renderer(ctx));
+  tool_timer_init(gt_context_renderer(ctx));
   double *scratch = malloc((o->reps + 1) * sizeof *scratch);
   if (scratch == NULL) return 1;
   printf("gltile %s on %s; tile %u; median of %u runs after %d ms of warm-up, then a CPU check\n", o->title,
-         gt_context_renderer(ctx), o->tile ? o->tile : gt_context_default_tile(ctx), o->reps, WARM_UP_MS);
+         gt_context_renderer(ctx), o->tile ? o->tile : gt_context_default_tile(ctx), o->reps,
+         TOOL_WARM_UP_MS);
   int failures = 0;
   char sizes[1024];
   snprintf(sizes, sizeof sizes, "%s", o->sizes);
@@ -548,7 +464,7 @@ int tool_bench(const tool_bench_options *o) {
     if (count < 3 && op_wanted(o, "transpose")) failures += bench_transpose_case(ctx, o, rows, cols, scratch);
     if (count != 2 && op_wanted(o, "matmul")) failures += bench_matmul_case(ctx, o, rows, cols, k, scratch);
   }
-  printf("\ntimes from %s\n", timer.query ? "GPU timer queries" : "glFinish and the wall clock");
+  printf("\ntimes from %s\n", tool_timer_source());
   if (strcmp(o->title, "bench") == 0 && op_wanted(o, "calls")) failures += tool_bench_calls(ctx);
   if (o->csv && write_csv(o->csv)) failures++;
   if (o->svg && write_svg(o->svg, gt_context_renderer(ctx))) failures++;

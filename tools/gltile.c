@@ -4,6 +4,7 @@
  * `transpose` and `matmul` run the operations on .npy files. */
 #include "commands.h"
 #include "tool.h"
+#include "tune.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -16,11 +17,12 @@ static const char usage[] =
     "  demo      transpose 999x666 and multiply 333x222x111 with every strategy,\n"
     "            verify each against the CPU and print tables\n"
     "  bench     measure strategies against a GLSL copy (and OpenBLAS, when built in)\n"
+    "  tune      time AUTO's candidates on this device; print a device-table entry\n"
     "  transpose IN.npy -o OUT.npy   transpose a 2-D .npy matrix (f4, i4, u4) on the GPU\n"
     "  matmul A.npy B.npy -o C.npy   multiply 2-D float32 .npy matrices on the GPU\n"
     "            (gltile transpose --help, gltile matmul --help: their options)\n"
     "\n"
-    "options (demo and bench):\n"
+    "options (demo, bench; tune takes --reps and --min-limits):\n"
     "  --op transpose|matmul|copy|calls|all   what to run (bench; default all);\n"
     "                     calls: the CPU cost of a warm 64x64 gt_transpose\n"
     "  --sizes LIST       comma list: N (every op), RxC (transpose, copy) or\n"
@@ -133,6 +135,10 @@ int main(int argc, char **argv) {
   }
   if (strcmp(cmd, "info") == 0) return cmd_info(o.min_limits, o.matmul_kernel);
   if (demo || strcmp(cmd, "bench") == 0) return tool_bench(&o) ? 1 : 0;
+  if (strcmp(cmd, "tune") == 0) {
+    tool_tune_options t = {o.reps, o.min_limits};
+    return tool_tune(&t);
+  }
   fprintf(stderr, "gltile: unknown command '%s'\n\n%s", cmd, usage);
   return 2;
 }

@@ -1,0 +1,166 @@
+/* `gltile tune`: times AUTO's candidates on this device (transpose
+ * strategies and tiles, the two matmul kernels) and prints a device-table
+ * entry for src/device_table.c. Times only: `gltile bench` verifies. */
+#include "tune.h"
+
+#include "timing.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct candidate {
+  gt_strategy strategy;
+  uint32_t tile;
+  double ms; /* summed over the sizes; < 0 when it could not run */
+} candidate;
+
+typedef struct transpose_args {
+  gt_view src, dst;
+  gt_transpose_desc d;
+} transpose_args;
+
+static gt_status run_transpose(gt_context *ctx, const void *p) {
+  const transpose_args *a = p;
+  return gt_transpose(ctx, a->src, a->dst, &a->d);
+}
+
+typedef struct matmul_args {
+  gt_view a, b, c;
+} matmul_args;
+
+static gt_status run_matmul(gt_context *ctx, const void *p) {
+  const matmul_args *m = p;
+  return gt_matmul(ctx, m->a, m->b, m->c, NULL);
+}
+
+/* Median ms of one transpose candidate at rows x cols; < 0 on failure. */
+static double time_transpose(gt_context *ctx, const candidate *c, uint32_t rows, uint32_t cols, unsigned reps,
+                             double *scratch) {
+  size_t n = (size_t)rows * cols;
+  GLuint s = tool_buffer(n, NULL), d = tool_buffer(n, NULL);
+  transpose_args a = {{s, 0, rows, cols, 0, GT_F32}, {d, 0, cols, rows, 0, GT_F32}, {c->strategy, c->tile}};
+  double ms = -1;
+  if (tool_time_median(ctx, run_transpose, &a, reps, scratch, &ms) != GT_OK) ms = -1;
+  glDeleteBuffers(1, &s);
+  glDeleteBuffers(1, &d);
+  return ms;
+}
+
+/* Median ms of matmul's AUTO with the given kernel at n^3; < 0 when the
+ * kernel does not fit the device. */
+static double time_matmul(gt_matmul_kernel kernel, bool min_limits, uint32_t n, unsigned reps,
+                          double *scratch) {
+  gt_context_desc desc;
+  memset(&desc, 0, sizeof desc);
+  desc.min_limits = min_limits;
+  desc.matmul_kernel = kernel;
+  gt_context *ctx = NULL;
+  if (gt_context_init(NULL, 0, &desc, &ctx) != GT_OK) return -1;
+  size_t words = (size_t)n * n;
+  float *ones = malloc(words * 4);
+  double ms = -1;
+  if (ones) {
+    for (size_t i = 0; i < words; i++)
+      ones[i] = 1.0f;
+    GLuint a = tool_buffer(words, ones), b = tool_buffer(words, ones), c = tool_buffer(words, NULL);
+    matmul_args m = {{a, 0, n, n, 0, GT_F32}, {b, 0, n, n, 0, GT_F32}, {c, 0, n, n, 0, GT_F32}};
+    if (tool_time_median(ctx, run_matmul, &m, reps, scratch, &ms) != GT_OK) ms = -1;
+    GLuint names[3] = {a, b, c};
+    glDeleteBuffers(3, names);
+  }
+  free(ones);
+  gt_context_release(ctx);
+  return ms;
+}
+
+static const char *strategy_constant(gt_strategy s) {
+  switch (s) {
+  case GT_STRATEGY_SIMPLE: return "GT_STRATEGY_SIMPLE";
+  case GT_STRATEGY_TRUNCATE_A: return "GT_STRATEGY_TRUNCATE_A";
+  case GT_STRATEGY_TRUNCATE_B: return "GT_STRATEGY_TRUNCATE_B";
+  default: return "GT_STRATEGY_TILED_PAD";
+  }
+}
+
+int tool_tune(const tool_tune_options *o) {
+  gt_egl egl;
+  gt_context *ctx;
+  if (tool_open(o->min_limits, GT_MATMUL_KERNEL_DEVICE, &egl, &ctx)) return 1;
+  /* Copies: the context goes before the matmul part, which makes one per
+   * kernel (one gt_context per GL context at a time). */
+  char renderer[128], entry[32];
+  snprintf(renderer, sizeof renderer, "%s", gt_context_renderer(ctx));
+  snprintf(entry, sizeof entry, "%s", gt_context_device_name(ctx));
+  gt_limits limits = gt_context_limits(ctx);
+  tool_timer_init(renderer);
+  double *scratch = malloc((o->reps + 1) * sizeof *scratch);
+  if (scratch == NULL) return 1;
+  bool software = strstr(renderer, "llvmpipe") || strstr(renderer, "softpipe");
+  /* An even square and an uneven neighbour, large enough to leave the
+   * caches; smaller on a CPU. */
+  uint32_t sizes[2][2] = {{2048, 2048}, {2047, 1531}};
+  if (software) {
+    sizes[0][0] = sizes[0][1] = 1024;
+    sizes[1][0] = 1023;
+    sizes[1][1] = 765;
+  }
+  printf("gltile tune on %s (device table entry now \"%s\"); median of %u runs each; %s\n", renderer, entry,
+         o->reps, "times only: gltile bench verifies");
+  candidate cands[10];
+  unsigned count = 0;
+  cands[count++] = (candidate){GT_STRATEGY_SIMPLE, 0, 0};
+  const uint32_t tiles[3] = {8, 16, 32};
+  for (int s = 0; s < 2; s++)
+    for (int t = 0; t < 3; t++)
+      cands[count++] = (candidate){s ? GT_STRATEGY_TRUNCATE_B : GT_STRATEGY_TILED_PAD, tiles[t], 0};
+  printf("\ntranspose f32          %ux%u      %ux%u\n", sizes[0][0], sizes[0][1], sizes[1][0], sizes[1][1]);
+  const candidate *best = NULL, *best_tiled = NULL;
+  for (unsigned i = 0; i < count; i++) {
+    candidate *c = &cands[i];
+    double ms[2];
+    for (int z = 0; z < 2; z++) {
+      ms[z] = time_transpose(ctx, c, sizes[z][0], sizes[z][1], o->reps, scratch);
+      if (ms[z] < 0) c->ms = -1;
+      if (c->ms >= 0) c->ms += ms[z];
+    }
+    char name[32];
+    if (c->tile)
+      snprintf(name, sizeof name, "%s %u", gt_strategy_name(c->strategy), c->tile);
+    else
+      snprintf(name, sizeof name, "%s", gt_strategy_name(c->strategy));
+    if (c->ms < 0) {
+      printf("  %-20s does not fit this device\n", name);
+      continue;
+    }
+    printf("  %-20s %9.3f ms  %9.3f ms\n", name, ms[0], ms[1]);
+    if (best == NULL || c->ms < best->ms) best = c;
+    if (c->tile && (best_tiled == NULL || c->ms < best_tiled->ms)) best_tiled = c;
+  }
+
+  gt_context_release(ctx);
+  uint32_t n = software ? 256 : 2048;
+  printf("\nmatmul AUTO %ux%ux%u\n", n, n, n);
+  double reg = time_matmul(GT_MATMUL_KERNEL_REGISTERS, o->min_limits, n, o->reps, scratch);
+  double shared = time_matmul(GT_MATMUL_KERNEL_SHARED, o->min_limits, n, o->reps, scratch);
+  double flop = 2.0 * n * n * n;
+  printf("  registers            %9.3f ms  %8.1f GFLOP/s\n", reg, reg > 0 ? flop / reg / 1e6 : 0);
+  if (shared > 0)
+    printf("  shared               %9.3f ms  %8.1f GFLOP/s\n", shared, flop / shared / 1e6);
+  else
+    printf("  shared               does not fit this device\n");
+  bool use_shared = shared > 0 && (reg < 0 || shared < reg);
+  int failed = best == NULL || (reg < 0 && shared < 0);
+  if (!failed) {
+    int log2 = 0;
+    while (((uint64_t)1 << (log2 + 1)) <= limits.max_dispatch_flops)
+      log2++;
+    printf("\nentry for src/device_table.c (trim the renderer to the part that names the family):\n");
+    printf("    {\"%s\", \"%s\", true, %s, %u, %s, %d},\n", renderer, entry,
+           strategy_constant(best->strategy), best_tiled ? best_tiled->tile : 0,
+           use_shared ? "GT_MATMUL_KERNEL_SHARED" : "GT_MATMUL_KERNEL_REGISTERS", log2);
+  }
+  printf("\ntimes from %s\n", tool_timer_source());
+  free(scratch);
+  gt_egl_close(&egl);
+  return failed;
+}
