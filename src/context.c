@@ -231,6 +231,7 @@ gt_status gt_context_init(void *mem, size_t size, const gt_context_desc *d, gt_c
   query_limits(&ctx->limits, d);
   const char *renderer = (const char *)glGetString(GL_RENDERER);
   snprintf(ctx->renderer, sizeof ctx->renderer, "%s", renderer ? renderer : "");
+  snprintf(ctx->gl_version, sizeof ctx->gl_version, "%s", version);
   ctx->device = gt__device_entry(ctx->renderer);
   ctx->limits.max_dispatch_flops = choose_dispatch_flops(ctx->device, d->max_dispatch_flops);
   ctx->default_tile = choose_tile(&ctx->limits, d->tile ? d->tile : ctx->device->tile);

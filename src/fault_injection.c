@@ -187,6 +187,19 @@ void gt__fi_glDeleteProgram(GLuint program) {
   glDeleteProgram(program);
   untrack(program);
 }
+void gt__fi_glProgramParameteri(GLuint program, GLenum pname, GLint value) {
+  if (!fails("glProgramParameteri")) glProgramParameteri(program, pname, value);
+}
+void gt__fi_glGetProgramBinary(GLuint program, GLsizei size, GLsizei *length, GLenum *format, void *binary) {
+  if (fails("glGetProgramBinary")) {
+    if (length) *length = 0;
+    return;
+  }
+  glGetProgramBinary(program, size, length, format, binary);
+}
+void gt__fi_glProgramBinary(GLuint program, GLenum format, const void *binary, GLsizei length) {
+  if (!fails("glProgramBinary")) glProgramBinary(program, format, binary, length);
+}
 GLint gt__fi_glGetUniformLocation(GLuint program, const GLchar *name) {
   return fails("glGetUniformLocation") ? -1 : glGetUniformLocation(program, name);
 }

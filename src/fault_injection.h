@@ -69,6 +69,9 @@ void gt__fi_glLinkProgram(GLuint program);
 void gt__fi_glGetProgramiv(GLuint program, GLenum pname, GLint *params);
 void gt__fi_glGetProgramInfoLog(GLuint program, GLsizei size, GLsizei *length, GLchar *log);
 void gt__fi_glDeleteProgram(GLuint program);
+void gt__fi_glProgramParameteri(GLuint program, GLenum pname, GLint value);
+void gt__fi_glGetProgramBinary(GLuint program, GLsizei size, GLsizei *length, GLenum *format, void *binary);
+void gt__fi_glProgramBinary(GLuint program, GLenum format, const void *binary, GLsizei length);
 GLint gt__fi_glGetUniformLocation(GLuint program, const GLchar *name);
 void gt__fi_glUseProgram(GLuint program);
 void gt__fi_glUniform2ui(GLint location, GLuint v0, GLuint v1);
@@ -115,6 +118,9 @@ void gt__fi_glFinish(void);
 #define glGetProgramiv gt__fi_glGetProgramiv
 #define glGetProgramInfoLog gt__fi_glGetProgramInfoLog
 #define glDeleteProgram gt__fi_glDeleteProgram
+#define glProgramParameteri gt__fi_glProgramParameteri
+#define glGetProgramBinary gt__fi_glGetProgramBinary
+#define glProgramBinary gt__fi_glProgramBinary
 #define glGetUniformLocation gt__fi_glGetUniformLocation
 #define glUseProgram gt__fi_glUseProgram
 #define glUniform2ui gt__fi_glUniform2ui

@@ -145,6 +145,7 @@ struct gt_context {
   gt_strategy auto_strategy;
   gt_matmul_kernel matmul_kernel; /* what matmul's AUTO runs */
   char renderer[128];
+  char gl_version[128]; /* GL_VERSION: names the driver's version */
   const gt_device_entry *device;
   /* glGetGraphicsResetStatus (ES 3.2) or its EXT/KHR robustness twin;
    * NULL where the context has none. */
@@ -214,6 +215,14 @@ gt_status gt__program_build(gt_context *ctx, const char *const *parts, int count
 
 /* Finds or builds the program for key. */
 gt_status gt__program_get(gt_context *ctx, const gt_program_key *key, const gt_program **out);
+
+/* The table slot of key: its program, or the free slot where it goes;
+ * NULL when the table is full. */
+gt_program *gt__program_slot(gt_context *ctx, const gt_program_key *key);
+
+/* Puts a linked program into slot under key, with its uniform locations;
+ * on a GL error deletes it and leaves the slot free. */
+gt_status gt__program_adopt(gt_context *ctx, gt_program *slot, const gt_program_key *key, GLuint program);
 
 /* Deletes every user kernel's programs. */
 void gt__user_kernels_release_all(gt_context *ctx);

@@ -55,6 +55,8 @@ gt_status gt__program_build(gt_context *ctx, const char *const *parts, int count
     return s == GT_OK ? GT_ERR_GL : s;
   }
   glAttachShader(program, shader);
+  /* So gt_program_cache_save can ask for the binary. */
+  glProgramParameteri(program, GL_PROGRAM_BINARY_RETRIEVABLE_HINT, GL_TRUE);
   glLinkProgram(program);
   /* The linked program keeps what it needs; the shader can go now. */
   glDetachShader(program, shader);
@@ -74,6 +76,22 @@ gt_status gt__program_build(gt_context *ctx, const char *const *parts, int count
   return GT_OK;
 }
 
+gt_status gt__program_adopt(gt_context *ctx, gt_program *slot, const gt_program_key *key, GLuint program) {
+  slot->key = *key;
+  slot->name = program;
+  slot->views_loc = glGetUniformLocation(program, "gt_views");
+  slot->group_base_loc = glGetUniformLocation(program, "gt_group_base");
+  slot->scale_loc = glGetUniformLocation(program, "gt_scale");
+  slot->k_range_loc = glGetUniformLocation(program, "gt_k_range");
+  slot->grid_origin_loc = glGetUniformLocation(program, "gt_grid_origin");
+  gt_status s = gt__gl_status(ctx, "uniform locations");
+  if (s != GT_OK) {
+    glDeleteProgram(program);
+    memset(slot, 0, sizeof *slot);
+  }
+  return s;
+}
+
 static gt_status build(gt_context *ctx, const gt_program_key *key, gt_program *slot) {
   char preamble[512], what[160];
   GT__CHECK(gt__program_preamble(key, preamble, sizeof preamble) != 0, GT_ERR_INVALID_ARGUMENT);
@@ -87,24 +105,15 @@ static gt_status build(gt_context *ctx, const gt_program_key *key, gt_program *s
       gt__kernel_name(key->kernel), key->tile, key->group_cols, key->group_rows, key->variant);
   GLuint program = 0;
   GT__TRY(gt__program_build(ctx, parts, 6, what, &program));
-  slot->key = *key;
-  slot->name = program;
-  slot->views_loc = glGetUniformLocation(program, "gt_views");
-  slot->group_base_loc = glGetUniformLocation(program, "gt_group_base");
-  slot->scale_loc = glGetUniformLocation(program, "gt_scale");
-  slot->k_range_loc = glGetUniformLocation(program, "gt_k_range");
-  slot->grid_origin_loc = glGetUniformLocation(program, "gt_grid_origin");
-  gt_status s = gt__gl_status(ctx, "uniform locations");
-  if (s != GT_OK) {
-    glDeleteProgram(program);
-    memset(slot, 0, sizeof *slot);
-    return s;
-  }
+  GT__TRY(gt__program_adopt(ctx, slot, key, program));
   gt__log(ctx, GT_LOG_DEBUG, "built %s", what);
   return GT_OK;
 }
 
-/* Where a key's search starts: FNV-1a over its fields. */
+/* The table is open addressing with linear probing: programs are only
+ * ever added (and all released together), so the first free slot ends a
+ * search, and a warm call finds its program in a probe or two. Where a
+ * key's search starts: FNV-1a over its fields. */
 static size_t home_slot(const gt_program_key *k) {
   uint32_t fields[7] = {(uint32_t)k->kernel, k->tile,           k->group_cols,      k->group_rows,
                         k->variant,          (uint32_t)k->elem, (uint32_t)k->format};
@@ -116,26 +125,25 @@ static size_t home_slot(const gt_program_key *k) {
   return h % GT_PROGRAM_TABLE_SIZE;
 }
 
-/* Open addressing with linear probing: programs are only ever added (and
- * all released together), so the first free slot ends a search. A warm
- * call finds its program in a probe or two. */
-gt_status gt__program_get(gt_context *ctx, const gt_program_key *key, const gt_program **out) {
+gt_program *gt__program_slot(gt_context *ctx, const gt_program_key *key) {
   size_t slot = home_slot(key);
   for (size_t probes = 0; probes < GT_PROGRAM_TABLE_SIZE; probes++) {
     gt_program *p = &ctx->programs[slot];
-    if (p->name == 0) {
-      GT__TRY(build(ctx, key, p));
-      *out = p;
-      return GT_OK;
-    }
-    if (same_key(&p->key, key)) {
-      *out = p;
-      return GT_OK;
-    }
+    if (p->name == 0 || same_key(&p->key, key)) return p;
     slot = (slot + 1) % GT_PROGRAM_TABLE_SIZE;
   }
-  gt__log(ctx, GT_LOG_ERROR, "program table full (%d programs)", GT_PROGRAM_TABLE_SIZE);
-  return GT_ERR_OUT_OF_MEMORY;
+  return NULL;
+}
+
+gt_status gt__program_get(gt_context *ctx, const gt_program_key *key, const gt_program **out) {
+  gt_program *p = gt__program_slot(ctx, key);
+  if (p == NULL) {
+    gt__log(ctx, GT_LOG_ERROR, "program table full (%d programs)", GT_PROGRAM_TABLE_SIZE);
+    return GT_ERR_OUT_OF_MEMORY;
+  }
+  if (p->name == 0) GT__TRY(build(ctx, key, p));
+  *out = p;
+  return GT_OK;
 }
 
 void gt__program_release_all(gt_context *ctx) {

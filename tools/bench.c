@@ -465,7 +465,10 @@ int tool_bench(const tool_bench_options *o) {
     if (count != 2 && op_wanted(o, "matmul")) failures += bench_matmul_case(ctx, o, rows, cols, k, scratch);
   }
   printf("\ntimes from %s\n", tool_timer_source());
-  if (strcmp(o->title, "bench") == 0 && op_wanted(o, "calls")) failures += tool_bench_calls(ctx);
+  if (strcmp(o->title, "bench") == 0 && op_wanted(o, "calls")) {
+    failures += tool_bench_calls(ctx);
+    failures += tool_bench_startup(o->min_limits);
+  }
   if (o->csv && write_csv(o->csv)) failures++;
   if (o->svg && write_svg(o->svg, gt_context_renderer(ctx))) failures++;
   free(scratch);

@@ -1,9 +1,11 @@
-/* The CPU cost of a warm call: what an application pays per gt_transpose
- * once the program is built, apart from the GPU's own time. */
+/* What a call costs the CPU: a warm gt_transpose once its program is
+ * built (apart from the GPU's own time), and a start-up compiling its
+ * programs against one loading them from a program cache. */
 #define _POSIX_C_SOURCE 200809L
 #include "bench_calls.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -39,4 +41,62 @@ int tool_bench_calls(gt_context *ctx) {
   glDeleteBuffers(1, &src);
   glDeleteBuffers(1, &dst);
   return failures != 0;
+}
+
+/* One transpose, copy and matmul (AUTO, 64 x 64) and a finish. */
+static gt_status first_calls(gt_context *ctx, GLuint a, GLuint b) {
+  gt_view va = {a, 0, SIDE, SIDE, 0, GT_F32}, vb = {b, 0, SIDE, SIDE, 0, GT_F32};
+  gt_view vc = {b, (size_t)SIDE * SIDE, SIDE, SIDE, 0, GT_F32};
+  gt_status s = gt_transpose(ctx, va, vb, NULL);
+  if (s == GT_OK) s = gt_copy(ctx, va, vc);
+  if (s == GT_OK) s = gt_matmul(ctx, va, va, vb, NULL);
+  return s == GT_OK ? gt_finish(ctx) : s;
+}
+
+int tool_bench_startup(bool min_limits) {
+  gt_context_desc d;
+  memset(&d, 0, sizeof d);
+  d.min_limits = min_limits;
+  GLuint a = tool_buffer(SIDE * SIDE, NULL), b = tool_buffer(2 * SIDE * SIDE, NULL);
+  double cold[BATCHES], warm[BATCHES];
+  size_t bytes = 0;
+  uint32_t loaded = 0;
+  int failures = 0;
+  for (unsigned r = 0; r < BATCHES && !failures; r++) {
+    gt_context *ctx = NULL;
+    double t0 = tool_now_ms();
+    failures += gt_context_init(NULL, 0, &d, &ctx) != GT_OK || first_calls(ctx, a, b) != GT_OK;
+    cold[r] = tool_now_ms() - t0;
+    unsigned char *cache = NULL;
+    if (!failures && gt_program_cache_size(ctx, &bytes) == GT_OK && (cache = malloc(bytes)) != NULL)
+      failures += gt_program_cache_save(ctx, cache, bytes, &bytes) != GT_OK;
+    gt_context_release(ctx);
+    if (cache == NULL || failures) {
+      free(cache);
+      failures++;
+      break;
+    }
+    t0 = tool_now_ms();
+    failures += gt_context_init(NULL, 0, &d, &ctx) != GT_OK ||
+                gt_program_cache_load(ctx, cache, bytes, &loaded) != GT_OK || first_calls(ctx, a, b) != GT_OK;
+    warm[r] = tool_now_ms() - t0;
+    gt_context_release(ctx);
+    free(cache);
+  }
+  glDeleteBuffers(1, &a);
+  glDeleteBuffers(1, &b);
+  if (failures) {
+    printf("start-up: a call failed\n");
+    return 1;
+  }
+  /* Only the first round compiles for real: drivers keep what they
+   * compiled (Mesa in its shader cache), so the later rounds show the
+   * driver's cache against ours. */
+  double c0 = cold[0], w0 = warm[0];
+  double c = tool_median(cold, BATCHES), w = tool_median(warm, BATCHES);
+  printf("start-up (context, first transpose, copy and matmul), %u programs in a %zu-byte program cache:\n"
+         "  first in this process: %.2f ms compiling, %.2f ms from the cache: %.1fx\n"
+         "  medians of %d rounds (the driver's own cache warm): %.2f ms, %.2f ms: %.1fx\n",
+         loaded, bytes, c0, w0, c0 / w0, BATCHES, c, w, c / w);
+  return 0;
 }

@@ -1,5 +1,7 @@
+#define _XOPEN_SOURCE 700 /* mkdtemp, nftw, setenv */
 #include "tool.h"
 
+#include <ftw.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -64,4 +66,31 @@ int tool_parse_u32(const char *s, uint32_t max, uint32_t *out) {
   if (*end != '\0' || v == 0 || v > max) return 1;
   *out = (uint32_t)v;
   return 0;
+}
+
+static char shader_cache_dir[64];
+
+bool tool_fresh_shader_cache(void) {
+  setenv("__GL_SHADER_DISK_CACHE", "0", 0);
+  if (getenv("MESA_SHADER_CACHE_DIR") || getenv("MESA_SHADER_CACHE_DISABLE")) return false;
+  const char *tmp = getenv("TMPDIR");
+  snprintf(shader_cache_dir, sizeof shader_cache_dir, "%s/gltile-shaders-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+  if (strlen(shader_cache_dir) + 1 >= sizeof shader_cache_dir || mkdtemp(shader_cache_dir) == NULL) {
+    shader_cache_dir[0] = '\0';
+    return false;
+  }
+  setenv("MESA_SHADER_CACHE_DIR", shader_cache_dir, 1);
+  return true;
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw) {
+  (void)st;
+  (void)flag;
+  (void)ftw;
+  return remove(path);
+}
+
+void tool_remove_shader_cache(void) {
+  if (shader_cache_dir[0]) nftw(shader_cache_dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+  shader_cache_dir[0] = '\0';
 }

@@ -12,6 +12,12 @@ int tool_open(bool min_limits, gt_matmul_kernel kernel, gt_egl *egl, gt_context 
 void tool_close(gt_egl *egl, gt_context *ctx);
 
 double tool_now_ms(void);
+
+/* Points the driver's shader disk cache at a new empty directory (Mesa's
+ * MESA_SHADER_CACHE_DIR) and turns NVIDIA's off, unless the caller set
+ * them; call before the driver loads. true when a directory was made. */
+bool tool_fresh_shader_cache(void);
+void tool_remove_shader_cache(void);
 double tool_median(double *values, unsigned count); /* sorts values */
 
 /* A buffer object of `words` 32-bit words from data (NULL = zeros), with

@@ -338,6 +338,35 @@ gt_status gt_read(gt_context *ctx, gt_view src, void *host, size_t host_pitch);
 gt_status gt_finish(gt_context *ctx);
 
 /* ------------------------------------------------------------------ */
+/* Program binaries: a warm start without the shader compiler.         */
+
+/* Bytes gt_program_cache_save needs now: a header and, for every program
+ * the context has built (user kernels aside), its binary. Binaries exist
+ * only where the driver offers a program binary format.
+ * Returns    GT_OK; GT_ERR_INVALID_ARGUMENT (NULL); GT_ERR_NO_CONTEXT;
+ *            GT_ERR_GL. */
+gt_status gt_program_cache_size(gt_context *ctx, size_t *size);
+
+/* Writes the cache into caller memory (glGetProgramBinary); the bytes are
+ * the caller's to keep, on disk say, and are keyed by the library
+ * version, the renderer and the driver version (GL_VERSION).
+ * Returns    GT_OK and *written; GT_ERR_OUT_OF_MEMORY (size too small:
+ *            nothing written); GT_ERR_INVALID_ARGUMENT (NULL);
+ *            GT_ERR_NO_CONTEXT; GT_ERR_GL. */
+gt_status gt_program_cache_save(gt_context *ctx, void *mem, size_t size, size_t *written);
+
+/* Puts a saved cache's programs into ctx's table (glProgramBinary), so
+ * the calls that need them compile nothing. A cache from another library
+ * version, renderer or driver version is ignored (GT_OK, *loaded 0), and
+ * a binary the driver refuses is left out and built from source when
+ * first needed. The memory is not kept.
+ * Returns    GT_OK and *loaded, the programs taken; GT_ERR_INVALID_ARGUMENT
+ *            (NULL, not a cache, or a damaged one: checked before any
+ *            program is made); GT_ERR_OUT_OF_MEMORY; GT_ERR_NO_CONTEXT;
+ *            GT_ERR_GL. */
+gt_status gt_program_cache_load(gt_context *ctx, const void *mem, size_t size, uint32_t *loaded);
+
+/* ------------------------------------------------------------------ */
 /* Operations.                                                         */
 
 /* Transpose: dst(c, r) = src(r, c), bit for bit, for every element.

@@ -1,0 +1,232 @@
+/* Program binaries in caller memory: gt_program_cache_save writes every
+ * program the context has built (glGetProgramBinary), and
+ * gt_program_cache_load puts them into a new context's table
+ * (glProgramBinary), so a warm start skips the compiler. A cache from
+ * another library version, renderer or driver version is ignored, and a
+ * binary the driver refuses is built from source when first needed.
+ *
+ * Layout, in native byte order (a cache only ever serves the machine that
+ * wrote it): a header, then for each program an entry and its binary,
+ * padded to 4 bytes. */
+#include "gt_internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+enum { CACHE_MAGIC = 0x43505447u /* "GTPC" */, CACHE_FORMAT = 1, NAME_BYTES = 128 };
+
+typedef struct cache_header {
+  uint32_t magic, format, library, count;
+  char renderer[NAME_BYTES]; /* GL_RENDERER */
+  char version[NAME_BYTES];  /* GL_VERSION, which names the driver's version */
+} cache_header;
+
+typedef struct cache_entry {
+  uint32_t key[7]; /* the program key's fields, in gt_program_key order */
+  uint32_t binary_format, length, checksum;
+} cache_entry;
+
+static uint32_t library_version(void) {
+  return (uint32_t)GT_VERSION_MAJOR << 16 | (uint32_t)GT_VERSION_MINOR << 8 | GT_VERSION_PATCH;
+}
+
+static size_t padded(size_t n) { return (n + 3) / 4 * 4; }
+
+/* FNV-1a over the key and the binary: a damaged cache is refused rather
+ * than run under the wrong key. */
+static uint32_t checksum(const cache_entry *e, const unsigned char *binary) {
+  uint32_t h = 2166136261u;
+  const unsigned char *k = (const unsigned char *)e->key;
+  for (size_t i = 0; i < sizeof e->key; i++)
+    h = (h ^ k[i]) * 16777619u;
+  h = (h ^ e->binary_format) * 16777619u;
+  for (size_t i = 0; i < e->length; i++)
+    h = (h ^ binary[i]) * 16777619u;
+  return h;
+}
+
+static void key_to_words(const gt_program_key *k, uint32_t w[7]) {
+  w[0] = (uint32_t)k->kernel;
+  w[1] = k->tile;
+  w[2] = k->group_cols;
+  w[3] = k->group_rows;
+  w[4] = k->variant;
+  w[5] = (uint32_t)k->elem;
+  w[6] = (uint32_t)k->format;
+}
+
+/* false when the words name no kernel the library has. */
+static bool key_from_words(const uint32_t w[7], gt_program_key *k) {
+  if (w[0] >= GT_KERNEL_COUNT || w[1] > 32 || w[2] == 0 || w[2] > 1024 || w[3] == 0 || w[3] > 1024)
+    return false;
+  if (w[5] < GT_F32 || w[5] > GT_U32 || w[6] > GT_FORMAT_RGBA8) return false;
+  memset(k, 0, sizeof *k);
+  k->kernel = (gt_kernel)w[0];
+  k->tile = w[1];
+  k->group_cols = w[2];
+  k->group_rows = w[3];
+  k->variant = w[4];
+  k->elem = (gt_type)w[5];
+  k->format = (gt_format)w[6];
+  return true;
+}
+
+static void fill_header(const gt_context *ctx, cache_header *h, uint32_t count) {
+  memset(h, 0, sizeof *h);
+  h->magic = CACHE_MAGIC;
+  h->format = CACHE_FORMAT;
+  h->library = library_version();
+  h->count = count;
+  snprintf(h->renderer, sizeof h->renderer, "%s", ctx->renderer);
+  snprintf(h->version, sizeof h->version, "%s", ctx->gl_version);
+}
+
+/* Bytes of the cache and number of programs in it. */
+static gt_status measure(gt_context *ctx, size_t *bytes, uint32_t *count) {
+  *bytes = sizeof(cache_header);
+  *count = 0;
+  for (size_t i = 0; i < GT_PROGRAM_TABLE_SIZE; i++) {
+    if (ctx->programs[i].name == 0) continue;
+    GLint length = 0;
+    glGetProgramiv(ctx->programs[i].name, GL_PROGRAM_BINARY_LENGTH, &length);
+    if (length <= 0) continue; /* no binary: it will be built from source */
+    *bytes += sizeof(cache_entry) + padded((size_t)length);
+    (*count)++;
+  }
+  return gt__gl_status(ctx, "program binary lengths");
+}
+
+gt_status gt_program_cache_size(gt_context *ctx, size_t *size) {
+  GT__CHECK(size != NULL, GT_ERR_INVALID_ARGUMENT);
+  *size = 0;
+  GT__TRY(gt__context_check(ctx));
+  uint32_t count;
+  return measure(ctx, size, &count);
+}
+
+gt_status gt_program_cache_save(gt_context *ctx, void *mem, size_t size, size_t *written) {
+  GT__CHECK(written != NULL, GT_ERR_INVALID_ARGUMENT);
+  *written = 0;
+  GT__TRY(gt__context_check(ctx));
+  GT__CHECK(mem != NULL, GT_ERR_INVALID_ARGUMENT);
+  size_t needed;
+  uint32_t count;
+  GT__TRY(measure(ctx, &needed, &count));
+  if (size < needed) {
+    gt__log(ctx, GT_LOG_ERROR, "program cache: %zu bytes given, %zu needed", size, needed);
+    return GT_ERR_OUT_OF_MEMORY;
+  }
+  unsigned char *out = (unsigned char *)mem;
+  cache_header h;
+  fill_header(ctx, &h, count);
+  size_t at = sizeof h;
+  for (size_t i = 0; i < GT_PROGRAM_TABLE_SIZE; i++) {
+    const gt_program *p = &ctx->programs[i];
+    if (p->name == 0) continue;
+    GLint length = 0;
+    glGetProgramiv(p->name, GL_PROGRAM_BINARY_LENGTH, &length);
+    if (length <= 0) continue;
+    cache_entry e;
+    memset(&e, 0, sizeof e);
+    key_to_words(&p->key, e.key);
+    GLsizei got = 0;
+    GLenum format = 0;
+    if (at + sizeof e + padded((size_t)length) > size) return GT_ERR_GL; /* lengths changed */
+    glGetProgramBinary(p->name, length, &got, &format, out + at + sizeof e);
+    if (got != length) {
+      gt_status s = gt__gl_status(ctx, "glGetProgramBinary");
+      return s != GT_OK ? s : GT_ERR_GL;
+    }
+    e.binary_format = format;
+    e.length = (uint32_t)length;
+    e.checksum = checksum(&e, out + at + sizeof e);
+    memcpy(out + at, &e, sizeof e);
+    memset(out + at + sizeof e + (size_t)length, 0, padded((size_t)length) - (size_t)length);
+    at += sizeof e + padded((size_t)length);
+  }
+  memcpy(out, &h, sizeof h);
+  GT__TRY(gt__gl_status(ctx, "gt_program_cache_save"));
+  *written = at;
+  return GT_OK;
+}
+
+/* Checks every entry's bounds, key and checksum before any GL call. */
+static gt_status check_entries(const unsigned char *in, size_t size, uint32_t count) {
+  size_t at = sizeof(cache_header);
+  for (uint32_t i = 0; i < count; i++) {
+    cache_entry e;
+    GT__CHECK(size - at >= sizeof e, GT_ERR_INVALID_ARGUMENT);
+    memcpy(&e, in + at, sizeof e);
+    at += sizeof e;
+    gt_program_key key;
+    GT__CHECK(key_from_words(e.key, &key), GT_ERR_INVALID_ARGUMENT);
+    GT__CHECK(e.length > 0 && e.length <= INT32_MAX && size - at >= padded(e.length),
+              GT_ERR_INVALID_ARGUMENT);
+    GT__CHECK(checksum(&e, in + at) == e.checksum, GT_ERR_INVALID_ARGUMENT);
+    at += padded(e.length);
+  }
+  return GT_OK;
+}
+
+/* One binary into the table. *ok false when the driver refused it. */
+static gt_status load_one(gt_context *ctx, const cache_entry *e, const unsigned char *binary, bool *ok) {
+  *ok = false;
+  gt_program_key key;
+  key_from_words(e->key, &key);
+  gt_program *slot = gt__program_slot(ctx, &key);
+  if (slot == NULL) return GT_ERR_OUT_OF_MEMORY;
+  if (slot->name != 0) return GT_OK; /* built already */
+  GLuint program = glCreateProgram();
+  if (program == 0) {
+    gt_status s = gt__gl_status(ctx, "glCreateProgram");
+    return s != GT_OK ? s : GT_ERR_GL;
+  }
+  glProgramBinary(program, e->binary_format, binary, (GLsizei)e->length);
+  GLint linked = 0;
+  glGetProgramiv(program, GL_LINK_STATUS, &linked);
+  /* A refusal (an unknown format, a binary the driver no longer takes)
+   * raises INVALID_ENUM or nothing; running out of memory or losing the
+   * context is a failure of its own. */
+  GLenum error = glGetError();
+  if (error == GL_OUT_OF_MEMORY || error == GL_CONTEXT_LOST) {
+    glDeleteProgram(program);
+    return gt__gl_error_status(ctx, error, "glProgramBinary");
+  }
+  if (!linked) {
+    glDeleteProgram(program);
+    gt__log(ctx, GT_LOG_DEBUG, "program cache: %s refused (0x%04x): built from source when needed",
+            gt__kernel_name(key.kernel), (unsigned)error);
+    return GT_OK;
+  }
+  GT__TRY(gt__program_adopt(ctx, slot, &key, program));
+  *ok = true;
+  return GT_OK;
+}
+
+gt_status gt_program_cache_load(gt_context *ctx, const void *mem, size_t size, uint32_t *loaded) {
+  GT__CHECK(loaded != NULL, GT_ERR_INVALID_ARGUMENT);
+  *loaded = 0;
+  GT__TRY(gt__context_check(ctx));
+  GT__CHECK(mem != NULL && size >= sizeof(cache_header), GT_ERR_INVALID_ARGUMENT);
+  const unsigned char *in = (const unsigned char *)mem;
+  cache_header h, mine;
+  memcpy(&h, in, sizeof h);
+  GT__CHECK(h.magic == CACHE_MAGIC, GT_ERR_INVALID_ARGUMENT);
+  fill_header(ctx, &mine, h.count);
+  if (h.format != CACHE_FORMAT || h.library != mine.library ||
+      memcmp(h.renderer, mine.renderer, NAME_BYTES) || memcmp(h.version, mine.version, NAME_BYTES)) {
+    gt__log(ctx, GT_LOG_INFO, "program cache from another library, renderer or driver: ignored");
+    return GT_OK;
+  }
+  GT__TRY(check_entries(in, size, h.count));
+  size_t at = sizeof h;
+  for (uint32_t i = 0; i < h.count; i++) {
+    cache_entry e;
+    memcpy(&e, in + at, sizeof e);
+    bool ok = false;
+    GT__TRY(load_one(ctx, &e, in + at + sizeof e, &ok));
+    *loaded += ok;
+    at += sizeof e + padded(e.length);
+  }
+  return gt__gl_status(ctx, "gt_program_cache_load");
+}

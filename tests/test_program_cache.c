@@ -1,0 +1,141 @@
+/* Program binaries: a cache saved from one context loads into a new one,
+ * which then compiles nothing and gives the same results; damaged,
+ * truncated and foreign caches are refused or ignored as documented. */
+#include "check.h"
+#include "harness.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static unsigned builds; /* "built ..." messages: programs compiled */
+
+static void count_builds(int level, const char *msg, void *user) {
+  (void)level;
+  (void)user;
+  if (strncmp(msg, "built ", 6) == 0) builds++;
+}
+
+static gt_context *open_context(bool min_limits) {
+  gt_context_desc d;
+  memset(&d, 0, sizeof d);
+  d.min_limits = min_limits;
+  d.logger.log = count_builds;
+  gt_context *ctx = NULL;
+  CHECK_STATUS(gt_context_init(NULL, 0, &d, &ctx), GT_OK);
+  return ctx;
+}
+
+enum { ROWS = 37, COLS = 29 };
+
+/* Transpose, copy and matmul AUTO on fixed inputs; the words of the three
+ * results into out (3 x ROWS x COLS words). */
+static bool run_ops(gt_context *ctx, GLuint in, GLuint out_buffer, uint32_t *out) {
+  gt_view a = {in, 0, ROWS, COLS, 0, GT_F32};
+  gt_view t = {out_buffer, 0, COLS, ROWS, 0, GT_F32};
+  gt_view c = {out_buffer, (size_t)ROWS * COLS, ROWS, COLS, 0, GT_F32};
+  gt_view sq = {in, 0, COLS, COLS, 0, GT_F32};
+  gt_view m = {out_buffer, 2 * (size_t)ROWS * COLS, ROWS, COLS, 0, GT_F32};
+  bool ok = gt_transpose(ctx, a, t, NULL) == GT_OK && gt_copy(ctx, a, c) == GT_OK &&
+            gt_matmul(ctx, a, sq, m, NULL) == GT_OK;
+  return ok && gt_test_read_all(ctx, out_buffer, 3 * ROWS * COLS, out) == 0;
+}
+
+static uint32_t small_float(size_t i, uint32_t seed) {
+  float f = (float)((i * 5 + seed) % 9) - 4.0f;
+  uint32_t w;
+  memcpy(&w, &f, 4);
+  return w;
+}
+
+int main(int argc, char **argv) {
+  gt_test_env env;
+  int rc = gt_test_open(argc, argv, &env);
+  if (rc != 0) return rc;
+  bool min_limits = env.min_limits;
+  gt_context_release(env.ctx);
+  env.ctx = NULL;
+  GLint formats = 0;
+  glGetIntegerv(GL_NUM_PROGRAM_BINARY_FORMATS, &formats);
+  printf("program binary formats: %d\n", formats);
+
+  GLuint in = gt_test_buffer((size_t)ROWS * COLS + COLS * COLS, small_float, 1);
+  GLuint out = gt_test_buffer(3 * (size_t)ROWS * COLS, gt_test_poison, 0);
+  uint32_t *first = malloc(3 * ROWS * COLS * 4), *second = malloc(3 * ROWS * COLS * 4);
+
+  /* A cold context: every program compiled, then saved. */
+  builds = 0;
+  gt_context *ctx = open_context(min_limits);
+  CHECK(run_ops(ctx, in, out, first));
+  unsigned cold_builds = builds;
+  CHECK(cold_builds >= 3);
+  size_t size = 0, written = 0;
+  CHECK_STATUS(gt_program_cache_size(ctx, &size), GT_OK);
+  unsigned char *cache = malloc(size + 64);
+  CHECK_STATUS(gt_program_cache_save(ctx, cache, size - 1, &written), GT_ERR_OUT_OF_MEMORY);
+  CHECK_EQ_U(written, 0);
+  CHECK_STATUS(gt_program_cache_save(ctx, cache, size + 64, &written), GT_OK);
+  CHECK_EQ_U(written, size);
+  size_t ignored = 1;
+  CHECK_STATUS(gt_program_cache_save(ctx, NULL, size, &ignored), GT_ERR_INVALID_ARGUMENT);
+  CHECK_EQ_U(ignored, 0);
+  CHECK_STATUS(gt_program_cache_save(ctx, cache, size, NULL), GT_ERR_INVALID_ARGUMENT);
+  CHECK_STATUS(gt_program_cache_size(NULL, &size), GT_ERR_INVALID_ARGUMENT);
+  gt_context_release(ctx);
+
+  /* A warm context from the cache: nothing compiled, the same words. */
+  builds = 0;
+  ctx = open_context(min_limits);
+  uint32_t loaded = 99;
+  CHECK_STATUS(gt_program_cache_load(ctx, cache, written, &loaded), GT_OK);
+  if (formats > 0) CHECK_EQ_U(loaded, cold_builds);
+  for (size_t i = 0; i < 3 * (size_t)ROWS * COLS; i++)
+    second[i] = 0;
+  glBindBuffer(GL_COPY_WRITE_BUFFER, out);
+  glBufferSubData(GL_COPY_WRITE_BUFFER, 0, 3 * ROWS * COLS * 4, second);
+  CHECK(run_ops(ctx, in, out, second));
+  CHECK(memcmp(first, second, 3 * ROWS * COLS * 4) == 0);
+  if (formats > 0) CHECK_EQ_U(builds, 0);
+  printf("cold: %u programs compiled; from the cache: %u loaded, %u compiled (%zu bytes)\n", cold_builds,
+         loaded, builds, written);
+  /* Loading again takes nothing: the programs are there. */
+  CHECK_STATUS(gt_program_cache_load(ctx, cache, written, &loaded), GT_OK);
+  CHECK_EQ_U(loaded, 0);
+  gt_context_release(ctx);
+
+  ctx = open_context(min_limits);
+  unsigned char *bad = malloc(written);
+  /* Damaged: the last byte of the last binary, then a cut, then not a cache. */
+  memcpy(bad, cache, written);
+  if (formats > 0 && written > 600) {
+    bad[written - 5] ^= 0x40;
+    CHECK_STATUS(gt_program_cache_load(ctx, bad, written, &loaded), GT_ERR_INVALID_ARGUMENT);
+    CHECK_EQ_U(loaded, 0);
+    CHECK_STATUS(gt_program_cache_load(ctx, cache, written - 8, &loaded), GT_ERR_INVALID_ARGUMENT);
+  }
+  memcpy(bad, cache, written);
+  bad[0] ^= 1;
+  CHECK_STATUS(gt_program_cache_load(ctx, bad, written, &loaded), GT_ERR_INVALID_ARGUMENT);
+  CHECK_STATUS(gt_program_cache_load(ctx, cache, 10, &loaded), GT_ERR_INVALID_ARGUMENT);
+  CHECK_STATUS(gt_program_cache_load(ctx, NULL, written, &loaded), GT_ERR_INVALID_ARGUMENT);
+  CHECK_STATUS(gt_program_cache_load(ctx, cache, written, NULL), GT_ERR_INVALID_ARGUMENT);
+  /* Another renderer's cache (the renderer's first byte changed): ignored. */
+  memcpy(bad, cache, written);
+  bad[16] ^= 0x20;
+  builds = 0;
+  CHECK_STATUS(gt_program_cache_load(ctx, bad, written, &loaded), GT_OK);
+  CHECK_EQ_U(loaded, 0);
+  CHECK(run_ops(ctx, in, out, second));
+  CHECK(memcmp(first, second, 3 * ROWS * COLS * 4) == 0);
+  CHECK_EQ_U(builds, cold_builds);
+  gt_context_release(ctx);
+
+  free(bad);
+  free(cache);
+  free(first);
+  free(second);
+  glDeleteBuffers(1, &in);
+  glDeleteBuffers(1, &out);
+  gt_test_close(&env);
+  return CHECK_SUMMARY();
+}
