@@ -135,7 +135,7 @@ void gt__fi_glCompileShader(GLuint shader) {
 }
 /* A failed status query reports a failed build, with no GL error. */
 void gt__fi_glGetShaderiv(GLuint shader, GLenum pname, GLint *params) {
-  if (fails("glGetShaderiv")) {
+  if (fails(pname == GL_COMPILE_STATUS ? "glGetShaderiv(GL_COMPILE_STATUS)" : "glGetShaderiv")) {
     if (pname == GL_COMPILE_STATUS) {
       fi.pending = GL_NO_ERROR;
       *params = GL_FALSE;
@@ -170,7 +170,7 @@ void gt__fi_glLinkProgram(GLuint program) {
   if (!fails("glLinkProgram")) glLinkProgram(program);
 }
 void gt__fi_glGetProgramiv(GLuint program, GLenum pname, GLint *params) {
-  if (fails("glGetProgramiv")) {
+  if (fails(pname == GL_LINK_STATUS ? "glGetProgramiv(GL_LINK_STATUS)" : "glGetProgramiv")) {
     if (pname == GL_LINK_STATUS) {
       fi.pending = GL_NO_ERROR;
       *params = GL_FALSE;
