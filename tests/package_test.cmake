@@ -1,7 +1,8 @@
 # Run with -P: installs the build tree into a temporary prefix, then builds
 # and runs tests/package/consumer.c against it twice: with find_package and
 # with pkg-config. -D: BUILD_DIR, SOURCE_DIR, WORK_DIR, C_COMPILER,
-# PKG_CONFIG (may be empty: that half is then skipped).
+# C_FLAGS and LINK_FLAGS (the library build's; may be empty), PKG_CONFIG
+# (may be empty: that half is then skipped).
 function(run)
   execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
   if(NOT rc EQUAL 0)
@@ -27,7 +28,8 @@ run("${CMAKE_COMMAND}" --install "${BUILD_DIR}" --prefix "${prefix}")
 
 # 1. CMake: find_package(gltile) from the prefix.
 run("${CMAKE_COMMAND}" -S "${SOURCE_DIR}/tests/package" -B "${WORK_DIR}/cmake-build"
-    "-DCMAKE_PREFIX_PATH=${prefix}" "-DCMAKE_C_COMPILER=${C_COMPILER}")
+    "-DCMAKE_PREFIX_PATH=${prefix}" "-DCMAKE_C_COMPILER=${C_COMPILER}" "-DCMAKE_C_FLAGS=${C_FLAGS}"
+    "-DCMAKE_EXE_LINKER_FLAGS=${LINK_FLAGS}")
 run("${CMAKE_COMMAND}" --build "${WORK_DIR}/cmake-build")
 run_consumer("${WORK_DIR}/cmake-build/consumer" "find_package")
 
@@ -44,7 +46,8 @@ if(PKG_CONFIG)
     message(FATAL_ERROR "pkg-config does not know gltile")
   endif()
   separate_arguments(flags UNIX_COMMAND "${flags}")
-  run("${C_COMPILER}" "${SOURCE_DIR}/tests/package/consumer.c" -o "${WORK_DIR}/consumer-pc" ${flags})
+  separate_arguments(build_flags UNIX_COMMAND "${C_FLAGS} ${LINK_FLAGS}")
+  run("${C_COMPILER}" ${build_flags} "${SOURCE_DIR}/tests/package/consumer.c" -o "${WORK_DIR}/consumer-pc" ${flags})
   run_consumer("${WORK_DIR}/consumer-pc" "pkg-config")
 else()
   set(passed 1)
