@@ -236,6 +236,7 @@ gt_status gt_context_init(void *mem, size_t size, const gt_context_desc *d, gt_c
   ctx->limits.max_dispatch_flops = choose_dispatch_flops(ctx->device, d->max_dispatch_flops);
   ctx->default_tile = choose_tile(&ctx->limits, d->tile ? d->tile : ctx->device->tile);
   ctx->auto_strategy = d->transpose_strategy ? d->transpose_strategy : ctx->device->transpose;
+  ctx->auto_quads = !d->transpose_strategy && ctx->device->quads && ctx->auto_strategy == GT_STRATEGY_SIMPLE;
   ctx->matmul_kernel = d->matmul_kernel ? d->matmul_kernel : ctx->device->matmul_kernel;
   if (!d->matmul_kernel && !shared_kernel_fits(&ctx->limits)) ctx->matmul_kernel = GT_MATMUL_KERNEL_REGISTERS;
   if (ctx->matmul_kernel == GT_MATMUL_KERNEL_SHARED && !shared_kernel_fits(&ctx->limits)) {

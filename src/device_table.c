@@ -19,20 +19,25 @@ enum { FLOPS_MOBILE = 31, FLOPS_DESKTOP = 38 };
  * no dedicated shared memory (so SIMPLE and registers, as on llvmpipe);
  * Adreno, PowerVR, AMD and Intel have small caches next to their shared
  * memory, which the shared kernel is for. VideoCore (V3D) has little of
- * either; its compute units are narrow, hence the 16-tile. */
+ * either; its compute units are narrow, hence the 16-tile.
+ *
+ * quads: on llvmpipe every storage access is a gather or a scatter, and
+ * the uvec4 copy makes a quarter of SIMPLE's accesses; AUTO there moves
+ * 4x4 blocks as uvec4s (transpose_quads.comp) where the views allow. */
 static const gt_device_entry table[] = {
-    {"llvmpipe", "llvmpipe", true, GT_STRATEGY_SIMPLE, 0, GT_MATMUL_KERNEL_REGISTERS, FLOPS_MOBILE},
-    {"softpipe", "softpipe", false, GT_STRATEGY_SIMPLE, 0, GT_MATMUL_KERNEL_REGISTERS, FLOPS_MOBILE},
-    {"NVIDIA", "NVIDIA", true, GT_STRATEGY_TILED_PAD, 0, GT_MATMUL_KERNEL_REGISTERS, FLOPS_DESKTOP},
-    {"Radeon", "AMD", false, GT_STRATEGY_TILED_PAD, 0, GT_MATMUL_KERNEL_SHARED, FLOPS_DESKTOP},
-    {"AMD", "AMD", false, GT_STRATEGY_TILED_PAD, 0, GT_MATMUL_KERNEL_SHARED, FLOPS_DESKTOP},
-    {"Intel", "Intel", false, GT_STRATEGY_TILED_PAD, 0, GT_MATMUL_KERNEL_SHARED, FLOPS_MOBILE},
-    {"Mali", "Mali", false, GT_STRATEGY_SIMPLE, 0, GT_MATMUL_KERNEL_REGISTERS, FLOPS_MOBILE},
-    {"Adreno", "Adreno", false, GT_STRATEGY_TILED_PAD, 0, GT_MATMUL_KERNEL_SHARED, FLOPS_MOBILE},
-    {"PowerVR", "PowerVR", false, GT_STRATEGY_TILED_PAD, 0, GT_MATMUL_KERNEL_SHARED, FLOPS_MOBILE},
-    {"V3D", "VideoCore", false, GT_STRATEGY_TILED_PAD, 16, GT_MATMUL_KERNEL_REGISTERS, FLOPS_MOBILE},
-    {"VideoCore", "VideoCore", false, GT_STRATEGY_TILED_PAD, 16, GT_MATMUL_KERNEL_REGISTERS, FLOPS_MOBILE},
-    {NULL, "fallback", false, GT_STRATEGY_TILED_PAD, 0, GT_MATMUL_KERNEL_SHARED, FLOPS_MOBILE},
+    {"llvmpipe", "llvmpipe", true, GT_STRATEGY_SIMPLE, true, 0, GT_MATMUL_KERNEL_REGISTERS, FLOPS_MOBILE},
+    {"softpipe", "softpipe", false, GT_STRATEGY_SIMPLE, true, 0, GT_MATMUL_KERNEL_REGISTERS, FLOPS_MOBILE},
+    {"NVIDIA", "NVIDIA", true, GT_STRATEGY_TILED_PAD, false, 0, GT_MATMUL_KERNEL_REGISTERS, FLOPS_DESKTOP},
+    {"Radeon", "AMD", false, GT_STRATEGY_TILED_PAD, false, 0, GT_MATMUL_KERNEL_SHARED, FLOPS_DESKTOP},
+    {"AMD", "AMD", false, GT_STRATEGY_TILED_PAD, false, 0, GT_MATMUL_KERNEL_SHARED, FLOPS_DESKTOP},
+    {"Intel", "Intel", false, GT_STRATEGY_TILED_PAD, false, 0, GT_MATMUL_KERNEL_SHARED, FLOPS_MOBILE},
+    {"Mali", "Mali", false, GT_STRATEGY_SIMPLE, false, 0, GT_MATMUL_KERNEL_REGISTERS, FLOPS_MOBILE},
+    {"Adreno", "Adreno", false, GT_STRATEGY_TILED_PAD, false, 0, GT_MATMUL_KERNEL_SHARED, FLOPS_MOBILE},
+    {"PowerVR", "PowerVR", false, GT_STRATEGY_TILED_PAD, false, 0, GT_MATMUL_KERNEL_SHARED, FLOPS_MOBILE},
+    {"V3D", "VideoCore", false, GT_STRATEGY_TILED_PAD, false, 16, GT_MATMUL_KERNEL_REGISTERS, FLOPS_MOBILE},
+    {"VideoCore", "VideoCore", false, GT_STRATEGY_TILED_PAD, false, 16, GT_MATMUL_KERNEL_REGISTERS,
+     FLOPS_MOBILE},
+    {NULL, "fallback", false, GT_STRATEGY_TILED_PAD, false, 0, GT_MATMUL_KERNEL_SHARED, FLOPS_MOBILE},
 };
 
 const gt_device_entry *gt__device_entry(const char *renderer) {

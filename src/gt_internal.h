@@ -35,6 +35,7 @@ typedef enum gt_kernel {
   GT_KERNEL_TRANSPOSE_SIMPLE,
   GT_KERNEL_TRANSPOSE_TILED, /* TILED_EVEN, or TILED_PAD with GT_GUARDED */
   GT_KERNEL_TRANSPOSE_TRUNCATE_A,
+  GT_KERNEL_TRANSPOSE_QUADS, /* AUTO on the CPU: 4x4 blocks as uvec4s */
   GT_KERNEL_TRANSPOSE_INPLACE_SIMPLE,
   GT_KERNEL_TRANSPOSE_INPLACE_TILED, /* GT_GUARDED / GT_TRUNCATE_A variants */
   GT_KERNEL_MATMUL_SIMPLE,
@@ -125,6 +126,8 @@ typedef struct gt_device_entry {
   const char *name;               /* for gltile info */
   bool measured;                  /* the choices were measured on such a device */
   gt_strategy transpose;          /* what transpose's AUTO runs */
+  bool quads;                     /* AUTO moves 4x4 blocks as uvec4s where
+                                     the views are 16-byte aligned */
   uint32_t tile;                  /* 0 = the largest that fits */
   gt_matmul_kernel matmul_kernel; /* used when it fits the device */
   uint32_t dispatch_flops_log2;   /* matmul work per dispatch: 2^this */
@@ -143,6 +146,7 @@ struct gt_context {
   gt_limits limits;
   uint32_t default_tile;
   gt_strategy auto_strategy;
+  bool auto_quads;                /* AUTO's SIMPLE runs transpose_quads where it can */
   gt_matmul_kernel matmul_kernel; /* what matmul's AUTO runs */
   char renderer[128];
   char gl_version[128]; /* GL_VERSION: names the driver's version */

@@ -8,6 +8,8 @@
 /* SIMPLE's group: 32 invocations along a source row keep its reads
  * contiguous; 4 rows make 128 invocations, the ES 3.1 minimum. */
 enum { SIMPLE_GROUP_COLS = 32, SIMPLE_GROUP_ROWS = 4 };
+/* transpose_quads: 16 x 8 invocations, each a 4x4 block. */
+enum { QUADS_GROUP_COLS = 16, QUADS_GROUP_ROWS = 8 };
 
 static gt_status get_simple(gt_context *ctx, uint32_t variant, const gt_program **out) {
   gt_program_key key = {.kernel = GT_KERNEL_TRANSPOSE_SIMPLE,
@@ -67,12 +69,46 @@ static gt_status run_truncate_b(gt_context *ctx, const gt_program *tiled, const 
   return GT_OK;
 }
 
-/* One window of src onto dst with the strategy's programs. */
+/* 4x4 blocks as uvec4s need both views' rows to start 16-byte aligned. */
+static bool quads_fit(const gt_bound_view *v) {
+  return v->bind_offset % 16 == 0 && v->elem_offset % 4 == 0 && v->view.pitch % 4 == 0 && v->view.rows >= 4 &&
+         v->view.cols >= 4;
+}
+
+/* The 4x4 blocks by transpose_quads, then the bottom rows and right
+ * columns that make no whole block by SIMPLE (seed 000's option B). */
+static gt_status run_quads(gt_context *ctx, const gt_program *quads, const gt_program *simple,
+                           gt_bound_view s, gt_bound_view t) {
+  uint32_t rows = s.view.rows, cols = s.view.cols, rows4 = rows / 4 * 4, cols4 = cols / 4 * 4;
+  gt_bound_view views[2] = {gt__bound_section(&s, 0, 0, rows4, cols4),
+                            gt__bound_section(&t, 0, 0, cols4, rows4)};
+  for (int i = 0; i < 2; i++) {
+    /* cols, offset and pitch in uvec4s; rows stay elements. */
+    views[i].view.cols /= 4;
+    views[i].view.pitch /= 4;
+    views[i].elem_offset /= 4;
+  }
+  GT__TRY(gt__dispatch(ctx, quads, views, 2, gt__div_up(cols4 / 4, QUADS_GROUP_COLS),
+                       gt__div_up(rows4 / 4, QUADS_GROUP_ROWS)));
+  if (rows4 < rows)
+    GT__TRY(run_simple(ctx, simple, gt__bound_section(&s, rows4, 0, rows - rows4, cols4),
+                       gt__bound_section(&t, 0, rows4, cols4, rows - rows4)));
+  if (cols4 < cols)
+    GT__TRY(run_simple(ctx, simple, gt__bound_section(&s, 0, cols4, rows, cols - cols4),
+                       gt__bound_section(&t, cols4, 0, cols - cols4, rows)));
+  return GT_OK;
+}
+
+/* One window of src onto dst with the strategy's programs (quads: AUTO's
+ * SIMPLE may move 4x4 blocks instead). */
 static gt_status run_strategy(gt_context *ctx, gt_strategy strategy, const gt_program *tiled,
-                              const gt_program *simple, gt_bound_view s, gt_bound_view t) {
+                              const gt_program *simple, const gt_program *quads, gt_bound_view s,
+                              gt_bound_view t) {
   uint32_t tile = tiled ? tiled->key.tile : 0;
   switch (strategy) {
-  case GT_STRATEGY_SIMPLE: return run_simple(ctx, simple, s, t);
+  case GT_STRATEGY_SIMPLE:
+    if (quads && quads_fit(&s) && quads_fit(&t)) return run_quads(ctx, quads, simple, s, t);
+    return run_simple(ctx, simple, s, t);
   case GT_STRATEGY_TRUNCATE_B: return run_truncate_b(ctx, tiled, simple, s, t);
   case GT_STRATEGY_TRUNCATE_A:
     if (tiled == NULL || s.view.rows < tile || s.view.cols < tile) return run_simple(ctx, simple, s, t);
@@ -163,8 +199,15 @@ gt_status gt_transpose(gt_context *ctx, gt_view src, gt_view dst, const gt_trans
   gt_kernel tiled_kernel =
       strategy == GT_STRATEGY_TRUNCATE_A ? GT_KERNEL_TRANSPOSE_TRUNCATE_A : GT_KERNEL_TRANSPOSE_TILED;
   uint32_t tiled_variant = variant | (strategy == GT_STRATEGY_TILED_PAD ? GT_VARIANT_GUARDED : 0);
-  const gt_program *simple = NULL, *tiled = NULL;
+  const gt_program *simple = NULL, *tiled = NULL, *quads = NULL;
   if (need_simple) GT__TRY(get_simple(ctx, variant, &simple));
+  if (d->strategy == GT_STRATEGY_AUTO && ctx->auto_quads) {
+    gt_program_key key = {.kernel = GT_KERNEL_TRANSPOSE_QUADS,
+                          .group_cols = QUADS_GROUP_COLS,
+                          .group_rows = QUADS_GROUP_ROWS,
+                          .elem = GT_U32};
+    GT__TRY(gt__program_get(ctx, &key, &quads));
+  }
   if (strategy != GT_STRATEGY_SIMPLE && !(strategy == GT_STRATEGY_TRUNCATE_A && main_empty))
     GT__TRY(get_tiled(ctx, tiled_kernel, tile, group_rows, tiled_variant, &tiled));
 
@@ -173,7 +216,7 @@ gt_status gt_transpose(gt_context *ctx, gt_view src, gt_view dst, const gt_trans
     gt_bound_view s, t;
     GT__TRY(gt__view_bind(ctx, src, &s));
     GT__TRY(gt__view_bind(ctx, dst, &t));
-    status = run_strategy(ctx, strategy, tiled, simple, s, t);
+    status = run_strategy(ctx, strategy, tiled, simple, quads, s, t);
   }
   for (uint32_t r = 0; banded && r < src.rows && status == GT_OK; r += plan.block[0]) {
     for (uint32_t c = 0; c < src.cols && status == GT_OK; c += plan.block[1]) {
@@ -181,7 +224,7 @@ gt_status gt_transpose(gt_context *ctx, gt_view src, gt_view dst, const gt_trans
       gt_bound_view s, t;
       status = gt__view_bind(ctx, gt_section(src, r, c, h, w), &s);
       if (status == GT_OK) status = gt__view_bind(ctx, gt_section(dst, c, r, w, h), &t);
-      if (status == GT_OK) status = run_strategy(ctx, strategy, tiled, simple, s, t);
+      if (status == GT_OK) status = run_strategy(ctx, strategy, tiled, simple, quads, s, t);
     }
   }
   /* ES 3.1, "Shader Memory Access Synchronization": later dispatches and

@@ -26,7 +26,11 @@ typedef struct layout {
   uint32_t guard, extra;
 } layout;
 
+/* When set, every view gets this layout (cases that need an alignment). */
+static const layout *forced_layout;
+
 static layout random_layout(void) {
+  if (forced_layout) return *forced_layout;
   layout l = {0, 0};
   if (gt_test_rand(&rng) % 4 != 0) { /* mostly sections, sometimes tight */
     l.guard = gt_test_rand_range(&rng, 1, 70);
@@ -211,6 +215,27 @@ static void test_twice_is_identity(void) {
   glDeleteBuffers(1, &c);
 }
 
+/* Views whose rows start 16-byte aligned (guard and pitch multiples of 4
+ * words), where AUTO on llvmpipe moves 4x4 blocks as uvec4s, and SIMPLE
+ * does the rows and columns left over. */
+static void test_aligned_auto(void) {
+  static const gt_extent shapes[] = {{4, 4},  {8, 12}, {64, 96},  {67, 48},  {45, 45},
+                                     {3, 64}, {64, 3}, {129, 77}, {256, 260}};
+  static const layout layouts[] = {{0, 0}, {8, 4}, {4, 8}, {16, 0}};
+  for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
+    for (size_t j = 0; j < sizeof layouts / sizeof layouts[0]; j++) {
+      /* Pitch cols + extra must be a multiple of 4 for the blocks. */
+      layout l = layouts[j];
+      l.extra += (4 - shapes[i].cols % 4) % 4;
+      forced_layout = &l;
+      for (size_t t = 0; t < sizeof types / sizeof types[0]; t++)
+        if (!run_op(shapes[i], types[t], GT_STRATEGY_AUTO, 0, false))
+          printf("FAILED: aligned %ux%u guard %u extra %u\n", shapes[i].rows, shapes[i].cols, l.guard,
+                 l.extra);
+      forced_layout = NULL;
+    }
+}
+
 int main(int argc, char **argv) {
   gt_test_env env;
   int rc = gt_test_open(argc, argv, &env);
@@ -221,6 +246,7 @@ int main(int argc, char **argv) {
   test_group_count_split();
   test_twice_is_identity();
   test_copy();
+  test_aligned_auto();
   printf("%lu transposes and copies checked word for word, %lu of them on views longer than a storage "
          "block\n",
          cases, banded_cases);

@@ -106,15 +106,19 @@ int tool_tune(const tool_tune_options *o) {
   }
   printf("gltile tune on %s (device table entry now \"%s\"); median of %u runs each; %s\n", renderer, entry,
          o->reps, "times only: gltile bench verifies");
-  candidate cands[10];
+  candidate cands[12];
   unsigned count = 0;
   cands[count++] = (candidate){GT_STRATEGY_SIMPLE, 0, 0};
+  /* AUTO as the table has it now: on llvmpipe SIMPLE moves 4x4 blocks as
+   * uvec4s where the rows start 16-byte aligned (the even size). */
+  cands[count++] = (candidate){GT_STRATEGY_AUTO, 0, 0};
   const uint32_t tiles[3] = {8, 16, 32};
   for (int s = 0; s < 2; s++)
     for (int t = 0; t < 3; t++)
       cands[count++] = (candidate){s ? GT_STRATEGY_TRUNCATE_B : GT_STRATEGY_TILED_PAD, tiles[t], 0};
   printf("\ntranspose f32          %ux%u      %ux%u\n", sizes[0][0], sizes[0][1], sizes[1][0], sizes[1][1]);
   const candidate *best = NULL, *best_tiled = NULL;
+  double auto_ms = -1, simple_ms = -1;
   for (unsigned i = 0; i < count; i++) {
     candidate *c = &cands[i];
     double ms[2];
@@ -133,6 +137,11 @@ int tool_tune(const tool_tune_options *o) {
       continue;
     }
     printf("  %-20s %9.3f ms  %9.3f ms\n", name, ms[0], ms[1]);
+    if (c->strategy == GT_STRATEGY_AUTO) {
+      auto_ms = c->ms;
+      continue;
+    }
+    if (c->strategy == GT_STRATEGY_SIMPLE) simple_ms = c->ms;
     if (best == NULL || c->ms < best->ms) best = c;
     if (c->tile && (best_tiled == NULL || c->ms < best_tiled->ms)) best_tiled = c;
   }
@@ -155,8 +164,11 @@ int tool_tune(const tool_tune_options *o) {
     while (((uint64_t)1 << (log2 + 1)) <= limits.max_dispatch_flops)
       log2++;
     printf("\nentry for src/device_table.c (trim the renderer to the part that names the family):\n");
-    printf("    {\"%s\", \"%s\", true, %s, %u, %s, %d},\n", renderer, entry,
-           strategy_constant(best->strategy), best_tiled ? best_tiled->tile : 0,
+    /* quads: AUTO's SIMPLE as 4x4 uvec4 blocks, kept when AUTO (which
+     * uses them where the entry has them) beats plain SIMPLE clearly. */
+    bool quads = best->strategy == GT_STRATEGY_SIMPLE && auto_ms > 0 && auto_ms < 0.9 * simple_ms;
+    printf("    {\"%s\", \"%s\", true, %s, %s, %u, %s, %d},\n", renderer, entry,
+           strategy_constant(best->strategy), quads ? "true" : "false", best_tiled ? best_tiled->tile : 0,
            use_shared ? "GT_MATMUL_KERNEL_SHARED" : "GT_MATMUL_KERNEL_REGISTERS", log2);
   }
   printf("\ntimes from %s\n", tool_timer_source());
