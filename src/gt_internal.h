@@ -42,6 +42,7 @@ typedef enum gt_kernel {
   GT_KERNEL_MATMUL_TILED,          /* TILED_EVEN, or TILED_PAD with GT_GUARDED */
   GT_KERNEL_MATMUL_BLOCKED,        /* register-blocked, AUTO without shared memory */
   GT_KERNEL_MATMUL_BLOCKED_SHARED, /* register-blocked through shared memory */
+  GT_KERNEL_MATMUL_BLOCKED_VEC4,   /* register-blocked with vec4 loads (AUTO on the CPU) */
   GT_KERNEL_COPY,
   GT_KERNEL_COPY_VEC4,
   GT_KERNEL_IMAGE_SIMPLE,

@@ -36,6 +36,7 @@ static gt_status run(gt_context *ctx, const gt_program *prog, const product *p) 
     break;
   case GT_KERNEL_MATMUL_BLOCKED:
   case GT_KERNEL_MATMUL_BLOCKED_SHARED:
+  case GT_KERNEL_MATMUL_BLOCKED_VEC4:
     gx = gt__div_up(n, tile);
     gy = gt__div_up(m, tile);
     break;
@@ -165,6 +166,15 @@ static gt_status block_views(const gt_context *ctx, const product *whole, bool t
   return GT_OK;
 }
 
+/* The vec4 kernel reads a's rows and b's rows as vec4s: both must start
+ * 16-byte aligned, and K and N be whole vec4s, so none reaches past a row. */
+static bool vec4_fits(const product *q) {
+  const gt_bound_view *v[2] = {&q->a, &q->b};
+  for (int i = 0; i < 2; i++)
+    if (v[i]->bind_offset % 16 || v[i]->elem_offset % 4 || v[i]->view.pitch % 4) return false;
+  return q->k_begin % 4 == 0 && q->k_end % 4 == 0 && q->c.view.cols % 4 == 0;
+}
+
 gt_status gt_matmul(gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_matmul_desc *d) {
   static const gt_matmul_desc defaults;
   GT__TRY(gt__context_check(ctx));
@@ -227,7 +237,7 @@ gt_status gt_matmul(gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_m
    * dispatch, so a build failure writes nothing. a and b may share
    * elements (both are only read), so restrict stays. */
   uint32_t variant = (d->trans_a ? GT_VARIANT_TRANS_A : 0) | (d->trans_b ? GT_VARIANT_TRANS_B : 0);
-  const gt_program *main_prog = NULL, *simple = NULL;
+  const gt_program *main_prog = NULL, *simple = NULL, *vec4 = NULL;
   switch (strategy) {
   case GT_STRATEGY_SIMPLE:
     GT__TRY(get_program(ctx, GT_KERNEL_MATMUL_SIMPLE, 0, SIMPLE_GROUP_COLS, SIMPLE_GROUP_ROWS, variant,
@@ -248,6 +258,11 @@ gt_status gt_matmul(gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_m
     else
       GT__TRY(get_program(ctx, GT_KERNEL_MATMUL_BLOCKED, BLOCKED_TILE, BLOCKED_GROUP, BLOCKED_GROUP, variant,
                           &main_prog));
+    /* Where accesses cost most (llvmpipe), blocks whose rows are aligned
+     * load vec4s. */
+    if (ctx->auto_quads && variant == 0 && ctx->matmul_kernel == GT_MATMUL_KERNEL_REGISTERS)
+      GT__TRY(get_program(ctx, GT_KERNEL_MATMUL_BLOCKED_VEC4, BLOCKED_TILE, BLOCKED_GROUP, BLOCKED_GROUP, 0,
+                          &vec4));
     break;
   }
   if (strategy == GT_STRATEGY_TRUNCATE_B)
@@ -270,9 +285,10 @@ gt_status gt_matmul(gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_m
           glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
           q.beta = 1.0f;
         }
-        status = strategy == GT_STRATEGY_TRUNCATE_B
-                     ? run_truncate_b(ctx, main_prog, simple, &q, d->trans_a, d->trans_b)
-                     : run(ctx, main_prog, &q);
+        if (strategy == GT_STRATEGY_TRUNCATE_B)
+          status = run_truncate_b(ctx, main_prog, simple, &q, d->trans_a, d->trans_b);
+        else
+          status = run(ctx, vec4 && vec4_fits(&q) ? vec4 : main_prog, &q);
       }
     }
   }

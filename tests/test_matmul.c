@@ -62,7 +62,12 @@ typedef struct layout {
   bool explicit_pitch;
 } layout;
 
+/* When set, operands whose pitch is a multiple of 4 get this layout
+ * instead (AUTO's vec4 loads on llvmpipe need rows 16-byte aligned). */
+static const layout *aligned_layout;
+
 static layout random_layout(void) {
+  if (aligned_layout) return *aligned_layout;
   layout l = {0, 0, 0, false};
   if (gt_test_rand(&rng) % 4 != 0) { /* mostly sections; sometimes tight: offset 0, pitch 0, no tail */
     l.before = gt_test_rand_range(&rng, 1, 40);
@@ -418,6 +423,23 @@ static void test_all_combinations(void) {
 
 /* beta = 0 never reads c, and without scaling c is never read: c's view
  * holds NaN, which any read (0 * NaN = NaN) would carry into the result. */
+/* AUTO with rows 16-byte aligned and K, N whole vec4s: on llvmpipe the
+ * vec4 kernel, with uneven M, N past a block, several K slices, scaling. */
+static void test_vec4_aligned(void) {
+  static const uint32_t shapes[][3] = {{4, 4, 4},    {1, 8, 4},    {37, 36, 12},  {64, 64, 64},
+                                       {33, 100, 8}, {70, 4, 260}, {5, 132, 4100}};
+  static const layout layouts[] = {{0, 0, 0, false}, {8, 4, 4, true}, {4, 12, 8, true}};
+  for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
+    for (size_t j = 0; j < sizeof layouts / sizeof layouts[0]; j++)
+      for (int scale = 0; scale < 2; scale++) {
+        aligned_layout = &layouts[j];
+        mm_case cs = make_case(GT_STRATEGY_AUTO, 0, false, false, scale != 0, shapes[i][0], shapes[i][1],
+                               shapes[i][2]);
+        run_case(&cs);
+        aligned_layout = NULL;
+      }
+}
+
 static void test_beta_zero_does_not_read_c(void) {
   static const uint32_t shapes[][3] = {{16, 24, 40}, {37, 29, 23}};
   for (size_t si = 0; si < 2; si++)
@@ -836,6 +858,7 @@ int main(int argc, char **argv) {
   test_validation();
   test_all_combinations();
   test_beta_zero_does_not_read_c();
+  test_vec4_aligned();
   test_identity();
   test_read_read();
   test_aliasing();
