@@ -27,13 +27,15 @@ gt_view gt_section(gt_view v, uint32_t row, uint32_t col, uint32_t rows, uint32_
     s.rows = s.cols = 0;
     return s;
   }
-  /* In 64 bits: on a 32-bit host row * pitch can pass SIZE_MAX. */
-  uint64_t offset = (uint64_t)v.offset + (uint64_t)row * pitch + col;
-  if (offset > SIZE_MAX) {
+  /* row * pitch + col stays below 2^64, but on a 32-bit host it can pass
+   * SIZE_MAX alone, and added to an offset near SIZE_MAX it would wrap on
+   * any host. */
+  uint64_t skip = (uint64_t)row * pitch + col;
+  if (skip > (uint64_t)(SIZE_MAX - v.offset)) {
     s.rows = s.cols = 0;
     return s;
   }
-  s.offset = (size_t)offset;
+  s.offset = v.offset + (size_t)skip;
   s.rows = rows;
   s.cols = cols;
   return s;
