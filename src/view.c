@@ -90,10 +90,11 @@ gt_status gt__view_check_fields(gt_view v) {
   GT__CHECK(gt_type_size(v.type) != 0, GT_ERR_INVALID_ARGUMENT);
   GT__CHECK(v.pitch == 0 || v.pitch >= v.cols, GT_ERR_INVALID_ARGUMENT);
   /* The last element's byte address must be representable: offset + span
-   * elements of 4 bytes within 64 bits and within size_t. */
-  uint64_t span = gt__view_span(v);
-  GT__CHECK((uint64_t)v.offset <= (UINT64_MAX / 4) - span, GT_ERR_OUT_OF_RANGE);
-  GT__CHECK(((uint64_t)v.offset + span) <= (uint64_t)(SIZE_MAX / 4), GT_ERR_OUT_OF_RANGE);
+   * elements of 4 bytes within size_t (and so within 64 bits). The span
+   * alone can pass the limit ((2^32 - 1)^2 elements): compare it first, or
+   * limit - span wraps and a view whose end wraps past 2^64 gets through. */
+  uint64_t span = gt__view_span(v), limit = (uint64_t)(SIZE_MAX / 4);
+  GT__CHECK(span <= limit && (uint64_t)v.offset <= limit - span, GT_ERR_OUT_OF_RANGE);
   return GT_OK;
 }
 
