@@ -52,7 +52,7 @@ enum {
   HISTORY = 8,           /* views remembered for reuse and sections */
   COMPILE_BUDGET = 2,    /* gt_kernel_create calls per input that may compile */
   KERNEL_TABLE = 16,     /* the header's "table of 16 kernels" */
-  DISPATCH_CAP = 1 << 16 /* invocations of one valid user-kernel dispatch */
+  DISPATCH_CAP = 1 << 12 /* invocations of one valid user-kernel dispatch */
 };
 
 #define BIT(s) (1u << (unsigned)(s))
