@@ -12,6 +12,8 @@
 #                                  private sysroot (tools/armhf-sysroot.sh)
 #   tools/install-deps.sh android  also clang and the arm64 C headers for the
 #                                  Android compile check
+#   tools/install-deps.sh fuzz     also clang and its runtimes (libFuzzer,
+#                                  ASan, UBSan) for tools/run-fuzz.sh
 # GT_BENCH_DEPS=1 adds OpenBLAS, the CPU peer `gltile bench` compares with.
 set -euo pipefail
 
@@ -31,7 +33,9 @@ case "$target" in
     # every apt-get update once armhf is a foreign architecture.
     packages+=(gcc-arm-linux-gnueabihf libc6-dev-armhf-cross qemu-user) ;;
   android) packages+=(clang libc6-dev-arm64-cross) ;;
-  *) echo "install-deps: unknown target '$target' (native, arm64, armhf, android)" >&2; exit 2 ;;
+  # Debian 12's clang is clang 14; libFuzzer comes with its runtimes.
+  fuzz) packages+=(clang libclang-rt-14-dev) ;;
+  *) echo "install-deps: unknown target '$target' (native, arm64, armhf, android, fuzz)" >&2; exit 2 ;;
 esac
 if [[ "${GT_BENCH_DEPS:-0}" == 1 ]]; then packages+=(libopenblas-dev); fi
 
