@@ -63,6 +63,7 @@ enum {
 
 static char trace_lines[MAX_OPS * 10][320];
 static int trace_count;
+static char input_name[128]; /* how to run the input again (replay) */
 
 static void trace(const char *fmt, ...) {
   if (trace_count >= MAX_OPS * 10) return;
@@ -87,6 +88,7 @@ static void die(const char *fmt, ...) {
   fprintf(stderr, "\nthe input's calls:\n");
   for (int i = 0; i < trace_count; i++)
     fprintf(stderr, "  %2d  %s\n", i, trace_lines[i]);
+  if (input_name[0]) fprintf(stderr, "the input: %s\n", input_name);
   fflush(stderr);
   abort();
 }
@@ -2348,6 +2350,7 @@ static int run_file(const char *path) {
   static uint8_t data[1 << 16];
   size_t n = fread(data, 1, sizeof data, f);
   fclose(f);
+  snprintf(input_name, sizeof input_name, "%s", path);
   if (run_input(data, n) != 0) return 77;
   inputs_run++;
   return 0;
@@ -2407,16 +2410,19 @@ static int emit_seeds(const char *dir) {
 }
 
 static void usage(void) {
-  fprintf(stderr, "usage: fuzz_replay [--random N] [--seed S] [--max-len L] [--only K] [FILE | DIR]...\n"
+  fprintf(stderr, "usage: fuzz_replay [--random N] [--seed S] [--max-len L] [--only K [--save FILE]]\n"
+                  "                   [FILE | DIR]...\n"
                   "       fuzz_replay --emit-seeds DIR\n"
                   "Runs the fuzz target's inputs without libFuzzer: the given files and the files\n"
                   "in the given directories, then N pseudo-random inputs of up to L bytes (512);\n"
-                  "--only K runs only the K-th of them. Inputs over 0.5 s are listed.\n");
+                  "--only K runs only the K-th of them (--save: and writes it to FILE).\n"
+                  "Inputs over 0.5 s are listed.\n");
 }
 
 int main(int argc, char **argv) {
   unsigned long random_inputs = 0, max_len = 512, only = 0;
   uint64_t seed = 1;
+  const char *save = NULL;
   int rc = 0;
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--emit-seeds") == 0 && i + 1 < argc) return emit_seeds(argv[i + 1]);
@@ -2435,6 +2441,8 @@ int main(int argc, char **argv) {
       random_inputs = strtoul(argv[++i], NULL, 10);
     } else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc) {
       seed = strtoull(argv[++i], NULL, 10);
+    } else if (strcmp(argv[i], "--save") == 0 && i + 1 < argc) {
+      save = argv[++i];
     } else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc) {
       only = strtoul(argv[++i], NULL, 10);
     } else if (strcmp(argv[i], "--max-len") == 0 && i + 1 < argc) {
@@ -2455,6 +2463,17 @@ int main(int argc, char **argv) {
     for (size_t j = 0; j < n; j++)
       data[j] = (uint8_t)(next_random() >> 56);
     if (only && i + 1 != only) continue;
+    snprintf(input_name, sizeof input_name, "--seed %llu --random %lu --only %lu", (unsigned long long)seed,
+             i + 1, i + 1);
+    if (save) {
+      FILE *f = fopen(save, "wb");
+      if (f == NULL || fwrite(data, 1, n, f) != n) {
+        fprintf(stderr, "fuzz_replay: cannot write %s\n", save);
+        if (f) fclose(f);
+        return 1;
+      }
+      fclose(f);
+    }
     double start = seconds();
     run_input(data, n);
     inputs_run++;
