@@ -27,13 +27,15 @@ gt_view gt_section(gt_view v, uint32_t row, uint32_t col, uint32_t rows, uint32_
     s.rows = s.cols = 0;
     return s;
   }
-  /* In 64 bits: on a 32-bit host row * pitch can pass SIZE_MAX. */
-  uint64_t offset = (uint64_t)v.offset + (uint64_t)row * pitch + col;
-  if (offset > SIZE_MAX) {
+  /* row * pitch + col stays below 2^64, but on a 32-bit host it can pass
+   * SIZE_MAX alone, and added to an offset near SIZE_MAX it would wrap on
+   * any host. */
+  uint64_t skip = (uint64_t)row * pitch + col;
+  if (skip > (uint64_t)(SIZE_MAX - v.offset)) {
     s.rows = s.cols = 0;
     return s;
   }
-  s.offset = (size_t)offset;
+  s.offset = v.offset + (size_t)skip;
   s.rows = rows;
   s.cols = cols;
   return s;
@@ -88,10 +90,11 @@ gt_status gt__view_check_fields(gt_view v) {
   GT__CHECK(gt_type_size(v.type) != 0, GT_ERR_INVALID_ARGUMENT);
   GT__CHECK(v.pitch == 0 || v.pitch >= v.cols, GT_ERR_INVALID_ARGUMENT);
   /* The last element's byte address must be representable: offset + span
-   * elements of 4 bytes within 64 bits and within size_t. */
-  uint64_t span = gt__view_span(v);
-  GT__CHECK((uint64_t)v.offset <= (UINT64_MAX / 4) - span, GT_ERR_OUT_OF_RANGE);
-  GT__CHECK(((uint64_t)v.offset + span) <= (uint64_t)(SIZE_MAX / 4), GT_ERR_OUT_OF_RANGE);
+   * elements of 4 bytes within size_t (and so within 64 bits). The span
+   * alone can pass the limit ((2^32 - 1)^2 elements): compare it first, or
+   * limit - span wraps and a view whose end wraps past 2^64 gets through. */
+  uint64_t span = gt__view_span(v), limit = (uint64_t)(SIZE_MAX / 4);
+  GT__CHECK(span <= limit && (uint64_t)v.offset <= limit - span, GT_ERR_OUT_OF_RANGE);
   return GT_OK;
 }
 

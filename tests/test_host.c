@@ -318,6 +318,16 @@ static void test_section(void) {
     CHECK_EQ_U(s.offset, (uint64_t)3 + (uint64_t)0x1FFFFu * 0x20000u + 5);
     CHECK_EQ_U(s.pitch, 0x20000u);
   }
+
+  /* Nor may the offset wrap around SIZE_MAX: a window whose start would
+   * lie past it is not inside (found by tests/fuzz_api.c). */
+  gt_view top = make_view(1, SIZE_MAX - 64, 16, 4, 8);
+  s = gt_section(top, 8, 0, 1, 4);
+  CHECK_EQ_U(s.offset, SIZE_MAX);
+  CHECK_EQ_U(s.rows, 1);
+  CHECK_REJECTED(gt_section(top, 8, 1, 1, 3));
+  top.offset = SIZE_MAX;
+  CHECK_REJECTED(gt_section(top, 8, 0, 1, 4));
 }
 
 /* ------------------------------------------------------------------ */

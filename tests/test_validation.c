@@ -350,6 +350,14 @@ static void test_transfers(void) {
               "gt_write one past end, host pitch");
   d = D; d.offset = SIZE_MAX / 2;
   EXPECT_FAIL(gt_write(env.ctx, d, host, 0), GT_ERR_OUT_OF_RANGE, "gt_write offset SIZE_MAX/2");
+  /* A span of 2^62 + 4 elements at an offset that brings its end round
+   * past 2^64 to word 8 of the buffer: once taken for a 32-byte view, and
+   * gt_write then wrote its rows 8 GiB apart (found by tests/fuzz_api.c). */
+  d = D; d.rows = 0x80000001u; d.cols = 4; d.pitch = 0x80000000u;
+  d.offset = (size_t)(0ull - ((1ull << 62) + 4) + 8);
+  EXPECT_FAIL(gt_write(env.ctx, d, host, 4), GT_ERR_OUT_OF_RANGE, "gt_write span 2^62 + 4, end wrapped");
+  EXPECT_FAIL(gt_read(env.ctx, d, host, 4), GT_ERR_OUT_OF_RANGE, "gt_read span 2^62 + 4, end wrapped");
+  CHECK(memcmp(host, sentinel, sizeof host) == 0);
 
   /* A failing gt_read must not write the host array either. */
   EXPECT_FAIL(gt_read(NULL, S, host, 0), GT_ERR_INVALID_ARGUMENT, "gt_read ctx NULL");

@@ -14,6 +14,8 @@
 #                                  Android compile check
 #   tools/install-deps.sh sanitizers  also valgrind, for tools/test-sanitizers.sh
 #                                  (gcc brings its ASan and UBSan runtimes)
+#   tools/install-deps.sh fuzz     also clang and its runtimes (libFuzzer,
+#                                  ASan, UBSan) for tools/run-fuzz.sh
 # GT_BENCH_DEPS=1 adds OpenBLAS, the CPU peer `gltile bench` compares with.
 set -euo pipefail
 
@@ -34,7 +36,9 @@ case "$target" in
     packages+=(gcc-arm-linux-gnueabihf libc6-dev-armhf-cross qemu-user) ;;
   android) packages+=(clang libc6-dev-arm64-cross) ;;
   sanitizers) packages+=(valgrind) ;;
-  *) echo "install-deps: unknown target '$target' (native, arm64, armhf, android, sanitizers)" >&2; exit 2 ;;
+  # Debian 12's clang is clang 14; libFuzzer comes with its runtimes.
+  fuzz) packages+=(clang libclang-rt-14-dev) ;;
+  *) echo "install-deps: unknown target '$target' (native, arm64, armhf, android, sanitizers, fuzz)" >&2; exit 2 ;;
 esac
 if [[ "${GT_BENCH_DEPS:-0}" == 1 ]]; then packages+=(libopenblas-dev); fi
 
