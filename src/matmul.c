@@ -209,13 +209,14 @@ gt_status gt_matmul(gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_m
     gt__log(ctx, GT_LOG_ERROR, "matmul tiled_even: tile %u does not divide %ux%ux%u", tile, m, n, k);
     return GT_ERR_SHAPE_MISMATCH;
   }
+  /* Inside their buffers before the overlap test, which walks rows. */
+  GT__TRY(gt__view_check_buffer(ctx, a));
+  GT__TRY(gt__view_check_buffer(ctx, b));
+  GT__TRY(gt__view_check_buffer(ctx, c));
   if (gt_views_alias(c, a) || gt_views_alias(c, b)) {
     gt__log(ctx, GT_LOG_ERROR, "matmul: c overlaps an input");
     return GT_ERR_ALIASED;
   }
-  GT__TRY(gt__view_check_buffer(ctx, a));
-  GT__TRY(gt__view_check_buffer(ctx, b));
-  GT__TRY(gt__view_check_buffer(ctx, c));
   bool rebind = !gt__view_fits(ctx, a) || !gt__view_fits(ctx, b) || !gt__view_fits(ctx, c);
   gt_block_plan plan;
   GT__TRY(plan_blocks(ctx, a, b, c, d, strategy == GT_STRATEGY_TILED_EVEN ? tile : 0, rebind, &plan));

@@ -292,6 +292,9 @@ gt_status gt_kernel_dispatch(gt_context *ctx, gt_kernel_id id, const gt_dispatch
     break;
   default: grid = gt_extent_truncate(e, k->tile_rows, k->tile_cols); break;
   }
+  /* Inside their buffers before the overlap test, which walks rows. */
+  for (uint32_t i = 0; i < k->view_count; i++)
+    GT__TRY(gt__view_check_buffer(ctx, d->views[i]));
   /* Seed 004: a view the kernel writes that shares elements with another
    * bound view makes this an aliased invocation. */
   int aliased = 0;
@@ -306,7 +309,7 @@ gt_status gt_kernel_dispatch(gt_context *ctx, gt_kernel_id id, const gt_dispatch
   }
   gt_bound_view bound[GT_KERNEL_MAX_VIEWS];
   for (uint32_t i = 0; i < k->view_count; i++)
-    GT__TRY(gt__view_prepare(ctx, d->views[i], &bound[i]));
+    GT__TRY(gt__view_bind(ctx, d->views[i], &bound[i]));
 
   gt_extent main = d->policy == GT_POLICY_TRUNCATE ? grid : e;
   if (result) {
