@@ -345,6 +345,7 @@ enum op_kind {
   OP_CONTEXT_INIT,
   OP_NO_CONTEXT,
   OP_QUERIES,
+  OP_PROGRAM_CACHE,
   OP_COUNT
 };
 static unsigned long op_ok[OP_COUNT], op_refused[OP_COUNT];
@@ -2203,6 +2204,73 @@ static void op_queries(reader *r) {
   check_gl_clean("gt_finish");
 }
 
+/* Program binaries: a cache saved into fuzzed sizes (nothing past
+ * *written may change, and nothing at all on a refusal), then loaded
+ * whole, cut short, with fuzzed bytes changed, or as fuzzed bytes alone.
+ * Whatever loads must serve later calls, whose results are checked. */
+static void op_program_cache(reader *r) {
+  static unsigned char blob[1 << 19], copy[sizeof blob];
+  fz_context *c = &fx.main;
+  gt_context *g = ctx_of(c);
+  size_t size = 0, written = 0;
+  gt_status s = gt_program_cache_size(g, &size);
+  count(OP_PROGRAM_CACHE, s);
+  if (s != GT_OK || size > sizeof blob) {
+    if (!in.no_context && s != GT_OK) die("gt_program_cache_size: %s", status_name(s));
+    return;
+  }
+  size_t room = size;
+  switch (u8(r) % 4) {
+  case 0: room = 0; break;
+  case 1: room = size - 1 - u8(r) % (size < 2 ? 1 : 2); break;
+  case 2: room = sizeof blob; break;
+  default: break;
+  }
+  memset(blob, 0xA5, sizeof blob);
+  trace("gt_program_cache_save(main, %zu bytes of %zu)", room, size);
+  begin_call();
+  s = gt_program_cache_save(g, blob, room, &written);
+  end_call();
+  count(OP_PROGRAM_CACHE, s);
+  expect e = {0, 0};
+  if (room < size) must(&e, GT_ERR_OUT_OF_MEMORY);
+  check_status("gt_program_cache_save", g, s, e);
+  size_t untouched = s == GT_OK ? written : 0;
+  if (s == GT_OK && written != size) die("gt_program_cache_save wrote %zu bytes of %zu", written, size);
+  for (size_t i = untouched; i < sizeof blob; i++)
+    if (blob[i] != 0xA5) die("gt_program_cache_save changed byte %zu past what it wrote", i);
+  if (s != GT_OK) return;
+
+  memcpy(copy, blob, written);
+  size_t length = written;
+  uint8_t how = u8(r) % 4;
+  if (how == 1) length = written - u32(r) % (written + 1);
+  if (how == 2)
+    for (int flips = 1 + u8(r) % 4; flips > 0; flips--)
+      copy[u32(r) % written] ^= (unsigned char)(1u << (u8(r) % 8));
+  if (how == 3) {
+    length = u8(r) % 200;
+    for (size_t i = 0; i < length; i++)
+      copy[i] = u8(r);
+  }
+  uint32_t loaded = 12345;
+  trace("gt_program_cache_load(main, %zu bytes, way %u)", length, (unsigned)how);
+  begin_call();
+  s = gt_program_cache_load(g, copy, length, &loaded);
+  end_call();
+  count(OP_PROGRAM_CACHE, s);
+  e = (expect){0, 0};
+  /* A damaged or cut cache is refused; changed header text is ignored. */
+  may(&e, GT_ERR_INVALID_ARGUMENT);
+  check_status("gt_program_cache_load", g, s, e);
+  if (how == 0 && s != GT_OK && !in.no_context)
+    die("gt_program_cache_load of its own save: %s", status_name(s));
+  if (s != GT_OK && loaded != 0) die("gt_program_cache_load failed but says %u loaded", loaded);
+  /* Every program of the table is built already: none is taken twice. */
+  if (s == GT_OK && loaded != 0) die("gt_program_cache_load took %u programs the table has", loaded);
+  check_gl_clean("gt_program_cache_load");
+}
+
 /* ------------------------------------------------------------------ */
 /* The input.                                                          */
 
@@ -2238,7 +2306,7 @@ static const enum op_kind op_table[32] = {OP_PURE,
                                           OP_SECTION,
                                           OP_VIEWS_ALIAS,
                                           OP_VIEWS_ALIAS,
-                                          OP_PURE,
+                                          OP_PROGRAM_CACHE,
                                           OP_CONTEXT_INIT};
 
 static void run_op(enum op_kind op, reader *r) {
@@ -2261,6 +2329,7 @@ static void run_op(enum op_kind op, reader *r) {
     if (!in.no_context) op_no_context(r);
     break;
   case OP_QUERIES: op_queries(r); break;
+  case OP_PROGRAM_CACHE: op_program_cache(r); break;
   case OP_COUNT: break;
   }
 }
@@ -2337,7 +2406,8 @@ static const char *const op_names[OP_COUNT] = {"pure",
                                                "gt_kernel_destroy",
                                                "gt_context_init",
                                                "no context",
-                                               "queries"};
+                                               "queries",
+                                               "program cache"};
 
 static unsigned long inputs_run;
 
