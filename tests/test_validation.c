@@ -430,6 +430,13 @@ static void test_no_context(void) {
 static void test_finish(void) {
   CHECK_STATUS(gt_finish(NULL), GT_ERR_INVALID_ARGUMENT);
   CHECK_STATUS(gt_finish(env.ctx), GT_OK);
+  /* An error the application left pending is not the library's: cleared,
+   * not reported. */
+  glBindBuffer(0x1234 /* no such target */, 0);
+  CHECK_STATUS(gt_finish(env.ctx), GT_OK);
+  CHECK(glGetError() == GL_NO_ERROR);
+  glEnable(0x1234);
+  EXPECT_TRANSPOSE(SRC, S, DST, D, NULL, "after an application's GL error");
 }
 
 /* A view one element wider than the storage-block limit cannot be bound
