@@ -383,10 +383,12 @@ gt_status gt_program_cache_load(gt_context *ctx, const void *mem, size_t size, u
  *            not a buffer); GT_ERR_SHAPE_MISMATCH (dst extent, types,
  *            TILED_EVEN on an extent the tile does not divide);
  *            GT_ERR_OUT_OF_RANGE (a view past its buffer's end or sizes
- *            overflowing); GT_ERR_ALIASED; GT_ERR_UNSUPPORTED (a view wider
- *            than the device's storage-block limit, or a tile that does not
- *            fit the device limits); GT_ERR_NO_CONTEXT; GT_ERR_SHADER_BUILD;
- *            GT_ERR_OUT_OF_MEMORY (program table full, GL out of memory);
+ *            overflowing); GT_ERR_ALIASED; GT_ERR_UNSUPPORTED (an in-place
+ *            view longer than the storage-block limit, TILED_EVEN whose
+ *            one-tile block does not fit it, or a tile that does not fit
+ *            the device limits; longer views otherwise run in blocks);
+ *            GT_ERR_NO_CONTEXT; GT_ERR_SHADER_BUILD; GT_ERR_OUT_OF_MEMORY
+ *            (program table full, GL out of memory); GT_ERR_CONTEXT_LOST;
  *            GT_ERR_GL.
  * GL state   binds its program, SSBO slots 0-1 (indexed and generic
  *            bindings) and sets its own uniforms; restores none of them.
@@ -401,9 +403,9 @@ gt_status gt_transpose(gt_context *ctx, gt_view src, gt_view dst, const gt_trans
  * src, dst   same type and extent; any offsets and pitches.
  * Returns    GT_OK, GT_ERR_INVALID_ARGUMENT, GT_ERR_SHAPE_MISMATCH,
  *            GT_ERR_OUT_OF_RANGE, GT_ERR_ALIASED (dst overlaps src),
- *            GT_ERR_UNSUPPORTED (a view wider than the storage-block
- *            limit), GT_ERR_NO_CONTEXT, GT_ERR_SHADER_BUILD,
- *            GT_ERR_OUT_OF_MEMORY, GT_ERR_GL.
+ *            GT_ERR_NO_CONTEXT, GT_ERR_SHADER_BUILD, GT_ERR_OUT_OF_MEMORY,
+ *            GT_ERR_CONTEXT_LOST, GT_ERR_GL. Views longer than the
+ *            storage-block limit are copied in blocks.
  * GL state   as gt_transpose.
  * Allocates  nothing; compiles its program on first use. */
 gt_status gt_copy(gt_context *ctx, gt_view src, gt_view dst);
@@ -423,11 +425,12 @@ gt_status gt_copy(gt_context *ctx, gt_view src, gt_view dst);
  *            0/8/16/32, buffer 0 or not a buffer); GT_ERR_SHAPE_MISMATCH
  *            (inner dimensions differ, c not M x N, types differ,
  *            TILED_EVEN on extents the tile does not divide);
- *            GT_ERR_UNSUPPORTED (types other than GT_F32, a view wider
- *            than the storage-block limit, a tile beyond the device);
+ *            GT_ERR_UNSUPPORTED (types other than GT_F32, TILED_EVEN whose
+ *            one-tile blocks do not fit the storage-block limit, a tile
+ *            beyond the device; longer views otherwise run in blocks);
  *            GT_ERR_OUT_OF_RANGE; GT_ERR_ALIASED (c overlaps a or b);
  *            GT_ERR_NO_CONTEXT; GT_ERR_SHADER_BUILD; GT_ERR_OUT_OF_MEMORY;
- *            GT_ERR_GL.
+ *            GT_ERR_CONTEXT_LOST; GT_ERR_GL.
  * Work       K is processed in chunks of at most 4096 (one dispatch each,
  *            accumulating into c), so no invocation loops past Mesa's
  *            silent 65,535-iteration cap and no dispatch runs for long.
