@@ -99,6 +99,11 @@ typedef struct gt_program {
 enum { GT_BINDING_SRC = 0, GT_BINDING_DST = 1 };
 enum { GT_BINDING_A = 0, GT_BINDING_B = 1, GT_BINDING_C = 2 };
 
+/* The group of the simple (one element per invocation) transpose, in place
+ * or not, and of image rotation: 32 invocations along a source row keep its
+ * reads contiguous; 4 rows make 128 invocations, the ES 3.1 minimum. */
+enum { GT_SIMPLE_GROUP_COLS = 32, GT_SIMPLE_GROUP_ROWS = 4 };
+
 /* The view uniforms: gt_views[slot] = (rows, cols, offset, pitch); as many
  * as a user kernel may bind. */
 #define GT_MAX_VIEWS GT_KERNEL_MAX_VIEWS

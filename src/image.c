@@ -2,8 +2,6 @@
  * transposes and quarter turns through imageLoad / imageStore. */
 #include "gt_internal.h"
 
-enum { SIMPLE_GROUP_COLS = 32, SIMPLE_GROUP_ROWS = 4 };
-
 static GLenum internal_format(gt_format f) {
   switch (f) {
   case GT_FORMAT_R32F: return GL_R32F;
@@ -108,8 +106,8 @@ static gt_status image_op(gt_context *ctx, gt_image src, gt_image dst, uint32_t 
   bool simple = strategy == GT_STRATEGY_SIMPLE;
   gt_program_key key = {.kernel = simple ? GT_KERNEL_IMAGE_SIMPLE : GT_KERNEL_IMAGE_TILED,
                         .tile = simple ? 0 : tile,
-                        .group_cols = simple ? SIMPLE_GROUP_COLS : tile,
-                        .group_rows = simple ? SIMPLE_GROUP_ROWS : group_rows,
+                        .group_cols = simple ? GT_SIMPLE_GROUP_COLS : tile,
+                        .group_rows = simple ? GT_SIMPLE_GROUP_ROWS : group_rows,
                         .variant = variant,
                         .format = src.format};
   const gt_program *prog;
@@ -119,8 +117,8 @@ static gt_status image_op(gt_context *ctx, gt_image src, gt_image dst, uint32_t 
   glBindImageTexture(0, src.texture, (GLint)src.level, GL_FALSE, 0, GL_READ_ONLY, format);
   glBindImageTexture(1, dst.texture, (GLint)dst.level, GL_FALSE, 0, GL_WRITE_ONLY, format);
   GLuint views[8] = {src.height, src.width, src.x, src.y, dst.height, dst.width, dst.x, dst.y};
-  uint32_t step_cols = simple ? SIMPLE_GROUP_COLS : tile;
-  uint32_t step_rows = simple ? SIMPLE_GROUP_ROWS : tile;
+  uint32_t step_cols = simple ? GT_SIMPLE_GROUP_COLS : tile;
+  uint32_t step_rows = simple ? GT_SIMPLE_GROUP_ROWS : tile;
   gt_status status = gt__dispatch_grid(ctx, prog, views, 2, gt__div_up(src.width, step_cols),
                                        gt__div_up(src.height, step_rows));
   /* ES 3.1, "Shader Memory Access Synchronization": later image access,
@@ -137,6 +135,7 @@ gt_status gt_image_transpose(gt_context *ctx, gt_image src, gt_image dst, const 
 
 gt_status gt_image_rotate(gt_context *ctx, gt_image src, gt_image dst, uint32_t quarter_turns,
                           const gt_transpose_desc *d) {
-  if (quarter_turns < 1 || quarter_turns > 3) return GT_ERR_INVALID_ARGUMENT;
-  return image_op(ctx, src, dst, quarter_turns, d);
+  /* Zero turns would be a transpose: map it past image_op's range check,
+   * which comes after the context check as in every entry point. */
+  return image_op(ctx, src, dst, quarter_turns == 0 ? UINT32_MAX : quarter_turns, d);
 }

@@ -5,16 +5,13 @@
 
 #include <string.h>
 
-/* SIMPLE's group: 32 invocations along a source row keep its reads
- * contiguous; 4 rows make 128 invocations, the ES 3.1 minimum. */
-enum { SIMPLE_GROUP_COLS = 32, SIMPLE_GROUP_ROWS = 4 };
 /* transpose_quads: 16 x 8 invocations, each a 4x4 block. */
 enum { QUADS_GROUP_COLS = 16, QUADS_GROUP_ROWS = 8 };
 
 static gt_status get_simple(gt_context *ctx, uint32_t variant, const gt_program **out) {
   gt_program_key key = {.kernel = GT_KERNEL_TRANSPOSE_SIMPLE,
-                        .group_cols = SIMPLE_GROUP_COLS,
-                        .group_rows = SIMPLE_GROUP_ROWS,
+                        .group_cols = GT_SIMPLE_GROUP_COLS,
+                        .group_rows = GT_SIMPLE_GROUP_ROWS,
                         .variant = variant,
                         .elem = GT_U32};
   return gt__program_get(ctx, &key, out);
@@ -33,8 +30,8 @@ static gt_status get_tiled(gt_context *ctx, gt_kernel kernel, uint32_t tile, uin
 
 static gt_status run_simple(gt_context *ctx, const gt_program *prog, gt_bound_view src, gt_bound_view dst) {
   gt_bound_view views[2] = {src, dst};
-  return gt__dispatch(ctx, prog, views, 2, gt__div_up(src.view.cols, SIMPLE_GROUP_COLS),
-                      gt__div_up(src.view.rows, SIMPLE_GROUP_ROWS));
+  return gt__dispatch(ctx, prog, views, 2, gt__div_up(src.view.cols, GT_SIMPLE_GROUP_COLS),
+                      gt__div_up(src.view.rows, GT_SIMPLE_GROUP_ROWS));
 }
 
 /* A tiled kernel over whole tiles: a guarded kernel gets the padded

@@ -3,8 +3,6 @@
  * the aliased variant (no restrict) and bind the view once, read-write. */
 #include "gt_internal.h"
 
-enum { SIMPLE_GROUP_COLS = 32, SIMPLE_GROUP_ROWS = 4 };
-
 bool gt__same_view(gt_view a, gt_view b) {
   return a.buffer == b.buffer && a.offset == b.offset && a.rows == b.rows && a.cols == b.cols &&
          gt__view_pitch(a) == gt__view_pitch(b) && a.type == b.type;
@@ -25,8 +23,8 @@ static gt_status get(gt_context *ctx, gt_kernel kernel, uint32_t tile, uint32_t 
 static gt_status run_simple(gt_context *ctx, const gt_program *prog, const gt_bound_view *v,
                             uint32_t origin_row, uint32_t origin_col, uint32_t rows, uint32_t cols) {
   glProgramUniform2ui(prog->name, prog->grid_origin_loc, origin_row, origin_col);
-  return gt__dispatch(ctx, prog, v, 1, gt__div_up(cols, SIMPLE_GROUP_COLS),
-                      gt__div_up(rows, SIMPLE_GROUP_ROWS));
+  return gt__dispatch(ctx, prog, v, 1, gt__div_up(cols, GT_SIMPLE_GROUP_COLS),
+                      gt__div_up(rows, GT_SIMPLE_GROUP_ROWS));
 }
 
 static gt_status run_tiled(gt_context *ctx, const gt_program *prog, const gt_bound_view *v, uint32_t tiles) {
@@ -42,8 +40,8 @@ gt_status gt__transpose_inplace(gt_context *ctx, const gt_bound_view *v, gt_stra
   const gt_program *simple = NULL, *tiled = NULL;
   switch (strategy) {
   case GT_STRATEGY_SIMPLE:
-    GT__TRY(
-        get(ctx, GT_KERNEL_TRANSPOSE_INPLACE_SIMPLE, 0, SIMPLE_GROUP_COLS, SIMPLE_GROUP_ROWS, 0, &simple));
+    GT__TRY(get(ctx, GT_KERNEL_TRANSPOSE_INPLACE_SIMPLE, 0, GT_SIMPLE_GROUP_COLS, GT_SIMPLE_GROUP_ROWS, 0,
+                &simple));
     return run_simple(ctx, simple, v, 0, 0, n, n);
   case GT_STRATEGY_TILED_EVEN:
     GT__TRY(get(ctx, GT_KERNEL_TRANSPOSE_INPLACE_TILED, tile, tile, group_rows, 0, &tiled));
@@ -60,8 +58,8 @@ gt_status gt__transpose_inplace(gt_context *ctx, const gt_bound_view *v, gt_stra
      * columns from m) reaches every pair once. The two parts touch
      * disjoint elements, so no barrier is needed between them. */
     GT__TRY(get(ctx, GT_KERNEL_TRANSPOSE_INPLACE_TILED, tile, tile, group_rows, 0, &tiled));
-    GT__TRY(
-        get(ctx, GT_KERNEL_TRANSPOSE_INPLACE_SIMPLE, 0, SIMPLE_GROUP_COLS, SIMPLE_GROUP_ROWS, 0, &simple));
+    GT__TRY(get(ctx, GT_KERNEL_TRANSPOSE_INPLACE_SIMPLE, 0, GT_SIMPLE_GROUP_COLS, GT_SIMPLE_GROUP_ROWS, 0,
+                &simple));
     gt_bound_view main_square = gt__bound_section(v, 0, 0, m, m);
     GT__TRY(run_tiled(ctx, tiled, &main_square, m / tile));
     return m < n ? run_simple(ctx, simple, v, 0, m, n, n - m) : GT_OK;

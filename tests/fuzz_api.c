@@ -761,8 +761,8 @@ static void may(expect *e, gt_status s) { e->may |= BIT(s); }
 
 static void check_status(const char *what, const gt_context *g, gt_status s, expect e) {
   if (in.no_context && g != NULL) {
-    /* The context check comes first; an argument refused without any GL
-     * call (gt_image_rotate's quarter_turns) may come before it. */
+    /* The context check comes first; only a NULL result pointer, refused
+     * before it so that the others can be cleared, may come earlier. */
     e.may = e.must & BIT(GT_ERR_INVALID_ARGUMENT);
     e.must = BIT(GT_ERR_NO_CONTEXT);
   }
