@@ -1,75 +1,129 @@
 /* Register-blocked matmul staged through shared memory: AUTO's kernel on
  * GPUs with dedicated shared memory. A group of 16 x 16 invocations
  * computes a 128 x 128 block of c; each invocation keeps 8 x 8 results in
- * sixteen vec4 registers. For every 8-wide step of K the group loads a
- * 128 x 8 slice of op(a) and an 8 x 128 slice of op(b) into shared memory
- * (4 + 4 loads per invocation), waits, and each invocation then reads 2 +
- * 2 vec4s per k for 64 multiply-adds: 8 times the arithmetic per shared
- * read of the tiled kernel, 16 times per global load.
+ * sixteen vec4 registers. For every 8-wide step of K the group stores a
+ * 128 x 8 slice of op(a) and an 8 x 128 slice of op(b) in shared memory
+ * (4 + 4 elements per invocation), waits, and each invocation then reads
+ * 2 + 2 vec4s per k for 64 multiply-adds: 8 times the arithmetic per
+ * shared read of the tiled kernel, 16 times per global load.
+ *
+ * Not double-buffered: holding the next step's elements in registers
+ * across the multiply-adds ran 1.5 times slower on the H100 (presumably
+ * more registers, fewer groups per multiprocessor), and two shared
+ * buffers with one barrier a step gained 21% at 2048^3 but lost 6% at
+ * 4099 x 4097 x 4101, for twice the shared memory.
  *
  * The invocation at (tx, ty) owns rows 4 ty .. 4 ty + 3 and 64 + 4 ty ..,
  * and columns 4 tx .. and 64 + 4 tx ..: its vec4 reads of a row of the
  * shared slices are then either broadcast (a) or consecutive (b).
  * Loads are guarded with zero fill and stores are guarded, so any extent
  * works; the K loop has uniform bounds, so both barriers are reached by
- * the whole group. Needs a 16 x 16 group (256 invocations). */
+ * the whole group. Needs a 16 x 16 group (256 invocations) and 8 KiB. */
 #define BM 128u
 #define BK 8u
 
-shared vec4 a_slice[BK][BM / 4u]; /* [k][m / 4], component m % 4 */
-shared vec4 b_slice[BK][BM / 4u]; /* [k][n / 4], component n % 4 */
+shared vec4 a_slice[BK][BM / 4u]; /* [k][swizzled m / 4], component m % 4 */
+shared vec4 b_slice[BK][BM / 4u]; /* [k][swizzled n / 4], component n % 4 */
 
-void main() {
-  uvec2 block = gt_tile() * BM;                /* first row and column of c */
-  uint tx = gl_LocalInvocationID.x, ty = gl_LocalInvocationID.y;
-  uint t = ty * 16u + tx;
-  vec4 acc[16];
-  for (int i = 0; i < 16; i++) acc[i] = vec4(0.0);
+/* Where vec4 q of row k of a slice lives. Where neighbouring invocations
+ * load neighbouring k of one row of c (op(a) stored row-major, op(b)
+ * stored transposed), eight of them would store into one bank 128 floats
+ * apart; XOR with k spreads the eight rows over eight banks. The readers
+ * take one k at a time, for which the XOR is a permutation. */
+uint slot(uint k, uint q) { return q ^ k; }
 
-  for (uint k0 = gt_k_range.x; k0 < gt_k_range.y; k0 += BK) {
-    for (uint j = 0u; j < 4u; j++) {
-      uint e = t + 256u * j;
-      /* Which element each invocation loads: neighbours take neighbouring
-       * addresses of the stored matrix, whichever way it is laid out. (One
-       * vec4 of 4 rows per invocation instead ran 8 times slower on the
-       * H100: strided loads.) */
+/* Stores element (m, k) of op(a), or (k, n) of op(b), in its slice. */
+void put_a(uint k, uint m, float value) { a_slice[k][slot(k, m >> 2u)][m & 3u] = value; }
+void put_b(uint k, uint n, float value) { b_slice[k][slot(k, n >> 2u)][n & 3u] = value; }
+
+/* Which elements of each slice an invocation loads: neighbours take
+ * neighbouring addresses of the stored matrix, whichever way it is laid
+ * out. (One vec4 of 4 rows per invocation instead ran 8 times slower on
+ * the H100: strided loads.) Invocation t's element j of the a slice is
+ * (am + j A_STEP_M, ak + j A_STEP_K), and likewise for b. */
 #ifdef GT_TRANS_A
-      uint am = e % BM, ak = e / BM;
+#define A_STEP_M 0u
+#define A_STEP_K (256u / BM)
 #else
-      uint am = e / BK, ak = e % BK;
+#define A_STEP_M (256u / BK)
+#define A_STEP_K 0u
 #endif
 #ifdef GT_TRANS_B
-      uint bn = e / BK, bk = e % BK;
+#define B_STEP_N (256u / BK)
+#define B_STEP_K 0u
 #else
-      uint bn = e % BM, bk = e / BM;
+#define B_STEP_N 0u
+#define B_STEP_K (256u / BM)
 #endif
-      a_slice[ak][am >> 2u][am & 3u] = a_guarded(block.x + am, k0 + ak);
-      b_slice[bk][bn >> 2u][bn & 3u] = b_guarded(k0 + bk, block.y + bn);
-    }
+#define LOAD_A(j, k0) a_guarded(block.x + am + (j) * A_STEP_M, (k0) + ak + (j) * A_STEP_K)
+#define LOAD_B(j, k0) b_guarded((k0) + bk + (j) * B_STEP_K, block.y + bn + (j) * B_STEP_N)
+#define PUT_A(j, value) put_a(ak + (j) * A_STEP_K, am + (j) * A_STEP_M, value)
+#define PUT_B(j, value) put_b(bk + (j) * B_STEP_K, bn + (j) * B_STEP_N, value)
+
+/* Stores columns n .. n + 3 and n + 64 .. n + 67 of row m of c. */
+void store_row(uint m, uint n, vec4 left, vec4 right) {
+  store_c_guarded(m, n, left.x);
+  store_c_guarded(m, n + 1u, left.y);
+  store_c_guarded(m, n + 2u, left.z);
+  store_c_guarded(m, n + 3u, left.w);
+  store_c_guarded(m, n + 64u, right.x);
+  store_c_guarded(m, n + 65u, right.y);
+  store_c_guarded(m, n + 66u, right.z);
+  store_c_guarded(m, n + 67u, right.w);
+}
+
+void main() {
+  uvec2 block = gt_tile() * BM; /* first row and column of c */
+  uint tx = gl_LocalInvocationID.x, ty = gl_LocalInvocationID.y;
+  uint t = ty * 16u + tx;
+#ifdef GT_TRANS_A
+  uint am = t % BM, ak = t / BM;
+#else
+  uint am = t / BK, ak = t % BK;
+#endif
+#ifdef GT_TRANS_B
+  uint bn = t / BK, bk = t % BK;
+#else
+  uint bn = t % BM, bk = t / BM;
+#endif
+
+  /* acc[2 r + side] holds columns side * 64 + 4 tx .. + 3 of row 4 ty + r
+   * (r < 4) or 64 + 4 ty + r - 4. It is indexed by constants only: where
+   * the compiler could not unroll a loop over it, the array went to local
+   * memory and the kernel ran 6.5 times slower on the H100. */
+  vec4 acc[16] = vec4[16](vec4(0.0), vec4(0.0), vec4(0.0), vec4(0.0), vec4(0.0), vec4(0.0), vec4(0.0),
+                          vec4(0.0), vec4(0.0), vec4(0.0), vec4(0.0), vec4(0.0), vec4(0.0), vec4(0.0),
+                          vec4(0.0), vec4(0.0));
+
+  for (uint k0 = gt_k_range.x; k0 < gt_k_range.y; k0 += BK) {
+    /* Each invocation's 4 + 4 elements (zero past the K slice or the
+     * matrix), all loads first: written out, so that they are in flight
+     * together. A loop that stored each element as it came ran 1.4 times
+     * slower on the H100. */
+    vec4 la = vec4(LOAD_A(0u, k0), LOAD_A(1u, k0), LOAD_A(2u, k0), LOAD_A(3u, k0));
+    vec4 lb = vec4(LOAD_B(0u, k0), LOAD_B(1u, k0), LOAD_B(2u, k0), LOAD_B(3u, k0));
+    PUT_A(0u, la.x); PUT_A(1u, la.y); PUT_A(2u, la.z); PUT_A(3u, la.w);
+    PUT_B(0u, lb.x); PUT_B(1u, lb.y); PUT_B(2u, lb.z); PUT_B(3u, lb.w);
     memoryBarrierShared();
     barrier();
     for (uint kk = 0u; kk < BK; kk++) {
-      vec4 a0 = a_slice[kk][ty], a1 = a_slice[kk][ty + 16u];
-      vec4 b0 = b_slice[kk][tx], b1 = b_slice[kk][tx + 16u];
-      for (int r = 0; r < 4; r++) {
-        acc[2 * r] += a0[r] * b0;
-        acc[2 * r + 1] += a0[r] * b1;
-        acc[8 + 2 * r] += a1[r] * b0;
-        acc[9 + 2 * r] += a1[r] * b1;
-      }
+      vec4 a0 = a_slice[kk][slot(kk, ty)], a1 = a_slice[kk][slot(kk, ty + 16u)];
+      vec4 b0 = b_slice[kk][slot(kk, tx)], b1 = b_slice[kk][slot(kk, tx + 16u)];
+      acc[0] += a0.x * b0, acc[1] += a0.x * b1, acc[2] += a0.y * b0, acc[3] += a0.y * b1;
+      acc[4] += a0.z * b0, acc[5] += a0.z * b1, acc[6] += a0.w * b0, acc[7] += a0.w * b1;
+      acc[8] += a1.x * b0, acc[9] += a1.x * b1, acc[10] += a1.y * b0, acc[11] += a1.y * b1;
+      acc[12] += a1.z * b0, acc[13] += a1.z * b1, acc[14] += a1.w * b0, acc[15] += a1.w * b1;
     }
     /* The next step overwrites the slices everyone is reading. */
     barrier();
   }
-  for (int r = 0; r < 8; r++) {
-    uint m = block.x + (r < 4 ? 4u * ty + uint(r) : 64u + 4u * ty + uint(r - 4));
-    for (int side = 0; side < 2; side++) {
-      vec4 v = acc[2 * r + side];
-      uint n = block.y + uint(side) * 64u + 4u * tx;
-      store_c_guarded(m, n, v.x);
-      store_c_guarded(m, n + 1u, v.y);
-      store_c_guarded(m, n + 2u, v.z);
-      store_c_guarded(m, n + 3u, v.w);
-    }
-  }
+  uint m = block.x + 4u * ty, n = block.y + 4u * tx;
+  store_row(m, n, acc[0], acc[1]);
+  store_row(m + 1u, n, acc[2], acc[3]);
+  store_row(m + 2u, n, acc[4], acc[5]);
+  store_row(m + 3u, n, acc[6], acc[7]);
+  store_row(m + 64u, n, acc[8], acc[9]);
+  store_row(m + 65u, n, acc[10], acc[11]);
+  store_row(m + 66u, n, acc[12], acc[13]);
+  store_row(m + 67u, n, acc[14], acc[15]);
 }
