@@ -5,10 +5,20 @@
 #include <string.h>
 
 /* SIMPLE's group: 16 x 8 = 128 invocations, the ES 3.1 minimum. */
-enum { SIMPLE_GROUP_COLS = 16, SIMPLE_GROUP_ROWS = 8 };
+enum { MATMUL_SIMPLE_GROUP_COLS = 16, MATMUL_SIMPLE_GROUP_ROWS = 8 };
 /* The blocked kernel: 8 x 8 invocations of 4 x 4 results each; the
  * shared-memory one: 16 x 16 invocations of 8 x 8 results. */
 enum { BLOCKED_GROUP = 8, BLOCKED_TILE = 4 * BLOCKED_GROUP, SHARED_GROUP = 16, SHARED_TILE = 128 };
+
+/* The shared kernel's 128 x 128 blocks leave much of a large GPU idle when
+ * c has few of them. On the H100 it ran slower than the registers kernel
+ * (32 x 32 blocks, 16 times as many groups) below about 192 blocks
+ * (GT_MATMUL_SHARED_MIN_BLOCKS): 8.5 against 11.1 TFLOP/s at 1536^3 (144
+ * blocks), 15.1 against 11.0 at 2048^3 (256), even at 1000 x 3000 x 2000
+ * (192). */
+static bool shared_kernel_pays(uint32_t m, uint32_t n) {
+  return (uint64_t)gt__div_up(m, SHARED_TILE) * gt__div_up(n, SHARED_TILE) >= GT_MATMUL_SHARED_MIN_BLOCKS;
+}
 
 /* One multiply over bound views: m x n results, the K slice [k_begin,
  * k_end), c = alpha * sum + beta * c. */
@@ -41,8 +51,8 @@ static gt_status run(gt_context *ctx, const gt_program *prog, const product *p) 
     gy = gt__div_up(m, tile);
     break;
   default:
-    gx = gt__div_up(n, SIMPLE_GROUP_COLS);
-    gy = gt__div_up(m, SIMPLE_GROUP_ROWS);
+    gx = gt__div_up(n, MATMUL_SIMPLE_GROUP_COLS);
+    gy = gt__div_up(m, MATMUL_SIMPLE_GROUP_ROWS);
     break;
   }
   gt_bound_view views[3] = {p->a, p->b, p->c};
@@ -241,8 +251,8 @@ gt_status gt_matmul(gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_m
   const gt_program *main_prog = NULL, *simple = NULL, *vec4 = NULL;
   switch (strategy) {
   case GT_STRATEGY_SIMPLE:
-    GT__TRY(get_program(ctx, GT_KERNEL_MATMUL_SIMPLE, 0, SIMPLE_GROUP_COLS, SIMPLE_GROUP_ROWS, variant,
-                        &main_prog));
+    GT__TRY(get_program(ctx, GT_KERNEL_MATMUL_SIMPLE, 0, MATMUL_SIMPLE_GROUP_COLS, MATMUL_SIMPLE_GROUP_ROWS,
+                        variant, &main_prog));
     break;
   case GT_STRATEGY_TILED_EVEN:
   case GT_STRATEGY_TRUNCATE_B:
@@ -252,8 +262,8 @@ gt_status gt_matmul(gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_m
     GT__TRY(get_program(ctx, GT_KERNEL_MATMUL_TILED, tile, tile, group_rows, variant | GT_VARIANT_GUARDED,
                         &main_prog));
     break;
-  default: /* AUTO: the kernel chosen for the device at init */
-    if (ctx->matmul_kernel == GT_MATMUL_KERNEL_SHARED)
+  default: /* AUTO: the kernel chosen for the device at init, if c is big enough for it */
+    if (ctx->matmul_kernel == GT_MATMUL_KERNEL_SHARED && shared_kernel_pays(m, n))
       GT__TRY(get_program(ctx, GT_KERNEL_MATMUL_BLOCKED_SHARED, SHARED_TILE, SHARED_GROUP, SHARED_GROUP,
                           variant, &main_prog));
     else
@@ -261,14 +271,14 @@ gt_status gt_matmul(gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_m
                           &main_prog));
     /* Where accesses cost most (llvmpipe), blocks whose rows are aligned
      * load vec4s. */
-    if (ctx->auto_quads && variant == 0 && ctx->matmul_kernel == GT_MATMUL_KERNEL_REGISTERS)
+    if (ctx->auto_quads && variant == 0 && main_prog->key.kernel == GT_KERNEL_MATMUL_BLOCKED)
       GT__TRY(get_program(ctx, GT_KERNEL_MATMUL_BLOCKED_VEC4, BLOCKED_TILE, BLOCKED_GROUP, BLOCKED_GROUP, 0,
                           &vec4));
     break;
   }
   if (strategy == GT_STRATEGY_TRUNCATE_B)
-    GT__TRY(
-        get_program(ctx, GT_KERNEL_MATMUL_SIMPLE, 0, SIMPLE_GROUP_COLS, SIMPLE_GROUP_ROWS, variant, &simple));
+    GT__TRY(get_program(ctx, GT_KERNEL_MATMUL_SIMPLE, 0, MATMUL_SIMPLE_GROUP_COLS, MATMUL_SIMPLE_GROUP_ROWS,
+                        variant, &simple));
 
   gt_status status = GT_OK;
   const uint32_t *blk = plan.block;

@@ -811,24 +811,44 @@ done:
     operand_free(all[i]);
 }
 
+/* Counts the builds of the registers kernel (builds[0]) and the shared
+ * one (builds[1]), from the library's debug log. */
+static void count_builds(int level, const char *msg, void *user) {
+  unsigned *builds = user;
+  if (level != GT_LOG_DEBUG) return;
+  if (strncmp(msg, "built matmul_blocked.comp", 25) == 0) builds[0]++;
+  if (strncmp(msg, "built matmul_blocked_shared.comp", 32) == 0) builds[1]++;
+}
+
 /* AUTO runs the kernel chosen at init; both kernels are checked here
  * whatever the device, through gt_context_desc.matmul_kernel: shapes around
  * their 32- and 128-wide blocks, every transpose and scaling case, and a
- * long K. The shared kernel needs 256 invocations, which the ES 3.1
- * minimums do not give: init must then refuse it. */
+ * long K. The shared kernel runs only where c has
+ * GT_MATMUL_SHARED_MIN_BLOCKS (192) blocks of 128 x 128, so its shapes are
+ * wide; the debug log shows it was
+ * built. It needs 256 invocations, which the ES 3.1 minimums do not give:
+ * init must then refuse it. */
 static void test_each_auto_kernel(bool min_limits) {
   static const gt_matmul_kernel kernels[] = {GT_MATMUL_KERNEL_REGISTERS, GT_MATMUL_KERNEL_SHARED};
-  static const uint32_t shapes[][3] = {{1, 1, 1},     {31, 33, 7},     {127, 129, 9},
-                                       {128, 128, 8}, {200, 131, 257}, {3, 5, 70000}};
+  static const uint32_t small[][3] = {{1, 1, 1},     {31, 33, 7},     {127, 129, 9},
+                                      {128, 128, 8}, {200, 131, 257}, {3, 5, 70000}};
+  /* 14 x 15, 12 x 16 (exactly 192) and 16 x 13 blocks of c, with and
+   * without partial blocks at the edges, K of whole and partial 8-wide
+   * steps; then 12 x 15, which runs the registers kernel. */
+  static const uint32_t wide[][3] = {{1665, 1793, 9}, {1536, 2048, 8}, {1921, 1537, 19}, {1409, 1919, 5}};
   gt_context *saved = ctx;
   for (size_t ki = 0; ki < 2; ki++) {
+    bool shared = kernels[ki] == GT_MATMUL_KERNEL_SHARED;
+    unsigned builds[2] = {0, 0};
     gt_context_desc desc;
     memset(&desc, 0, sizeof desc);
     desc.min_limits = min_limits;
     desc.matmul_kernel = kernels[ki];
+    desc.logger.log = count_builds;
+    desc.logger.user = builds;
     gt_context *other = NULL;
     gt_status s = gt_context_init(NULL, 0, &desc, &other);
-    if (min_limits && kernels[ki] == GT_MATMUL_KERNEL_SHARED) {
+    if (min_limits && shared) {
       CHECK_STATUS(s, GT_ERR_UNSUPPORTED);
       CHECK(other == NULL);
       continue;
@@ -837,7 +857,9 @@ static void test_each_auto_kernel(bool min_limits) {
     if (s != GT_OK) continue;
     CHECK(gt_context_matmul_kernel(other) == kernels[ki]);
     ctx = other;
-    for (size_t si = 0; si < sizeof shapes / sizeof shapes[0]; si++)
+    const uint32_t(*shapes)[3] = shared ? wide : small;
+    size_t count = shared ? sizeof wide / sizeof wide[0] : sizeof small / sizeof small[0];
+    for (size_t si = 0; si < count; si++)
       for (int flags = 0; flags < 8; flags++) {
         if (shapes[si][2] > 10000 && flags != 0 && flags != 7) continue; /* long K: two cases */
         mm_case cs = make_case(GT_STRATEGY_AUTO, 0, flags & 1, (flags >> 1) & 1, (flags >> 2) & 1,
@@ -845,6 +867,10 @@ static void test_each_auto_kernel(bool min_limits) {
         if (shapes[si][2] > 10000) cs.fill_a = cs.fill_b = FILL_MARKERS;
         run_case(&cs);
       }
+    /* Each kernel in its 4 transpose variants; the last wide shape
+     * builds the registers kernel in the shared context too. */
+    CHECK(builds[0] == 4u);
+    CHECK(builds[1] == (shared ? 4u : 0u));
     ctx = saved;
     gt_context_release(other);
   }

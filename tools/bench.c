@@ -268,9 +268,11 @@ static int bench_matmul_case(gt_context *ctx, const tool_bench_options *o, uint3
 #endif
   for (size_t s = 0; s < sizeof strategies / sizeof strategies[0]; s++) {
     if (!strategy_wanted(o, strategies[s])) continue;
+    bool shared = gt_context_matmul_kernel(ctx) == GT_MATMUL_KERNEL_SHARED &&
+                  (uint64_t)((m + 127) / 128) * ((n + 127) / 128) >= GT_MATMUL_SHARED_MIN_BLOCKS;
     const char *name = strategies[s] != GT_STRATEGY_AUTO ? gt_strategy_name(strategies[s])
-                       : gt_context_matmul_kernel(ctx) == GT_MATMUL_KERNEL_SHARED ? "auto=shared"
-                                                                                  : "auto=registers";
+                       : shared                          ? "auto=shared"
+                                                         : "auto=registers";
     tool_result *r = add_result("matmul", name, "f32", m, n, k);
     args.m = (gt_matmul_desc){strategies[s], o->tile, false, false, false, 0, 0};
     gt_status st = tool_time_median(ctx, run_matmul, &args, o->reps, scratch, &r->ms);

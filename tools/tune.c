@@ -46,9 +46,9 @@ static double time_transpose(gt_context *ctx, const candidate *c, uint32_t rows,
   return ms;
 }
 
-/* Median ms of matmul's AUTO with the given kernel at n^3; < 0 when the
- * kernel does not fit the device. */
-static double time_matmul(gt_matmul_kernel kernel, bool min_limits, uint32_t n, unsigned reps,
+/* Median ms of matmul's AUTO with the given kernel at n x n x k; < 0 when
+ * the kernel does not fit the device. */
+static double time_matmul(gt_matmul_kernel kernel, bool min_limits, uint32_t n, uint32_t k, unsigned reps,
                           double *scratch) {
   gt_context_desc desc;
   memset(&desc, 0, sizeof desc);
@@ -56,14 +56,14 @@ static double time_matmul(gt_matmul_kernel kernel, bool min_limits, uint32_t n, 
   desc.matmul_kernel = kernel;
   gt_context *ctx = NULL;
   if (gt_context_init(NULL, 0, &desc, &ctx) != GT_OK) return -1;
-  size_t words = (size_t)n * n;
+  size_t words = (size_t)n * (n > k ? n : k);
   float *ones = malloc(words * 4);
   double ms = -1;
   if (ones) {
     for (size_t i = 0; i < words; i++)
       ones[i] = 1.0f;
     GLuint a = tool_buffer(words, ones), b = tool_buffer(words, ones), c = tool_buffer(words, NULL);
-    matmul_args m = {{a, 0, n, n, 0, GT_F32}, {b, 0, n, n, 0, GT_F32}, {c, 0, n, n, 0, GT_F32}};
+    matmul_args m = {{a, 0, n, k, 0, GT_F32}, {b, 0, k, n, 0, GT_F32}, {c, 0, n, n, 0, GT_F32}};
     if (tool_time_median(ctx, run_matmul, &m, reps, scratch, &ms) != GT_OK) ms = -1;
     GLuint names[3] = {a, b, c};
     glDeleteBuffers(3, names);
@@ -147,11 +147,13 @@ int tool_tune(const tool_tune_options *o) {
   }
 
   gt_context_release(ctx);
-  uint32_t n = software ? 256 : 2048;
-  printf("\nmatmul AUTO %ux%ux%u\n", n, n, n);
-  double reg = time_matmul(GT_MATMUL_KERNEL_REGISTERS, o->min_limits, n, o->reps, scratch);
-  double shared = time_matmul(GT_MATMUL_KERNEL_SHARED, o->min_limits, n, o->reps, scratch);
-  double flop = 2.0 * n * n * n;
+  /* c must have GT_MATMUL_SHARED_MIN_BLOCKS blocks of 128x128 (16 x 16
+   * here) for AUTO to run the shared kernel; a short K keeps a CPU quick. */
+  uint32_t n = 2048, k = software ? 64 : 2048;
+  printf("\nmatmul AUTO %ux%ux%u\n", n, n, k);
+  double reg = time_matmul(GT_MATMUL_KERNEL_REGISTERS, o->min_limits, n, k, o->reps, scratch);
+  double shared = time_matmul(GT_MATMUL_KERNEL_SHARED, o->min_limits, n, k, o->reps, scratch);
+  double flop = 2.0 * n * n * k;
   printf("  registers            %9.3f ms  %8.1f GFLOP/s\n", reg, reg > 0 ? flop / reg / 1e6 : 0);
   if (shared > 0)
     printf("  shared               %9.3f ms  %8.1f GFLOP/s\n", shared, flop / shared / 1e6);

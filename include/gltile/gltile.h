@@ -152,8 +152,14 @@ typedef enum gt_matmul_kernel {
                                       shared memory is plain memory */
   GT_MATMUL_KERNEL_SHARED          /* 8x8 results per invocation, 128x128 blocks
                                       staged through shared memory: desktop GPUs,
-                                      Adreno-class; needs 256 invocations */
+                                      Adreno-class; needs 256 invocations. Runs
+                                      where c has GT_MATMUL_SHARED_MIN_BLOCKS such
+                                      blocks; smaller products run REGISTERS */
 } gt_matmul_kernel;
+
+/* Below this many 128x128 blocks of c, too few to fill a large GPU, AUTO
+ * runs the registers kernel even on a SHARED context. */
+#define GT_MATMUL_SHARED_MIN_BLOCKS 192
 
 /* Context options. Zero means default for every field. */
 typedef struct gt_context_desc {
@@ -305,7 +311,8 @@ uint32_t gt_context_default_tile(const gt_context *ctx);
 gt_strategy gt_context_auto_strategy(const gt_context *ctx);
 
 /* The kernel matmul's AUTO runs on this context (never DEVICE; REGISTERS
- * for NULL). */
+ * for NULL). A SHARED context runs REGISTERS for products whose c has fewer
+ * than GT_MATMUL_SHARED_MIN_BLOCKS blocks of 128x128. */
 gt_matmul_kernel gt_context_matmul_kernel(const gt_context *ctx);
 
 /* GL_RENDERER as read at init ("" for NULL). */
