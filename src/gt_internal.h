@@ -80,6 +80,7 @@ typedef struct gt_program {
   GLint scale_loc;       /* matmul: uniform vec2 gt_scale */
   GLint k_range_loc;     /* matmul: uniform uvec2 gt_k_range */
   GLint grid_origin_loc; /* in-place SIMPLE: uniform uvec2 gt_grid_origin */
+  GLint band_tiles_loc;  /* tiled transpose: uniform uint gt_band_tiles */
 } gt_program;
 
 /* Every variant one context can reach: transpose and copy 22 (SIMPLE,

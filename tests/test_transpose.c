@@ -163,6 +163,23 @@ static void test_sample_size(void) {
     }
 }
 
+/* Sources of 12288 rows or more: the tiled kernel takes its groups in
+ * bands of 128 tile rows, with a partial band at the bottom (12320 / 32 =
+ * 385 tile rows) or several (12320 / 8 = 1540). */
+static void test_banded_order(void) {
+  static const gt_extent shapes[] = {{12320, 96}, {12289, 70}, {12288, 1}};
+  /* With storage blocks of a few KiB (the banded-views run) these would be
+   * hundreds of blocks each, and blocks do not change the group order. */
+  if (gt_context_limits(ctx).max_storage_block_bytes < ((uint64_t)1 << 20)) return;
+  for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
+    for (size_t ti = 0; ti < sizeof tiles / sizeof tiles[0]; ti++)
+      for (size_t si = 0; si < sizeof strategies / sizeof strategies[0]; si++) {
+        gt_type type = types[(i + ti + si) % 3];
+        report(run_case(shapes[i], type, strategies[si], tiles[ti]), shapes[i], type, strategies[si],
+               tiles[ti]);
+      }
+}
+
 /* More groups than one dispatch may have (65,535 per dimension at the ES
  * minimum): the grid must be split with a group base. */
 static void test_group_count_split(void) {
@@ -177,6 +194,11 @@ static void test_group_count_split(void) {
   gt_extent row = {1, cols}, column = {cols, 1};
   report(run_case(row, GT_F32, GT_STRATEGY_TILED_PAD, 8), row, GT_F32, GT_STRATEGY_TILED_PAD, 8);
   report(run_case(column, GT_U32, GT_STRATEGY_TRUNCATE_B, 8), column, GT_U32, GT_STRATEGY_TRUNCATE_B, 8);
+  /* Split in y while the tiled kernel takes its groups in bands (the
+   * destination's rows are longer than 12288): bands restart per dispatch. */
+  gt_extent tall = {cols, 17};
+  if (l.max_storage_block_bytes >= ((uint64_t)1 << 20)) /* else thousands of blocks */
+    report(run_case(tall, GT_F32, GT_STRATEGY_TILED_PAD, 8), tall, GT_F32, GT_STRATEGY_TILED_PAD, 8);
   gt_extent wide = {1, l.max_group_count[0] * 32 + 5};
   report(run_case(wide, GT_I32, GT_STRATEGY_SIMPLE, 0), wide, GT_I32, GT_STRATEGY_SIMPLE, 0);
 }
@@ -243,6 +265,7 @@ int main(int argc, char **argv) {
   ctx = env.ctx;
   test_all_combinations();
   test_sample_size();
+  test_banded_order();
   test_group_count_split();
   test_twice_is_identity();
   test_copy();
