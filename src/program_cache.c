@@ -55,9 +55,10 @@ static void key_to_words(const gt_program_key *k, uint32_t w[7]) {
   w[6] = (uint32_t)k->format;
 }
 
-/* false when the words name no kernel the library has. */
+/* false when the words name no kernel the library has. Tiles go up to the
+ * shared matmul kernel's 128. */
 static bool key_from_words(const uint32_t w[7], gt_program_key *k) {
-  if (w[0] >= GT_KERNEL_COUNT || w[1] > 32 || w[2] == 0 || w[2] > 1024 || w[3] == 0 || w[3] > 1024)
+  if (w[0] >= GT_KERNEL_COUNT || w[1] > 128 || w[2] == 0 || w[2] > 1024 || w[3] == 0 || w[3] > 1024)
     return false;
   if (w[5] < GT_F32 || w[5] > GT_U32 || w[6] > GT_FORMAT_RGBA8) return false;
   memset(k, 0, sizeof *k);

@@ -16,15 +16,18 @@ static void count_builds(int level, const char *msg, void *user) {
   if (strncmp(msg, "built ", 6) == 0) builds++;
 }
 
-static gt_context *open_context(bool min_limits) {
+static gt_context *open_context_with(bool min_limits, gt_matmul_kernel kernel) {
   gt_context_desc d;
   memset(&d, 0, sizeof d);
   d.min_limits = min_limits;
+  d.matmul_kernel = kernel;
   d.logger.log = count_builds;
   gt_context *ctx = NULL;
   CHECK_STATUS(gt_context_init(NULL, 0, &d, &ctx), GT_OK);
   return ctx;
 }
+
+static gt_context *open_context(bool min_limits) { return open_context_with(min_limits, 0); }
 
 enum { ROWS = 37, COLS = 29 };
 
@@ -46,6 +49,44 @@ static uint32_t small_float(size_t i, uint32_t seed) {
   uint32_t w;
   memcpy(&w, &f, 4);
   return w;
+}
+
+/* The shared matmul kernel (128-wide blocks; AUTO runs it where c has
+ * GT_MATMUL_SHARED_MIN_BLOCKS of them) saves and loads like the rest: a
+ * 1536 x 2048 c with K = 3, compiled once, then from the cache. */
+static void test_shared_kernel_round_trip(int formats) {
+  enum { M = 1536, N = 2048, K = 3 };
+  GLuint in = gt_test_buffer((size_t)(M + N) * K, small_float, 2);
+  GLuint out = gt_test_buffer((size_t)M * N, gt_test_poison, 0);
+  gt_view a = {in, 0, M, K, 0, GT_F32}, b = {in, (size_t)M * K, K, N, 0, GT_F32};
+  gt_view c = {out, 0, M, N, 0, GT_F32};
+  uint32_t *first = malloc((size_t)M * N * 4), *second = malloc((size_t)M * N * 4);
+  builds = 0;
+  gt_context *ctx = open_context_with(false, GT_MATMUL_KERNEL_SHARED);
+  CHECK_STATUS(gt_matmul(ctx, a, b, c, NULL), GT_OK);
+  CHECK(gt_test_read_all(ctx, out, (size_t)M * N, first) == 0);
+  CHECK_EQ_U(builds, 1);
+  size_t size = 0, written = 0;
+  CHECK_STATUS(gt_program_cache_size(ctx, &size), GT_OK);
+  unsigned char *cache = malloc(size);
+  CHECK_STATUS(gt_program_cache_save(ctx, cache, size, &written), GT_OK);
+  gt_context_release(ctx);
+
+  builds = 0;
+  ctx = open_context_with(false, GT_MATMUL_KERNEL_SHARED);
+  uint32_t loaded = 99;
+  CHECK_STATUS(gt_program_cache_load(ctx, cache, written, &loaded), GT_OK);
+  if (formats > 0) CHECK_EQ_U(loaded, 1);
+  CHECK_STATUS(gt_matmul(ctx, a, b, c, NULL), GT_OK);
+  CHECK(gt_test_read_all(ctx, out, (size_t)M * N, second) == 0);
+  CHECK(memcmp(first, second, (size_t)M * N * 4) == 0);
+  if (formats > 0) CHECK_EQ_U(builds, 0);
+  gt_context_release(ctx);
+  free(cache);
+  free(first);
+  free(second);
+  GLuint names[2] = {in, out};
+  glDeleteBuffers(2, names);
 }
 
 int main(int argc, char **argv) {
@@ -129,6 +170,9 @@ int main(int argc, char **argv) {
   CHECK(memcmp(first, second, 3 * ROWS * COLS * 4) == 0);
   CHECK_EQ_U(builds, cold_builds);
   gt_context_release(ctx);
+
+  /* The shared kernel needs 256 invocations, more than the minimums. */
+  if (!min_limits) test_shared_kernel_round_trip(formats);
 
   free(bad);
   free(cache);
