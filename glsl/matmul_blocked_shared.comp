@@ -15,7 +15,8 @@
  *
  * The invocation at (tx, ty) owns rows 4 ty .. 4 ty + 3 and 64 + 4 ty ..,
  * and columns 4 tx .. and 64 + 4 tx ..: its vec4 reads of a row of the
- * shared slices are then either broadcast (a) or consecutive (b).
+ * shared slices are then either broadcast (a) or 16 distinct vec4s of
+ * one row, a permutation of consecutive ones (b).
  * Loads are guarded with zero fill and stores are guarded, so any extent
  * works; the K loop has uniform bounds, so both barriers are reached by
  * the whole group. Needs a 16 x 16 group (256 invocations) and 8 KiB. */
@@ -26,9 +27,9 @@ shared vec4 a_slice[BK][BM / 4u]; /* [k][swizzled m / 4], component m % 4 */
 shared vec4 b_slice[BK][BM / 4u]; /* [k][swizzled n / 4], component n % 4 */
 
 /* Where vec4 q of row k of a slice lives. Where neighbouring invocations
- * load neighbouring k of one row of c (op(a) stored row-major, op(b)
- * stored transposed), eight of them would store into one bank 128 floats
- * apart; XOR with k spreads the eight rows over eight banks. The readers
+ * load neighbouring k of one row of op(a) or one column of op(b) (a
+ * stored row-major, b stored transposed), eight of them would store into
+ * one bank 128 floats apart; XOR with k spreads the eight rows over eight banks. The readers
  * take one k at a time, for which the XOR is a permutation. */
 uint slot(uint k, uint q) { return q ^ k; }
 

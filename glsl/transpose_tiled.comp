@@ -21,8 +21,8 @@ shared GT_ELEM tile[GT_TILE][GT_TILE + 1];
  * column of tiles, then the next column (1 = plain row order). The library
  * sets 128 where the destination's rows are 12288 elements or longer: on
  * the H100, transposes of such matrices in plain order ran at 1-7% of a
- * copy (16384^2, 12288^2), banded at 26-48%, while banding cost 8192^2
- * 15%. A bijection within each dispatch, so grids split by the
+ * copy (16384^2, 12288^2), banded at 25-48%, while banding cost 8192^2
+ * 6-15%. A bijection within each dispatch, so grids split by the
  * group-count limit stay whole. */
 uniform uint gt_band_tiles;
 

@@ -14,8 +14,8 @@ enum { BLOCKED_GROUP = 8, BLOCKED_TILE = 4 * BLOCKED_GROUP, SHARED_GROUP = 16, S
  * c has few of them. On the H100 it ran slower than the registers kernel
  * (32 x 32 blocks, 16 times as many groups) below about 192 blocks
  * (GT_MATMUL_SHARED_MIN_BLOCKS): 8.5 against 11.1 TFLOP/s at 1536^3 (144
- * blocks), 15.1 against 11.0 at 2048^3 (256), even at 1000 x 3000 x 2000
- * (192). */
+ * blocks), 15.1 against 11.0 at 2048^3 (256), and 10.8 against 11.0 at
+ * 1000 x 3000 x 2000 (192). */
 static bool shared_kernel_pays(uint32_t m, uint32_t n) {
   return (uint64_t)gt__div_up(m, SHARED_TILE) * gt__div_up(n, SHARED_TILE) >= GT_MATMUL_SHARED_MIN_BLOCKS;
 }

@@ -36,7 +36,7 @@ static gt_status run_simple(gt_context *ctx, const gt_program *prog, gt_bound_vi
 
 /* Destination rows from which the tiled kernel takes its groups in bands
  * of BAND_TILES tile rows (transpose_tiled.comp says why). */
-enum { BAND_FROM_ROW_LENGTH = 12288, BAND_TILES = 128 };
+enum { BAND_MIN_DST_ROW = 12288, BAND_TILES = 128 };
 
 /* A tiled kernel over whole tiles: a guarded kernel gets the padded
  * extent (seed 001), an unguarded one the truncated extent (seed 000). */
@@ -45,8 +45,7 @@ static gt_status run_tiled(gt_context *ctx, const gt_program *prog, gt_bound_vie
   gt_extent e = {src.view.rows, src.view.cols};
   gt_extent grid = (prog->key.variant & GT_VARIANT_GUARDED) ? gt_extent_pad(e, tile, tile)
                                                             : gt_extent_truncate(e, tile, tile);
-  glProgramUniform1ui(prog->name, prog->band_tiles_loc,
-                      dst.view.cols >= BAND_FROM_ROW_LENGTH ? BAND_TILES : 1);
+  glProgramUniform1ui(prog->name, prog->band_tiles_loc, dst.view.cols >= BAND_MIN_DST_ROW ? BAND_TILES : 1);
   gt_bound_view views[2] = {src, dst};
   return gt__dispatch(ctx, prog, views, 2, grid.cols / tile, grid.rows / tile);
 }

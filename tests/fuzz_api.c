@@ -761,8 +761,9 @@ static void may(expect *e, gt_status s) { e->may |= BIT(s); }
 
 static void check_status(const char *what, const gt_context *g, gt_status s, expect e) {
   if (in.no_context && g != NULL) {
-    /* The context check comes first; only a NULL result pointer, refused
-     * before it so that the others can be cleared, may come earlier. */
+    /* The context check comes first, but an argument the model refuses
+     * may be refused before it (the program-cache calls check their result
+     * pointer first, to clear it). */
     e.may = e.must & BIT(GT_ERR_INVALID_ARGUMENT);
     e.must = BIT(GT_ERR_NO_CONTEXT);
   }

@@ -164,8 +164,10 @@ static void test_sample_size(void) {
 }
 
 /* Sources of 12288 rows or more: the tiled kernel takes its groups in
- * bands of 128 tile rows, with a partial band at the bottom (12320 / 32 =
- * 385 tile rows) or several (12320 / 8 = 1540). */
+ * bands of 128 tile rows, with a partial band at the bottom: 3 whole
+ * bands and 1 row (12320 / 32 = 385 tile rows), or 12 and 4 rows (12320
+ * / 8 = 1540). Every word of the destination is checked, so a group order
+ * that missed or repeated a tile fails. */
 static void test_banded_order(void) {
   static const gt_extent shapes[] = {{12320, 96}, {12289, 70}, {12288, 1}};
   /* With storage blocks of a few KiB (the banded-views run) these would be

@@ -153,8 +153,8 @@ typedef enum gt_matmul_kernel {
   GT_MATMUL_KERNEL_SHARED          /* 8x8 results per invocation, 128x128 blocks
                                       staged through shared memory: desktop GPUs,
                                       Adreno-class; needs 256 invocations. Runs
-                                      where c has GT_MATMUL_SHARED_MIN_BLOCKS such
-                                      blocks; smaller products run REGISTERS */
+                                      where c has at least GT_MATMUL_SHARED_MIN_BLOCKS
+                                      such blocks; smaller products run REGISTERS */
 } gt_matmul_kernel;
 
 /* Below this many 128x128 blocks of c, too few to fill a large GPU, AUTO
