@@ -29,8 +29,9 @@ shared vec4 b_slice[BK][BM / 4u]; /* [k][swizzled n / 4], component n % 4 */
 /* Where vec4 q of row k of a slice lives. Where neighbouring invocations
  * load neighbouring k of one row of op(a) or one column of op(b) (a
  * stored row-major, b stored transposed), eight of them would store into
- * one bank 128 floats apart; XOR with k spreads the eight rows over eight banks. The readers
- * take one k at a time, for which the XOR is a permutation. */
+ * one bank 128 floats apart; XOR with k spreads the eight rows over eight
+ * banks. The readers take one k at a time, for which the XOR is a
+ * permutation. */
 uint slot(uint k, uint q) { return q ^ k; }
 
 /* Stores element (m, k) of op(a), or (k, n) of op(b), in its slice. */

@@ -16,8 +16,11 @@ enum { BLOCKED_GROUP = 8, BLOCKED_TILE = 4 * BLOCKED_GROUP, SHARED_GROUP = 16, S
  * (GT_MATMUL_SHARED_MIN_BLOCKS): 8.5 against 11.1 TFLOP/s at 1536^3 (144
  * blocks), 15.1 against 11.0 at 2048^3 (256), and 10.8 against 11.0 at
  * 1000 x 3000 x 2000 (192). */
-static bool shared_kernel_pays(uint32_t m, uint32_t n) {
-  return (uint64_t)gt__div_up(m, SHARED_TILE) * gt__div_up(n, SHARED_TILE) >= GT_MATMUL_SHARED_MIN_BLOCKS;
+gt_matmul_kernel gt_matmul_auto_kernel(const gt_context *ctx, uint32_t m, uint32_t n) {
+  gt_matmul_kernel k = gt_context_matmul_kernel(ctx);
+  bool pays =
+      (uint64_t)gt__div_up(m, SHARED_TILE) * gt__div_up(n, SHARED_TILE) >= GT_MATMUL_SHARED_MIN_BLOCKS;
+  return k == GT_MATMUL_KERNEL_SHARED && !pays ? GT_MATMUL_KERNEL_REGISTERS : k;
 }
 
 /* One multiply over bound views: m x n results, the K slice [k_begin,
@@ -263,7 +266,7 @@ gt_status gt_matmul(gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_m
                         &main_prog));
     break;
   default: /* AUTO: the kernel chosen for the device at init, if c is big enough for it */
-    if (ctx->matmul_kernel == GT_MATMUL_KERNEL_SHARED && shared_kernel_pays(m, n))
+    if (gt_matmul_auto_kernel(ctx, m, n) == GT_MATMUL_KERNEL_SHARED)
       GT__TRY(get_program(ctx, GT_KERNEL_MATMUL_BLOCKED_SHARED, SHARED_TILE, SHARED_GROUP, SHARED_GROUP,
                           variant, &main_prog));
     else

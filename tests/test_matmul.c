@@ -858,6 +858,7 @@ static void test_each_auto_kernel(bool min_limits) {
     CHECK_STATUS(s, GT_OK);
     if (s != GT_OK) continue;
     CHECK(gt_context_matmul_kernel(other) == kernels[ki]);
+    CHECK(gt_matmul_auto_kernel(NULL, 4096, 4096) == GT_MATMUL_KERNEL_REGISTERS);
     ctx = other;
     const uint32_t(*shapes)[3] = shared ? wide : small;
     size_t count = shared ? sizeof wide / sizeof wide[0] : sizeof small / sizeof small[0];
@@ -873,6 +874,8 @@ static void test_each_auto_kernel(bool min_limits) {
       /* The kernel this shape runs is built in its 4 transpose variants
        * by now, and the other kernel not built by it. */
       bool runs_shared = shared && wide_runs_shared[si];
+      CHECK(gt_matmul_auto_kernel(ctx, shapes[si][0], shapes[si][1]) ==
+            (runs_shared ? GT_MATMUL_KERNEL_SHARED : GT_MATMUL_KERNEL_REGISTERS));
       unsigned ran = runs_shared ? 1 : 0;
       if (builds[ran] != 4u || builds[1 - ran] != before[1 - ran]) {
         printf("FAILED: AUTO on %ux%ux%u with the %s context built %u registers and %u shared programs "

@@ -268,8 +268,7 @@ static int bench_matmul_case(gt_context *ctx, const tool_bench_options *o, uint3
 #endif
   for (size_t s = 0; s < sizeof strategies / sizeof strategies[0]; s++) {
     if (!strategy_wanted(o, strategies[s])) continue;
-    bool shared = gt_context_matmul_kernel(ctx) == GT_MATMUL_KERNEL_SHARED &&
-                  (uint64_t)((m + 127) / 128) * ((n + 127) / 128) >= GT_MATMUL_SHARED_MIN_BLOCKS;
+    bool shared = gt_matmul_auto_kernel(ctx, m, n) == GT_MATMUL_KERNEL_SHARED;
     const char *name = strategies[s] != GT_STRATEGY_AUTO ? gt_strategy_name(strategies[s])
                        : shared                          ? "auto=shared"
                                                          : "auto=registers";

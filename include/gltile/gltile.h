@@ -312,8 +312,14 @@ gt_strategy gt_context_auto_strategy(const gt_context *ctx);
 
 /* The kernel matmul's AUTO runs on this context (never DEVICE; REGISTERS
  * for NULL). A SHARED context runs REGISTERS for products whose c has fewer
- * than GT_MATMUL_SHARED_MIN_BLOCKS blocks of 128x128. */
+ * than GT_MATMUL_SHARED_MIN_BLOCKS blocks of 128x128: see
+ * gt_matmul_auto_kernel. */
 gt_matmul_kernel gt_context_matmul_kernel(const gt_context *ctx);
+
+/* The kernel matmul's AUTO runs for a c of m x n on this context: the
+ * context's kernel, or REGISTERS where it is SHARED and c has fewer than
+ * GT_MATMUL_SHARED_MIN_BLOCKS blocks of 128x128 (REGISTERS for NULL). */
+gt_matmul_kernel gt_matmul_auto_kernel(const gt_context *ctx, uint32_t m, uint32_t n);
 
 /* GL_RENDERER as read at init ("" for NULL). */
 const char *gt_context_renderer(const gt_context *ctx);
