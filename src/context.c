@@ -169,6 +169,21 @@ static uint64_t choose_dispatch_flops(const gt_device_entry *e, uint64_t wanted)
   return (uint64_t)1 << e->dispatch_flops_log2;
 }
 
+/* Bytes per transpose, copy or image dispatch: the device table's unless
+ * the desc says. */
+static uint64_t choose_dispatch_bytes(const gt_device_entry *e, uint64_t wanted) {
+  return wanted != 0 ? wanted : (uint64_t)1 << e->dispatch_bytes_log2;
+}
+
+/* The staging buffer: 4 MiB unless the desc says, in whole 16-byte
+ * units, at least 4 KiB. */
+static uint64_t choose_staging_bytes(uint64_t wanted) {
+  uint64_t bytes = wanted != 0 ? wanted : (uint64_t)4 << 20;
+  if (bytes < 4096) bytes = 4096;
+  if (bytes > (uint64_t)INT32_MAX) bytes = (uint64_t)INT32_MAX; /* GLsizeiptr on 32-bit targets */
+  return (bytes + 15) / 16 * 16;
+}
+
 static bool parse_es_version(const char *version, int *major, int *minor) {
   const char *p = version ? strstr(version, "OpenGL ES ") : NULL;
   if (p == NULL) return false;
@@ -234,6 +249,8 @@ gt_status gt_context_init(void *mem, size_t size, const gt_context_desc *d, gt_c
   snprintf(ctx->gl_version, sizeof ctx->gl_version, "%s", version);
   ctx->device = gt__device_entry(ctx->renderer);
   ctx->limits.max_dispatch_flops = choose_dispatch_flops(ctx->device, d->max_dispatch_flops);
+  ctx->limits.max_dispatch_bytes = choose_dispatch_bytes(ctx->device, d->max_dispatch_bytes);
+  ctx->limits.staging_bytes = choose_staging_bytes(d->staging_bytes);
   ctx->default_tile = choose_tile(&ctx->limits, d->tile ? d->tile : ctx->device->tile);
   ctx->auto_strategy = d->transpose_strategy ? d->transpose_strategy : ctx->device->transpose;
   ctx->auto_quads = !d->transpose_strategy && ctx->device->quads && ctx->auto_strategy == GT_STRATEGY_SIMPLE;
@@ -262,6 +279,7 @@ void gt_context_release(gt_context *ctx) {
   if (!ctx->lost && eglGetCurrentContext() == (EGLContext)ctx->egl_context) {
     gt__program_release_all(ctx);
     gt__user_kernels_release_all(ctx);
+    gt__transfer_release(ctx);
   }
   if (ctx->owns_memory) {
     gt_allocator a = ctx->allocator;

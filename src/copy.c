@@ -19,7 +19,9 @@ static bool as_one_row(gt_bound_view *v) {
 static gt_status run(gt_context *ctx, const gt_program *prog, gt_bound_view s, gt_bound_view t) {
   gt_bound_view views[2] = {s, t};
   uint32_t per_group = COPY_GROUP_COLS * COPY_RUNS;
-  return gt__dispatch(ctx, prog, views, 2, gt__div_up(s.view.cols, per_group), s.view.rows);
+  uint32_t words = prog->key.kernel == GT_KERNEL_COPY_VEC4 ? 4 : 1; /* per element of the views */
+  return gt__dispatch(ctx, prog, views, 2, gt__div_up(s.view.cols, per_group), s.view.rows,
+                      gt__moved_bytes((uint64_t)per_group * words));
 }
 
 /* Flattened gapless views whose starts share 16-byte alignment can move

@@ -7,6 +7,12 @@
 
 enum { FLOPS_MOBILE = 31, FLOPS_DESKTOP = 38 };
 
+/* Bytes one transpose, copy or image dispatch may move: 128 MiB takes a
+ * phone GPU moving 5-25 GB/s 5-25 ms, well inside the shortest watchdogs
+ * (0.2 s); a desktop GPU moves 1 GiB in well under a second even when
+ * its buffers sit in host memory. */
+enum { BYTES_MOBILE = 27, BYTES_DESKTOP = 30 };
+
 /* First match wins; the last entry (renderer NULL) is the fallback.
  *
  * Measured here (gltile bench, medians): llvmpipe, where shared memory is
@@ -26,19 +32,19 @@ enum { FLOPS_MOBILE = 31, FLOPS_DESKTOP = 38 };
  * the uvec4 copy makes a quarter of SIMPLE's accesses; AUTO there moves
  * 4x4 blocks as uvec4s (transpose_quads.comp) where the views allow. */
 static const gt_device_entry table[] = {
-    {"llvmpipe", "llvmpipe", true, GT_STRATEGY_SIMPLE, true, 0, GT_MATMUL_KERNEL_REGISTERS, FLOPS_MOBILE},
-    {"softpipe", "softpipe", false, GT_STRATEGY_SIMPLE, true, 0, GT_MATMUL_KERNEL_REGISTERS, FLOPS_MOBILE},
-    {"NVIDIA", "NVIDIA", true, GT_STRATEGY_TILED_PAD, false, 0, GT_MATMUL_KERNEL_SHARED, FLOPS_DESKTOP},
-    {"Radeon", "AMD", false, GT_STRATEGY_TILED_PAD, false, 0, GT_MATMUL_KERNEL_SHARED, FLOPS_DESKTOP},
-    {"AMD", "AMD", false, GT_STRATEGY_TILED_PAD, false, 0, GT_MATMUL_KERNEL_SHARED, FLOPS_DESKTOP},
-    {"Intel", "Intel", false, GT_STRATEGY_TILED_PAD, false, 0, GT_MATMUL_KERNEL_SHARED, FLOPS_MOBILE},
-    {"Mali", "Mali", false, GT_STRATEGY_SIMPLE, false, 0, GT_MATMUL_KERNEL_REGISTERS, FLOPS_MOBILE},
-    {"Adreno", "Adreno", false, GT_STRATEGY_TILED_PAD, false, 0, GT_MATMUL_KERNEL_SHARED, FLOPS_MOBILE},
-    {"PowerVR", "PowerVR", false, GT_STRATEGY_TILED_PAD, false, 0, GT_MATMUL_KERNEL_SHARED, FLOPS_MOBILE},
-    {"V3D", "VideoCore", false, GT_STRATEGY_TILED_PAD, false, 16, GT_MATMUL_KERNEL_REGISTERS, FLOPS_MOBILE},
+    {"llvmpipe", "llvmpipe", true, GT_STRATEGY_SIMPLE, true, 0, GT_MATMUL_KERNEL_REGISTERS, FLOPS_MOBILE, BYTES_MOBILE},
+    {"softpipe", "softpipe", false, GT_STRATEGY_SIMPLE, true, 0, GT_MATMUL_KERNEL_REGISTERS, FLOPS_MOBILE, BYTES_MOBILE},
+    {"NVIDIA", "NVIDIA", true, GT_STRATEGY_TILED_PAD, false, 0, GT_MATMUL_KERNEL_SHARED, FLOPS_DESKTOP, BYTES_DESKTOP},
+    {"Radeon", "AMD", false, GT_STRATEGY_TILED_PAD, false, 0, GT_MATMUL_KERNEL_SHARED, FLOPS_DESKTOP, BYTES_DESKTOP},
+    {"AMD", "AMD", false, GT_STRATEGY_TILED_PAD, false, 0, GT_MATMUL_KERNEL_SHARED, FLOPS_DESKTOP, BYTES_DESKTOP},
+    {"Intel", "Intel", false, GT_STRATEGY_TILED_PAD, false, 0, GT_MATMUL_KERNEL_SHARED, FLOPS_MOBILE, BYTES_MOBILE},
+    {"Mali", "Mali", false, GT_STRATEGY_SIMPLE, false, 0, GT_MATMUL_KERNEL_REGISTERS, FLOPS_MOBILE, BYTES_MOBILE},
+    {"Adreno", "Adreno", false, GT_STRATEGY_TILED_PAD, false, 0, GT_MATMUL_KERNEL_SHARED, FLOPS_MOBILE, BYTES_MOBILE},
+    {"PowerVR", "PowerVR", false, GT_STRATEGY_TILED_PAD, false, 0, GT_MATMUL_KERNEL_SHARED, FLOPS_MOBILE, BYTES_MOBILE},
+    {"V3D", "VideoCore", false, GT_STRATEGY_TILED_PAD, false, 16, GT_MATMUL_KERNEL_REGISTERS, FLOPS_MOBILE, BYTES_MOBILE},
     {"VideoCore", "VideoCore", false, GT_STRATEGY_TILED_PAD, false, 16, GT_MATMUL_KERNEL_REGISTERS,
-     FLOPS_MOBILE},
-    {NULL, "fallback", false, GT_STRATEGY_TILED_PAD, false, 0, GT_MATMUL_KERNEL_SHARED, FLOPS_MOBILE},
+     FLOPS_MOBILE, BYTES_MOBILE},
+    {NULL, "fallback", false, GT_STRATEGY_TILED_PAD, false, 0, GT_MATMUL_KERNEL_SHARED, FLOPS_MOBILE, BYTES_MOBILE},
 };
 
 const gt_device_entry *gt__device_entry(const char *renderer) {

@@ -1,10 +1,24 @@
 /* One kernel launch: bind the views' ranges, set their uniforms, and
  * dispatch the grid, split into several dispatches when it has more groups
- * than the device allows in one. */
+ * than the device allows in one, or would move more bytes than one
+ * dispatch may. */
 #include "gt_internal.h"
 
+/* Groups one dispatch may run: the device's count limits, and the byte
+ * budget where the caller says what a group moves. At least one. */
+static void dispatch_shape(const gt_limits *l, uint32_t groups_cols, uint32_t groups_rows, uint64_t group_bytes,
+                           uint32_t *cols, uint32_t *rows) {
+  uint64_t budget = group_bytes ? l->max_dispatch_bytes / group_bytes : UINT64_MAX;
+  if (budget == 0) budget = 1;
+  uint32_t w = gt__min_u32(l->max_group_count[0], groups_cols);
+  if (budget < w) w = (uint32_t)budget;
+  uint64_t h = budget / w;
+  *cols = w;
+  *rows = gt__min_u32(gt__min_u32(l->max_group_count[1], groups_rows), h < UINT32_MAX ? (uint32_t)h : UINT32_MAX);
+}
+
 gt_status gt__dispatch_grid(gt_context *ctx, const gt_program *prog, const GLuint *view_uniforms,
-                            uint32_t count, uint32_t groups_cols, uint32_t groups_rows) {
+                            uint32_t count, uint32_t groups_cols, uint32_t groups_rows, uint64_t group_bytes) {
   GT__CHECK(count <= GT_MAX_VIEWS, GT_ERR_INVALID_ARGUMENT);
   if (groups_cols == 0 || groups_rows == 0) return GT_OK;
   glUseProgram(prog->name);
@@ -12,21 +26,27 @@ gt_status gt__dispatch_grid(gt_context *ctx, const gt_program *prog, const GLuin
   /* A binding or uniform that failed would leave the kernel writing
    * through a stale binding: no dispatch after an error. */
   GT__TRY(gt__gl_status(ctx, "dispatch set-up"));
-  uint32_t max_x = ctx->limits.max_group_count[0], max_y = ctx->limits.max_group_count[1];
-  for (uint32_t y = 0; y < groups_rows; y += gt__min_u32(max_y, groups_rows - y)) {
-    for (uint32_t x = 0; x < groups_cols; x += gt__min_u32(max_x, groups_cols - x)) {
+  uint32_t step_x, step_y;
+  dispatch_shape(&ctx->limits, groups_cols, groups_rows, group_bytes, &step_x, &step_y);
+  for (uint32_t y = 0; y < groups_rows; y += gt__min_u32(step_y, groups_rows - y)) {
+    for (uint32_t x = 0; x < groups_cols; x += gt__min_u32(step_x, groups_cols - x)) {
       glUniform2ui(prog->group_base_loc, x, y);
-      glDispatchCompute(gt__min_u32(max_x, groups_cols - x), gt__min_u32(max_y, groups_rows - y), 1);
+      glDispatchCompute(gt__min_u32(step_x, groups_cols - x), gt__min_u32(step_y, groups_rows - y), 1);
     }
   }
   return GT_OK;
 }
 
 gt_status gt__dispatch(gt_context *ctx, const gt_program *prog, const gt_bound_view *views, uint32_t count,
-                       uint32_t groups_cols, uint32_t groups_rows) {
+                       uint32_t groups_cols, uint32_t groups_rows, uint64_t group_bytes) {
   GLuint data[GT_MAX_VIEWS * 4];
   GT__CHECK(count <= GT_MAX_VIEWS, GT_ERR_INVALID_ARGUMENT);
   if (groups_cols == 0 || groups_rows == 0) return GT_OK;
+  /* glBindBufferRange sets the generic binding too; the caller's is put
+   * back, or its next glBufferSubData(GL_SHADER_STORAGE_BUFFER, ...)
+   * would write into our destination. */
+  GLint generic = 0;
+  glGetIntegerv(GL_SHADER_STORAGE_BUFFER_BINDING, &generic);
   for (uint32_t i = 0; i < count; i++) {
     const gt_bound_view *v = &views[i];
     glBindBufferRange(GL_SHADER_STORAGE_BUFFER, i, v->view.buffer, v->bind_offset, v->bind_size);
@@ -35,7 +55,8 @@ gt_status gt__dispatch(gt_context *ctx, const gt_program *prog, const gt_bound_v
     data[4 * i + 2] = v->elem_offset;
     data[4 * i + 3] = v->view.pitch;
   }
-  return gt__dispatch_grid(ctx, prog, data, count, groups_cols, groups_rows);
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, (GLuint)generic);
+  return gt__dispatch_grid(ctx, prog, data, count, groups_cols, groups_rows, group_bytes);
 }
 
 uint32_t gt__tiled_group_rows(const gt_limits *l, uint32_t tile, uint32_t shared_bytes) {

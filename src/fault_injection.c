@@ -12,7 +12,7 @@ static struct {
   GLenum pending; /* reported by the next glGetError */
   bool lost;
   const char *failed;
-  GLuint live[MAX_TRACKED]; /* shaders and programs not yet deleted */
+  uint64_t live[MAX_TRACKED]; /* objects not yet deleted, as object_key gives */
   uint32_t live_count;
 } fi;
 
@@ -48,18 +48,25 @@ static bool fails(const char *name) {
   return true;
 }
 
-static void track(GLuint name) {
-  if (name != 0 && fi.live_count < MAX_TRACKED) fi.live[fi.live_count++] = name;
-}
+/* Shaders and programs share one name space in GL; buffers and fences
+ * have their own, hence the kind in the key's top byte. */
+enum { KIND_PROGRAM = 0, KIND_BUFFER = 1, KIND_SYNC = 2 };
+static uint64_t object_key(int kind, uint64_t name) { return (uint64_t)kind << 56 | name; }
 
-/* Shaders and programs share one name space in GL. */
-static void untrack(GLuint name) {
+static void track_kind(int kind, uint64_t name) {
+  if (name != 0 && fi.live_count < MAX_TRACKED) fi.live[fi.live_count++] = object_key(kind, name);
+}
+static void track(GLuint name) { track_kind(KIND_PROGRAM, name); }
+
+static void untrack_kind(int kind, uint64_t name) {
+  uint64_t key = object_key(kind, name);
   for (uint32_t i = 0; i < fi.live_count; i++)
-    if (fi.live[i] == name) {
+    if (fi.live[i] == key) {
       fi.live[i] = fi.live[--fi.live_count];
       return;
     }
 }
+static void untrack(GLuint name) { untrack_kind(KIND_PROGRAM, name); }
 
 GLenum gt__fi_glGetError(void) {
   if (fi.lost) return GL_CONTEXT_LOST;
@@ -238,4 +245,44 @@ void gt__fi_glMemoryBarrier(GLbitfield barriers) {
 }
 void gt__fi_glFinish(void) {
   if (!fails("glFinish")) glFinish();
+}
+void gt__fi_glFlush(void) {
+  if (!fails("glFlush")) glFlush();
+}
+void gt__fi_glGenBuffers(GLsizei n, GLuint *buffers) {
+  if (fails("glGenBuffers")) return;
+  glGenBuffers(n, buffers);
+  for (GLsizei i = 0; i < n; i++)
+    track_kind(KIND_BUFFER, buffers[i]);
+}
+void gt__fi_glDeleteBuffers(GLsizei n, const GLuint *buffers) {
+  if (fi.lost) return;
+  glDeleteBuffers(n, buffers);
+  for (GLsizei i = 0; i < n; i++)
+    untrack_kind(KIND_BUFFER, buffers[i]);
+}
+void gt__fi_glBufferData(GLenum target, GLsizeiptr size, const void *data, GLenum usage) {
+  if (!fails("glBufferData")) glBufferData(target, size, data, usage);
+}
+void gt__fi_glBufferSubData(GLenum target, GLintptr offset, GLsizeiptr size, const void *data) {
+  if (!fails("glBufferSubData")) glBufferSubData(target, offset, size, data);
+}
+void gt__fi_glCopyBufferSubData(GLenum read_target, GLenum write_target, GLintptr read_offset,
+                                GLintptr write_offset, GLsizeiptr size) {
+  if (!fails("glCopyBufferSubData"))
+    glCopyBufferSubData(read_target, write_target, read_offset, write_offset, size);
+}
+GLsync gt__fi_glFenceSync(GLenum condition, GLbitfield flags) {
+  if (fails("glFenceSync")) return 0;
+  GLsync sync = glFenceSync(condition, flags);
+  track_kind(KIND_SYNC, (uint64_t)(uintptr_t)sync);
+  return sync;
+}
+GLenum gt__fi_glClientWaitSync(GLsync sync, GLbitfield flags, GLuint64 timeout) {
+  return fails("glClientWaitSync") ? GL_WAIT_FAILED : glClientWaitSync(sync, flags, timeout);
+}
+void gt__fi_glDeleteSync(GLsync sync) {
+  if (fi.lost) return;
+  glDeleteSync(sync);
+  untrack_kind(KIND_SYNC, (uint64_t)(uintptr_t)sync);
 }

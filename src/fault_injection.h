@@ -31,7 +31,8 @@ void gt__fault_arm(uint64_t n, GLenum error);
 uint64_t gt__fault_calls(void);
 /* The GL function that was made to fail, or NULL when none has been. */
 const char *gt__fault_failed_call(void);
-/* Shaders and programs created through the wrappers and not yet deleted. */
+/* Shaders, programs, buffers and fences created through the wrappers and
+ * not yet deleted. */
 uint32_t gt__fault_live_objects(void);
 /* Forgets a simulated loss and the objects of the lost context: a new
  * context has been made current. */
@@ -85,6 +86,16 @@ void gt__fi_glProgramUniform4fv(GLuint program, GLint location, GLsizei count, c
 void gt__fi_glDispatchCompute(GLuint x, GLuint y, GLuint z);
 void gt__fi_glMemoryBarrier(GLbitfield barriers);
 void gt__fi_glFinish(void);
+void gt__fi_glFlush(void);
+void gt__fi_glGenBuffers(GLsizei n, GLuint *buffers);
+void gt__fi_glDeleteBuffers(GLsizei n, const GLuint *buffers);
+void gt__fi_glBufferData(GLenum target, GLsizeiptr size, const void *data, GLenum usage);
+void gt__fi_glBufferSubData(GLenum target, GLintptr offset, GLsizeiptr size, const void *data);
+void gt__fi_glCopyBufferSubData(GLenum read_target, GLenum write_target, GLintptr read_offset,
+                                GLintptr write_offset, GLsizeiptr size);
+GLsync gt__fi_glFenceSync(GLenum condition, GLbitfield flags);
+GLenum gt__fi_glClientWaitSync(GLsync sync, GLbitfield flags, GLuint64 timeout);
+void gt__fi_glDeleteSync(GLsync sync);
 
 /* The library's sources (built with GT_FAULT_INJECTION) call the wrappers
  * under the GL names; tests that include this header do not. */
@@ -134,6 +145,15 @@ void gt__fi_glFinish(void);
 #define glDispatchCompute gt__fi_glDispatchCompute
 #define glMemoryBarrier gt__fi_glMemoryBarrier
 #define glFinish gt__fi_glFinish
+#define glFlush gt__fi_glFlush
+#define glGenBuffers gt__fi_glGenBuffers
+#define glDeleteBuffers gt__fi_glDeleteBuffers
+#define glBufferData gt__fi_glBufferData
+#define glBufferSubData gt__fi_glBufferSubData
+#define glCopyBufferSubData gt__fi_glCopyBufferSubData
+#define glFenceSync gt__fi_glFenceSync
+#define glClientWaitSync gt__fi_glClientWaitSync
+#define glDeleteSync gt__fi_glDeleteSync
 #endif
 
 #endif

@@ -138,12 +138,21 @@ typedef struct gt_device_entry {
   uint32_t tile;                  /* 0 = the largest that fits */
   gt_matmul_kernel matmul_kernel; /* used when it fits the device */
   uint32_t dispatch_flops_log2;   /* matmul work per dispatch: 2^this */
+  uint32_t dispatch_bytes_log2;   /* bytes a transpose, copy or image dispatch
+                                     may move: 2^this */
 } gt_device_entry;
 
 /* The entry for a renderer; never NULL. */
 const gt_device_entry *gt__device_entry(const char *renderer);
 
 /* ---- the context -------------------------------------------------- */
+
+/* A read-back begun by gt_read_begin: its elements wait packed, row after
+ * row, at the start of the staging buffer until the fence signals. */
+typedef struct gt_pending_read {
+  void *fence; /* GLsync; NULL when no read is pending */
+  uint32_t rows, cols;
+} gt_pending_read;
 
 struct gt_context {
   gt_logger logger;
@@ -162,6 +171,10 @@ struct gt_context {
    * NULL where the context has none. */
   GLenum(GL_APIENTRYP reset_status)(void);
   bool lost; /* the GL context was lost: every call answers CONTEXT_LOST */
+  /* The staging buffer reads go through (transfer.c): made on the first
+   * read, limits.staging_bytes long; 0 until then. */
+  GLuint staging;
+  gt_pending_read pending; /* a read-back begun and not yet ended */
   gt_program programs[GT_PROGRAM_TABLE_SIZE];
   gt_user_kernel user_kernels[GT_USER_KERNEL_TABLE_SIZE];
 };
@@ -241,6 +254,13 @@ void gt__user_kernels_release_all(gt_context *ctx);
 /* Deletes every program in the table. */
 void gt__program_release_all(gt_context *ctx);
 
+/* Deletes the staging buffer and a pending read's fence. */
+void gt__transfer_release(gt_context *ctx);
+
+/* Waits up to timeout_ns for fence: GT_OK once signalled, GT_ERR_TIMEOUT
+ * before, or the GL status of a failed wait. */
+gt_status gt__fence_wait(GLsync fence, gt_context *ctx, uint64_t timeout_ns);
+
 /* Writes the preamble (version, defines, layout) of key into buf. Returns
  * the length, or 0 when buf is too small. Needs no GL: the build uses it to
  * validate every variant with glslangValidator. */
@@ -255,16 +275,22 @@ const char *gt__kernel_name(gt_kernel k);
 extern const char gt__glsl_prelude[];
 
 /* One dispatch over views[0..count): binds each view's range to binding
- * slot i, sets the view uniforms, and dispatches groups (cols, rows),
- * split into several dispatches with a group base when a count exceeds
- * the device limit. */
+ * slot i (the generic GL_SHADER_STORAGE_BUFFER binding is restored), sets
+ * the view uniforms, and dispatches groups (cols, rows), split into
+ * several dispatches with a group base when a count exceeds the device
+ * limit or, when group_bytes is not 0, when a dispatch would move more
+ * than gt_limits.max_dispatch_bytes (a mobile watchdog ends long ones). */
 gt_status gt__dispatch(gt_context *ctx, const gt_program *prog, const gt_bound_view *views, uint32_t count,
-                       uint32_t groups_cols, uint32_t groups_rows);
+                       uint32_t groups_cols, uint32_t groups_rows, uint64_t group_bytes);
 
 /* The grid part of a dispatch: binds prog, sets gt_views[0..count) from
  * view_uniforms (4 words each) and dispatches, split as gt__dispatch. */
 gt_status gt__dispatch_grid(gt_context *ctx, const gt_program *prog, const GLuint *view_uniforms,
-                            uint32_t count, uint32_t groups_cols, uint32_t groups_rows);
+                            uint32_t count, uint32_t groups_cols, uint32_t groups_rows, uint64_t group_bytes);
+
+/* Bytes a group moves that reads and writes `elements` 4-byte elements
+ * once each: the measure of gt_limits.max_dispatch_bytes. */
+static inline uint64_t gt__moved_bytes(uint64_t elements) { return elements * 8; }
 
 /* A section of a prepared view: same bound range, moved offset uniform. */
 gt_bound_view gt__bound_section(const gt_bound_view *parent, uint32_t row, uint32_t col, uint32_t rows,

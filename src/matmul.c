@@ -61,7 +61,8 @@ static gt_status run(gt_context *ctx, const gt_program *prog, const product *p) 
   gt_bound_view views[3] = {p->a, p->b, p->c};
   glProgramUniform2f(prog->name, prog->scale_loc, p->alpha, p->beta);
   glProgramUniform2ui(prog->name, prog->k_range_loc, p->k_begin, p->k_end);
-  return gt__dispatch(ctx, prog, views, 3, gx, gy);
+  /* Bounded by FLOPs instead: blocks of at most max_dispatch_flops. */
+  return gt__dispatch(ctx, prog, views, 3, gx, gy, 0);
 }
 
 static gt_status get_program(gt_context *ctx, gt_kernel kernel, uint32_t tile, uint32_t group_cols,

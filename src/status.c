@@ -15,6 +15,8 @@ const char *gt_status_string(gt_status s) {
   case GT_ERR_GL: return "GT_ERR_GL: unexpected GL error";
   case GT_ERR_OUT_OF_MEMORY: return "GT_ERR_OUT_OF_MEMORY: out of memory";
   case GT_ERR_CONTEXT_LOST: return "GT_ERR_CONTEXT_LOST: the GL context was lost";
+  case GT_ERR_TIMEOUT: return "GT_ERR_TIMEOUT: the fence had not signalled when the wait ended";
+  case GT_ERR_BUSY: return "GT_ERR_BUSY: a pending read-back holds the staging buffer";
   }
   return "unknown status";
 }

@@ -1,8 +1,43 @@
-/* Host <-> buffer copies of a view, row by row through a mapped range, so a
- * section with a pitch leaves the elements between its rows untouched. */
+/* Host <-> buffer copies of a view. The caller's buffer is never mapped:
+ * writes go in with glBufferSubData, reads come out through a staging
+ * buffer the context owns. A driver may move a buffer the application
+ * maps into host memory for good (on the H100 every later kernel on it ran
+ * 17 times slower, and one long enough lost its writes), so the mapping is
+ * kept to the staging buffer, which nothing but copies ever touch. */
 #include "gt_internal.h"
 
 #include <string.h>
+
+/* The view as rows for a transfer, in 64-bit counts so a gapless view
+ * with gapless host rows can travel as one long row. */
+typedef struct transfer_rows {
+  uint64_t rows, cols;
+  uint64_t pitch;      /* elements between row starts in the buffer */
+  uint64_t host_pitch; /* elements between row starts in host memory */
+  uint64_t offset;     /* the first element, from the buffer's start */
+} transfer_rows;
+
+/* A place in the view's elements, row by row. */
+typedef struct cursor {
+  uint64_t row, col;
+} cursor;
+
+/* The GL bindings a transfer changes, restored when it ends. */
+typedef struct saved_bindings {
+  GLint copy_read, copy_write;
+} saved_bindings;
+
+static saved_bindings save_bindings(void) {
+  saved_bindings b = {0, 0};
+  glGetIntegerv(GL_COPY_READ_BUFFER_BINDING, &b.copy_read);
+  glGetIntegerv(GL_COPY_WRITE_BUFFER_BINDING, &b.copy_write);
+  return b;
+}
+
+static void restore_bindings(saved_bindings b) {
+  glBindBuffer(GL_COPY_READ_BUFFER, (GLuint)b.copy_read);
+  glBindBuffer(GL_COPY_WRITE_BUFFER, (GLuint)b.copy_write);
+}
 
 static gt_status check_transfer(gt_context *ctx, gt_view v, const void *host, size_t host_pitch) {
   GT__TRY(gt__context_check(ctx));
@@ -15,60 +50,204 @@ static gt_status check_transfer(gt_context *ctx, gt_view v, const void *host, si
   return gt__view_check_buffer(ctx, v);
 }
 
-/* Maps the view's span on `target`, copies every row one way, unmaps and
- * restores the target's previous binding. */
-static gt_status copy_rows(gt_context *ctx, gt_view view, GLenum target, GLenum binding, GLbitfield access,
-                           void *host, size_t host_pitch) {
-  view.pitch = gt__view_pitch(view);
-  const gt_view *v = &view;
-  size_t hp = host_pitch ? host_pitch : v->cols;
-  size_t row_bytes = (size_t)v->cols * 4;
-  GLint previous = 0;
-  /* Shader writes to this buffer must land before we read or overwrite. */
-  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-  glGetIntegerv(binding, &previous);
-  glBindBuffer(target, v->buffer);
-  GLintptr offset = (GLintptr)(v->offset * 4);
-  GLsizeiptr length = (GLsizeiptr)(gt__view_span(*v) * 4);
-  unsigned char *mapped = (unsigned char *)glMapBufferRange(target, offset, length, access);
-  gt_status s = GT_OK;
-  if (mapped == NULL) {
-    s = gt__gl_status(ctx, "glMapBufferRange");
-    if (s == GT_OK) s = GT_ERR_GL;
-  } else {
-    unsigned char *h = (unsigned char *)host;
-    bool to_buffer = (access & GL_MAP_WRITE_BIT) != 0;
-    for (uint32_t r = 0; r < v->rows; r++) {
-      unsigned char *buf_row = mapped + (size_t)r * v->pitch * 4;
-      unsigned char *host_row = h + (size_t)r * hp * 4;
-      if (to_buffer)
-        memcpy(buf_row, host_row, row_bytes);
-      else
-        memcpy(host_row, buf_row, row_bytes);
-    }
-    /* ES 3.0 2.10.3: false means the data store's contents were lost
-     * while mapped (by a screen mode change, say). */
-    if (!glUnmapBuffer(target)) {
-      s = gt__gl_status(ctx, "glUnmapBuffer");
-      if (s == GT_OK) {
-        gt__log(ctx, GT_LOG_ERROR, "buffer %u: contents lost while mapped", v->buffer);
-        s = GT_ERR_GL;
-      }
-    }
+static transfer_rows rows_of(gt_view v, size_t host_pitch) {
+  transfer_rows t = {v.rows, v.cols, gt__view_pitch(v), host_pitch ? host_pitch : v.cols, v.offset};
+  if (t.pitch == t.cols && t.host_pitch == t.cols) {
+    t.cols *= t.rows;
+    t.rows = 1;
+    t.pitch = t.host_pitch = t.cols;
   }
-  glBindBuffer(target, (GLuint)previous);
-  gt_status gl = gt__gl_status(ctx, "buffer copy");
-  return s != GT_OK ? s : gl;
+  return t;
 }
+
+static uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
+
+/* Elements from `at` to the end of its row, at most `room`; moves `at`. */
+static uint64_t take(const transfer_rows *t, cursor *at, uint64_t room) {
+  uint64_t n = min_u64(t->cols - at->col, room);
+  at->col += n;
+  if (at->col == t->cols) {
+    at->row++;
+    at->col = 0;
+  }
+  return n;
+}
+
+/* ---- the staging buffer ------------------------------------------- */
+
+static gt_status make_staging(gt_context *ctx) {
+  if (ctx->staging != 0) return GT_OK;
+  GLuint b = 0;
+  glGenBuffers(1, &b);
+  glBindBuffer(GL_COPY_WRITE_BUFFER, b);
+  /* STREAM_READ: written by the GPU, read once by the host. */
+  glBufferData(GL_COPY_WRITE_BUFFER, (GLsizeiptr)ctx->limits.staging_bytes, NULL, GL_STREAM_READ);
+  gt_status s = gt__gl_status(ctx, "staging buffer");
+  if (s == GT_OK && b == 0) s = GT_ERR_GL;
+  if (s != GT_OK) {
+    if (b != 0 && !ctx->lost) glDeleteBuffers(1, &b);
+    return s;
+  }
+  gt__log(ctx, GT_LOG_DEBUG, "staging buffer %u: %llu bytes", b, (unsigned long long)ctx->limits.staging_bytes);
+  ctx->staging = b;
+  return GT_OK;
+}
+
+void gt__transfer_release(gt_context *ctx) {
+  if (ctx->pending.fence != NULL) glDeleteSync((GLsync)ctx->pending.fence);
+  ctx->pending.fence = NULL;
+  if (ctx->staging != 0) glDeleteBuffers(1, &ctx->staging);
+  ctx->staging = 0;
+}
+
+/* Copies elements of t from *at on into the staging buffer, packed, until
+ * it is full or the view ends; src bound to GL_COPY_READ_BUFFER and the
+ * staging buffer to GL_COPY_WRITE_BUFFER. Returns the elements copied. */
+static uint64_t stage(const gt_context *ctx, const transfer_rows *t, cursor *at) {
+  uint64_t room = ctx->limits.staging_bytes / 4, used = 0;
+  while (at->row < t->rows && used < room) {
+    uint64_t from = t->offset + at->row * t->pitch + at->col;
+    uint64_t n = take(t, at, room - used);
+    glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, (GLintptr)(from * 4), (GLintptr)(used * 4),
+                        (GLsizeiptr)(n * 4));
+    used += n;
+  }
+  return used;
+}
+
+/* Maps the first `count` staged elements (the staging buffer bound to
+ * GL_COPY_WRITE_BUFFER) and hands them out to host rows from *at on. */
+static gt_status unstage(gt_context *ctx, const transfer_rows *t, cursor *at, uint64_t count,
+                         unsigned char *host) {
+  const unsigned char *mapped =
+      (const unsigned char *)glMapBufferRange(GL_COPY_WRITE_BUFFER, 0, (GLsizeiptr)(count * 4), GL_MAP_READ_BIT);
+  if (mapped == NULL) {
+    gt_status s = gt__gl_status(ctx, "glMapBufferRange(staging)");
+    return s != GT_OK ? s : GT_ERR_GL;
+  }
+  for (uint64_t done = 0; done < count;) {
+    unsigned char *to = host + (at->row * t->host_pitch + at->col) * 4;
+    uint64_t n = take(t, at, count - done);
+    memcpy(to, mapped + done * 4, (size_t)(n * 4));
+    done += n;
+  }
+  /* ES 3.0 2.10.3: false means the contents were lost while mapped. */
+  if (!glUnmapBuffer(GL_COPY_WRITE_BUFFER)) {
+    gt_status s = gt__gl_status(ctx, "glUnmapBuffer(staging)");
+    if (s == GT_OK) gt__log(ctx, GT_LOG_ERROR, "staging buffer: contents lost while mapped");
+    return s != GT_OK ? s : GT_ERR_GL;
+  }
+  return GT_OK;
+}
+
+/* ---- the calls ---------------------------------------------------- */
 
 gt_status gt_write(gt_context *ctx, gt_view dst, const void *host, size_t host_pitch) {
   GT__TRY(check_transfer(ctx, dst, host, host_pitch));
-  return copy_rows(ctx, dst, GL_COPY_WRITE_BUFFER, GL_COPY_WRITE_BUFFER_BINDING, GL_MAP_WRITE_BIT,
-                   (void *)host, host_pitch);
+  transfer_rows t = rows_of(dst, host_pitch);
+  const unsigned char *h = (const unsigned char *)host;
+  /* Shader writes to this buffer must land before we overwrite them. */
+  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+  GLint previous = 0;
+  glGetIntegerv(GL_COPY_WRITE_BUFFER_BINDING, &previous);
+  glBindBuffer(GL_COPY_WRITE_BUFFER, dst.buffer);
+  for (uint64_t r = 0; r < t.rows; r++)
+    glBufferSubData(GL_COPY_WRITE_BUFFER, (GLintptr)((t.offset + r * t.pitch) * 4), (GLsizeiptr)(t.cols * 4),
+                    h + r * t.host_pitch * 4);
+  glBindBuffer(GL_COPY_WRITE_BUFFER, (GLuint)previous);
+  return gt__gl_status(ctx, "gt_write");
 }
 
 gt_status gt_read(gt_context *ctx, gt_view src, void *host, size_t host_pitch) {
   GT__TRY(check_transfer(ctx, src, host, host_pitch));
-  return copy_rows(ctx, src, GL_COPY_READ_BUFFER, GL_COPY_READ_BUFFER_BINDING, GL_MAP_READ_BIT, host,
-                   host_pitch);
+  GT__CHECK(ctx->pending.fence == NULL, GT_ERR_BUSY);
+  transfer_rows t = rows_of(src, host_pitch);
+  saved_bindings saved = save_bindings();
+  gt_status s = make_staging(ctx);
+  if (s == GT_OK) {
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    glBindBuffer(GL_COPY_READ_BUFFER, src.buffer);
+    glBindBuffer(GL_COPY_WRITE_BUFFER, ctx->staging);
+  }
+  cursor staged = {0, 0}, handed = {0, 0};
+  while (s == GT_OK && staged.row < t.rows) {
+    uint64_t count = stage(ctx, &t, &staged);
+    s = gt__gl_status(ctx, "gt_read copy");
+    if (s == GT_OK) s = unstage(ctx, &t, &handed, count, (unsigned char *)host);
+  }
+  if (!ctx->lost) restore_bindings(saved);
+  gt_status gl = ctx->lost ? GT_OK : gt__gl_status(ctx, "gt_read");
+  return s != GT_OK ? s : gl;
+}
+
+gt_status gt_read_begin(gt_context *ctx, gt_view src) {
+  static const unsigned char any_host;
+  GT__TRY(check_transfer(ctx, src, &any_host, 0));
+  GT__CHECK(ctx->pending.fence == NULL, GT_ERR_BUSY);
+  if ((uint64_t)src.rows * src.cols > ctx->limits.staging_bytes / 4) {
+    gt__log(ctx, GT_LOG_ERROR, "gt_read_begin: %ux%u elements exceed the %llu-byte staging buffer", src.rows,
+            src.cols, (unsigned long long)ctx->limits.staging_bytes);
+    return GT_ERR_UNSUPPORTED;
+  }
+  transfer_rows t = rows_of(src, 0);
+  saved_bindings saved = save_bindings();
+  gt_status s = make_staging(ctx);
+  GLsync fence = 0;
+  if (s == GT_OK) {
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    glBindBuffer(GL_COPY_READ_BUFFER, src.buffer);
+    glBindBuffer(GL_COPY_WRITE_BUFFER, ctx->staging);
+    cursor at = {0, 0};
+    stage(ctx, &t, &at);
+    fence = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+    /* Without a flush the fence might never reach the GPU while the
+     * caller only polls. */
+    glFlush();
+    s = gt__gl_status(ctx, "gt_read_begin");
+    if (s == GT_OK && fence == 0) s = GT_ERR_GL;
+  }
+  if (ctx->lost) return s;
+  restore_bindings(saved);
+  if (s == GT_OK) s = gt__gl_status(ctx, "gt_read_begin");
+  if (s != GT_OK) {
+    if (fence != 0) glDeleteSync(fence);
+    return s;
+  }
+  ctx->pending = (gt_pending_read){(void *)fence, src.rows, src.cols};
+  return GT_OK;
+}
+
+/* Ends the pending read-back: its fence deleted, the staging free again. */
+static void end_pending(gt_context *ctx) {
+  if (!ctx->lost) glDeleteSync((GLsync)ctx->pending.fence);
+  ctx->pending.fence = NULL;
+}
+
+gt_status gt_read_end(gt_context *ctx, void *host, size_t host_pitch, uint64_t timeout_ns) {
+  GT__TRY(gt__context_check(ctx));
+  gt_pending_read p = ctx->pending;
+  GT__CHECK(host != NULL && p.fence != NULL, GT_ERR_INVALID_ARGUMENT);
+  GT__CHECK(host_pitch == 0 || host_pitch >= p.cols, GT_ERR_INVALID_ARGUMENT);
+  gt_status s = gt__fence_wait((GLsync)p.fence, ctx, timeout_ns);
+  if (s == GT_ERR_TIMEOUT) return s;
+  if (s == GT_OK) {
+    gt_view shape = {ctx->staging, 0, p.rows, p.cols, 0, GT_U32};
+    transfer_rows t = rows_of(shape, host_pitch);
+    GLint previous = 0;
+    glGetIntegerv(GL_COPY_WRITE_BUFFER_BINDING, &previous);
+    glBindBuffer(GL_COPY_WRITE_BUFFER, ctx->staging);
+    cursor at = {0, 0};
+    s = unstage(ctx, &t, &at, (uint64_t)p.rows * p.cols, (unsigned char *)host);
+    if (!ctx->lost) glBindBuffer(GL_COPY_WRITE_BUFFER, (GLuint)previous);
+    gt_status gl = ctx->lost ? GT_OK : gt__gl_status(ctx, "gt_read_end");
+    if (s == GT_OK) s = gl;
+  }
+  end_pending(ctx);
+  return s;
+}
+
+gt_status gt_read_cancel(gt_context *ctx) {
+  GT__TRY(gt__context_check(ctx));
+  if (ctx->pending.fence != NULL) end_pending(ctx);
+  return GT_OK;
 }

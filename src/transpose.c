@@ -31,7 +31,8 @@ static gt_status get_tiled(gt_context *ctx, gt_kernel kernel, uint32_t tile, uin
 static gt_status run_simple(gt_context *ctx, const gt_program *prog, gt_bound_view src, gt_bound_view dst) {
   gt_bound_view views[2] = {src, dst};
   return gt__dispatch(ctx, prog, views, 2, gt__div_up(src.view.cols, GT_SIMPLE_GROUP_COLS),
-                      gt__div_up(src.view.rows, GT_SIMPLE_GROUP_ROWS));
+                      gt__div_up(src.view.rows, GT_SIMPLE_GROUP_ROWS),
+                      gt__moved_bytes(GT_SIMPLE_GROUP_COLS * GT_SIMPLE_GROUP_ROWS));
 }
 
 /* Destination rows from which the tiled kernel takes its groups in bands
@@ -48,7 +49,8 @@ static gt_status run_tiled(gt_context *ctx, const gt_program *prog, gt_bound_vie
   if (prog->band_tiles_loc >= 0) /* TRUNCATE_A's kernel keeps the plain order */
     glProgramUniform1ui(prog->name, prog->band_tiles_loc, dst.view.cols >= BAND_MIN_DST_ROW ? BAND_TILES : 1);
   gt_bound_view views[2] = {src, dst};
-  return gt__dispatch(ctx, prog, views, 2, grid.cols / tile, grid.rows / tile);
+  return gt__dispatch(ctx, prog, views, 2, grid.cols / tile, grid.rows / tile,
+                      gt__moved_bytes((uint64_t)tile * tile));
 }
 
 /* Seed 000, option B: TILED_EVEN on the main section M, SIMPLE on the
@@ -92,7 +94,8 @@ static gt_status run_quads(gt_context *ctx, const gt_program *quads, const gt_pr
     views[i].elem_offset /= 4;
   }
   GT__TRY(gt__dispatch(ctx, quads, views, 2, gt__div_up(cols4 / 4, QUADS_GROUP_COLS),
-                       gt__div_up(rows4 / 4, QUADS_GROUP_ROWS)));
+                       gt__div_up(rows4 / 4, QUADS_GROUP_ROWS),
+                       gt__moved_bytes(QUADS_GROUP_COLS * QUADS_GROUP_ROWS * 16)));
   if (rows4 < rows)
     GT__TRY(run_simple(ctx, simple, gt__bound_section(&s, rows4, 0, rows - rows4, cols4),
                        gt__bound_section(&t, 0, rows4, cols4, rows - rows4)));

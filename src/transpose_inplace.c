@@ -24,11 +24,14 @@ static gt_status run_simple(gt_context *ctx, const gt_program *prog, const gt_bo
                             uint32_t origin_row, uint32_t origin_col, uint32_t rows, uint32_t cols) {
   glProgramUniform2ui(prog->name, prog->grid_origin_loc, origin_row, origin_col);
   return gt__dispatch(ctx, prog, v, 1, gt__div_up(cols, GT_SIMPLE_GROUP_COLS),
-                      gt__div_up(rows, GT_SIMPLE_GROUP_ROWS));
+                      gt__div_up(rows, GT_SIMPLE_GROUP_ROWS),
+                      gt__moved_bytes(GT_SIMPLE_GROUP_COLS * GT_SIMPLE_GROUP_ROWS));
 }
 
+/* A group swaps a pair of tiles: twice a tile's elements. */
 static gt_status run_tiled(gt_context *ctx, const gt_program *prog, const gt_bound_view *v, uint32_t tiles) {
-  return gt__dispatch(ctx, prog, v, 1, tiles, tiles);
+  uint64_t tile = prog->key.tile;
+  return gt__dispatch(ctx, prog, v, 1, tiles, tiles, gt__moved_bytes(2 * tile * tile));
 }
 
 gt_status gt__transpose_inplace(gt_context *ctx, const gt_bound_view *v, gt_strategy strategy, uint32_t tile,

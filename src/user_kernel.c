@@ -326,7 +326,7 @@ gt_status gt_kernel_dispatch(gt_context *ctx, gt_kernel_id id, const gt_dispatch
   for (uint32_t u = 0; u < k->uniform_count; u++)
     set_uniform(prog.name, k->uniform_loc[aliased][u], k->uniform_types[u], &d->uniforms[u]);
   gt_status status =
-      gt__dispatch(ctx, &prog, bound, k->view_count, grid.cols / k->tile_cols, grid.rows / k->tile_rows);
+      gt__dispatch(ctx, &prog, bound, k->view_count, grid.cols / k->tile_cols, grid.rows / k->tile_rows, 0);
   glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
   gt_status gl = gt__gl_status(ctx, "gt_kernel_dispatch");
   return status != GT_OK ? status : gl;

@@ -56,7 +56,7 @@ enum {
 };
 
 #define BIT(s) (1u << (unsigned)(s))
-#define STATUS_LAST GT_ERR_CONTEXT_LOST
+#define STATUS_LAST GT_ERR_BUSY
 
 /* ------------------------------------------------------------------ */
 /* Reporting.                                                          */
@@ -97,7 +97,8 @@ static const char *status_name(gt_status s) {
   static const char *const names[] = {
       "GT_OK",          "GT_ERR_INVALID_ARGUMENT", "GT_ERR_SHAPE_MISMATCH", "GT_ERR_OUT_OF_RANGE",
       "GT_ERR_ALIASED", "GT_ERR_UNSUPPORTED",      "GT_ERR_NO_CONTEXT",     "GT_ERR_SHADER_BUILD",
-      "GT_ERR_GL",      "GT_ERR_OUT_OF_MEMORY",    "GT_ERR_CONTEXT_LOST"};
+      "GT_ERR_GL",      "GT_ERR_OUT_OF_MEMORY",    "GT_ERR_CONTEXT_LOST",   "GT_ERR_TIMEOUT",
+      "GT_ERR_BUSY"};
   return (unsigned)s <= STATUS_LAST ? names[s] : "(not a status)";
 }
 

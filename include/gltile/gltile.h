@@ -79,7 +79,9 @@ typedef enum gt_status {
   GT_ERR_SHADER_BUILD,     /* compile/link failed; log via the logger hook */
   GT_ERR_GL,               /* unexpected GL error */
   GT_ERR_OUT_OF_MEMORY,    /* GL_OUT_OF_MEMORY or caller memory too small */
-  GT_ERR_CONTEXT_LOST      /* GPU reset / context loss */
+  GT_ERR_CONTEXT_LOST,     /* GPU reset / context loss */
+  GT_ERR_TIMEOUT,          /* a wait ended before its fence signalled; nothing consumed */
+  GT_ERR_BUSY              /* a read-back begun with gt_read_begin still holds the staging buffer */
 } gt_status;
 
 /* Element types. All are 32 bits wide. */
@@ -183,6 +185,17 @@ typedef struct gt_context_desc {
    * most work one matmul dispatch may do, in floating-point operations
    * (2 per multiply-add). At least 2^20 is used. */
   uint64_t max_dispatch_flops;
+  /* zero = chosen for the device (2^27 bytes, 128 MiB, except 2^30 on
+   * desktop NVIDIA and AMD GPUs); the most bytes (read plus written) one
+   * dispatch of a transpose, copy or image operation may move: larger
+   * grids run as several dispatches, so no dispatch outlasts a mobile
+   * watchdog (0.2-5 s). At least one work group runs per dispatch. */
+  uint64_t max_dispatch_bytes;
+  /* zero = 4 MiB; the size of the staging buffer reads go through (a GL
+   * buffer the context makes on its first read, rounded up to 16 bytes,
+   * at least 4 KiB). Larger reads run in several rounds; a read begun
+   * with gt_read_begin must fit it whole. */
+  uint64_t staging_bytes;
 } gt_context_desc;
 
 /* The context: program table and device limits. Opaque; sized by
@@ -220,6 +233,8 @@ typedef struct gt_limits {
   uint32_t max_storage_blocks;       /* GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS */
   uint32_t storage_offset_alignment; /* GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT */
   uint64_t max_dispatch_flops;       /* matmul work per dispatch (gt_context_desc) */
+  uint64_t max_dispatch_bytes;       /* transpose, copy, image bytes per dispatch (gt_context_desc) */
+  uint64_t staging_bytes;            /* the read staging buffer's size (gt_context_desc) */
 } gt_limits;
 
 /* ------------------------------------------------------------------ */
@@ -332,22 +347,102 @@ const char *gt_strategy_name(gt_strategy s);
 
 /* Copies host rows into the view dst. host holds dst.rows rows of dst.cols
  * elements, host_pitch elements apart (0 = dst.cols). Elements of the
- * buffer outside the view are left as they were.
+ * buffer outside the view are left as they were. The rows go in with
+ * glBufferSubData (one call when the view and the host rows are both
+ * gapless): the caller's buffer is never mapped, since a driver may move a
+ * buffer mapped for writing into host memory, where every later kernel on
+ * it runs many times slower. The write is ordered after earlier gltile
+ * work on the buffer; host may be reused as soon as the call returns.
  * Returns    GT_OK, GT_ERR_INVALID_ARGUMENT, GT_ERR_OUT_OF_RANGE,
- *            GT_ERR_NO_CONTEXT, GT_ERR_OUT_OF_MEMORY, GT_ERR_GL.
- * GL state   issues a buffer-update memory barrier; binds dst.buffer to
- *            GL_COPY_WRITE_BUFFER and restores the previous binding. */
+ *            GT_ERR_NO_CONTEXT, GT_ERR_OUT_OF_MEMORY, GT_ERR_CONTEXT_LOST,
+ *            GT_ERR_GL.
+ * GL state   issues a buffer-update memory barrier; GL_COPY_WRITE_BUFFER
+ *            restored.
+ * Allocates  nothing. */
 gt_status gt_write(gt_context *ctx, gt_view dst, const void *host, size_t host_pitch);
 
 /* Copies the view src into host rows host_pitch elements apart
- * (0 = src.cols). Waits for earlier GL work on the buffer.
- * Returns    as gt_write.
- * GL state   issues a buffer-update memory barrier; binds src.buffer to
- *            GL_COPY_READ_BUFFER and restores the previous binding. */
+ * (0 = src.cols), waiting for earlier GL work on the buffer. The GPU copies
+ * the view's rows into the context's staging buffer (glCopyBufferSubData),
+ * which is then mapped for reading, as many rows a round as fit
+ * (gt_limits.staging_bytes); the caller's buffer is never mapped.
+ * Returns    GT_OK, GT_ERR_INVALID_ARGUMENT, GT_ERR_OUT_OF_RANGE,
+ *            GT_ERR_BUSY (a read begun with gt_read_begin holds the staging
+ *            buffer), GT_ERR_NO_CONTEXT, GT_ERR_OUT_OF_MEMORY (the staging
+ *            buffer could not be made), GT_ERR_CONTEXT_LOST, GT_ERR_GL.
+ *            On an error the host rows may be partly written.
+ * GL state   issues a buffer-update memory barrier; GL_COPY_READ_BUFFER and
+ *            GL_COPY_WRITE_BUFFER restored.
+ * Allocates  no host memory; on the first read, the staging buffer (one GL
+ *            buffer object of gt_limits.staging_bytes, owned by the context
+ *            and deleted by gt_context_release). */
 gt_status gt_read(gt_context *ctx, gt_view src, void *host, size_t host_pitch);
 
-/* Waits until the GPU has finished all submitted work (glFinish).
- * Returns    GT_OK, GT_ERR_INVALID_ARGUMENT, GT_ERR_NO_CONTEXT, GT_ERR_GL. */
+/* Starts a read-back that does not stall the GPU: src's elements are
+ * copied into the staging buffer behind the work already submitted, and
+ * a fence marks their arrival. gt_read_end collects them later (a frame
+ * later, say), without glFinish. One read-back is pending at a time.
+ * src.rows * src.cols elements must fit gt_limits.staging_bytes.
+ * Returns    GT_OK; GT_ERR_INVALID_ARGUMENT, GT_ERR_OUT_OF_RANGE (as
+ *            gt_read); GT_ERR_UNSUPPORTED (src larger than the staging
+ *            buffer); GT_ERR_BUSY (a read-back is pending already);
+ *            GT_ERR_NO_CONTEXT; GT_ERR_OUT_OF_MEMORY; GT_ERR_CONTEXT_LOST;
+ *            GT_ERR_GL. Nothing is pending after an error.
+ * GL state   as gt_read; flushes the command stream (glFlush).
+ * Allocates  as gt_read, and a GL fence object. */
+gt_status gt_read_begin(gt_context *ctx, gt_view src);
+
+/* Waits up to timeout_ns nanoseconds (0: only looks) for the pending
+ * read-back, then copies its rows into host, host_pitch elements apart
+ * (0 = the view's cols), and ends it.
+ * Returns    GT_OK; GT_ERR_TIMEOUT (not arrived yet: still pending, host
+ *            untouched, call again); GT_ERR_INVALID_ARGUMENT (NULL,
+ *            host_pitch below the view's cols, or no read-back pending);
+ *            GT_ERR_NO_CONTEXT; GT_ERR_CONTEXT_LOST; GT_ERR_GL (the read-back
+ *            is ended on these errors).
+ * GL state   GL_COPY_WRITE_BUFFER restored.
+ * Allocates  nothing; deletes the read-back's fence. */
+gt_status gt_read_end(gt_context *ctx, void *host, size_t host_pitch, uint64_t timeout_ns);
+
+/* Ends a pending read-back without collecting it (a no-op when none is
+ * pending), so the staging buffer serves gt_read again.
+ * Returns    GT_OK, GT_ERR_INVALID_ARGUMENT (NULL), GT_ERR_NO_CONTEXT,
+ *            GT_ERR_CONTEXT_LOST. */
+gt_status gt_read_cancel(gt_context *ctx);
+
+/* A point in the GL command stream: signalled once the GPU has finished
+ * every command submitted before it, the caller's own GL work included. */
+typedef struct gt_fence {
+  void *sync; /* GLsync; NULL = no fence */
+} gt_fence;
+
+/* Puts a fence after all work submitted so far and flushes (glFlush) so
+ * it will signal without a later call. Ordering: the fence covers every
+ * command issued on this GL context before it, gltile's and the caller's
+ * alike; work issued after it is not covered.
+ * Returns    GT_OK; GT_ERR_INVALID_ARGUMENT (NULL); GT_ERR_NO_CONTEXT;
+ *            GT_ERR_OUT_OF_MEMORY; GT_ERR_CONTEXT_LOST; GT_ERR_GL. On an
+ *            error *fence is zeroed.
+ * Allocates  a GL fence object (glFenceSync); release it with
+ *            gt_fence_release. */
+gt_status gt_fence_insert(gt_context *ctx, gt_fence *fence);
+
+/* Waits up to timeout_ns nanoseconds for the fence (0: only looks).
+ * Returns    GT_OK (signalled; again on every later call); GT_ERR_TIMEOUT;
+ *            GT_ERR_INVALID_ARGUMENT (NULL, or a zeroed fence);
+ *            GT_ERR_NO_CONTEXT; GT_ERR_CONTEXT_LOST; GT_ERR_GL.
+ * Allocates  nothing. */
+gt_status gt_fence_wait(gt_context *ctx, const gt_fence *fence, uint64_t timeout_ns);
+
+/* Deletes the fence (signalled or not) and zeroes it. NULL, a zeroed
+ * fence, a lost context or another current context: only zeroes it. */
+void gt_fence_release(gt_context *ctx, gt_fence *fence);
+
+/* Waits until the GPU has finished all submitted work (glFinish). An
+ * Android frame loop would rather use gt_fence_insert / gt_fence_wait or
+ * gt_read_begin / gt_read_end, which do not stall the pipeline.
+ * Returns    GT_OK, GT_ERR_INVALID_ARGUMENT, GT_ERR_NO_CONTEXT,
+ *            GT_ERR_CONTEXT_LOST, GT_ERR_GL. */
 gt_status gt_finish(gt_context *ctx);
 
 /* ------------------------------------------------------------------ */
