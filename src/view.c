@@ -119,6 +119,12 @@ static gt_status buffer_size(gt_context *ctx, GLuint buffer, uint64_t *out) {
 
 gt_status gt__view_check_buffer(gt_context *ctx, gt_view v) {
   GT__TRY(gt__view_check_fields(v));
+  /* The staging buffer is the context's, not the caller's: a stale name
+   * the driver handed out again must not let a call write into it. */
+  if (v.buffer == ctx->staging) {
+    gt__log(ctx, GT_LOG_ERROR, "buffer %u is the context's own staging buffer", v.buffer);
+    return GT_ERR_INVALID_ARGUMENT;
+  }
   uint64_t buffer_bytes = 0;
   GT__TRY(buffer_size(ctx, v.buffer, &buffer_bytes));
   uint64_t end = ((uint64_t)v.offset + gt__view_span(v)) * 4;

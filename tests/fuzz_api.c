@@ -307,6 +307,7 @@ static struct fixture {
   fz_buffer buf[NBUF];
   GLuint unbound_buffer, deleted_buffer;
   fz_texture tex[NTEX];
+  uint32_t tex_names_staging; /* bit t: texture t's name is a staging buffer's */
   GLuint unbound_texture, fbo;
   unsigned char *arena; /* caller memory for gt_context_init */
   size_t arena_size;
@@ -720,8 +721,17 @@ static bool fixture_open(void) {
     return false;
   for (int b = 0; b < NBUF; b++)
     if (texture_index(fx.buf[b].name) < 0 && glIsTexture(fx.buf[b].name)) return false;
+  /* Each context's staging buffer is made now, by a read, so the names
+   * the library owns are known before any input runs: a texture name that
+   * is one of them is never handed out as a buffer name. */
+  fz_context *contexts[3] = {&fx.main, &fx.min, &fx.img};
+  for (int i = 0; i < 3; i++) {
+    uint32_t word;
+    gt_view first = {fx.buf[0].name, 0, 1, 1, 0, GT_U32};
+    if (gt_read(contexts[i]->ctx, first, &word, 0) != GT_OK) return false;
+  }
   for (int t = 0; t < NTEX; t++)
-    if (buffer_index(fx.tex[t].name) < 0 && glIsBuffer(fx.tex[t].name)) return false;
+    if (buffer_index(fx.tex[t].name) < 0 && glIsBuffer(fx.tex[t].name)) fx.tex_names_staging |= 1u << t;
   fx.arena_size = gt_context_size(NULL) + 32;
   fx.arena = malloc(fx.arena_size);
   if (fx.arena == NULL) return false;
@@ -1009,7 +1019,10 @@ static GLuint pick_buffer_name(reader *r) {
   case 11: return 0;
   case 12: return fx.unbound_buffer;
   case 13: return fx.deleted_buffer;
-  case 14: return fx.tex[u8(r) % NTEX].name; /* a texture's name: some buffer or none */
+  case 14: { /* a texture's name: a fixture buffer or none (never a staging buffer's) */
+    GLuint t = fx.tex[u8(r) % NTEX].name;
+    return fx.tex_names_staging & (1u << texture_index(t)) ? stray_names[0] : t;
+  }
   default: return stray_names[u8(r) % (sizeof stray_names / sizeof stray_names[0])];
   }
 }

@@ -21,6 +21,10 @@ int gt_test_open(int argc, char **argv, gt_test_env *env) {
       desc.max_storage_block_bytes = strtoull(argv[++i], NULL, 10);
     if (strcmp(argv[i], "--max-dispatch-flops") == 0 && i + 1 < argc)
       desc.max_dispatch_flops = strtoull(argv[++i], NULL, 10);
+    if (strcmp(argv[i], "--max-dispatch-bytes") == 0 && i + 1 < argc)
+      desc.max_dispatch_bytes = strtoull(argv[++i], NULL, 10);
+    if (strcmp(argv[i], "--staging-bytes") == 0 && i + 1 < argc)
+      desc.staging_bytes = strtoull(argv[++i], NULL, 10);
   }
   if (gt_egl_open(&env->egl) != GT_OK) {
     printf("no OpenGL ES 3.1 context: skipped\n");
@@ -35,9 +39,11 @@ int gt_test_open(int argc, char **argv, gt_test_env *env) {
     return s == GT_ERR_UNSUPPORTED ? GT_TEST_SKIP : 1;
   }
   gt_limits l = gt_context_limits(env->ctx);
-  printf("renderer: %s%s; storage blocks of %llu bytes, %llu FLOP per matmul dispatch\n",
+  printf("renderer: %s%s; storage blocks of %llu bytes, %llu FLOP per matmul dispatch, %llu bytes per "
+         "transpose dispatch, %llu staging bytes\n",
          gt_context_renderer(env->ctx), env->min_limits ? " (ES 3.1 minimum limits)" : "",
-         (unsigned long long)l.max_storage_block_bytes, (unsigned long long)l.max_dispatch_flops);
+         (unsigned long long)l.max_storage_block_bytes, (unsigned long long)l.max_dispatch_flops,
+         (unsigned long long)l.max_dispatch_bytes, (unsigned long long)l.staging_bytes);
   return 0;
 }
 

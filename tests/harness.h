@@ -16,8 +16,9 @@ typedef struct gt_test_env {
 } gt_test_env;
 
 /* Opens EGL and a gltile context; `--min-limits` in argv clamps the limits
- * to the ES 3.1 minimums, `--max-storage-block BYTES` and
- * `--max-dispatch-flops N` set those context fields (to test banding). Returns 0, or GT_TEST_SKIP when no
+ * to the ES 3.1 minimums, `--max-storage-block BYTES`,
+ * `--max-dispatch-flops N`, `--max-dispatch-bytes N` and `--staging-bytes N`
+ * set those context fields (to test blocks, budgets and staging rounds). Returns 0, or GT_TEST_SKIP when no
  * GLES 3.1 context exists, or 1 on any other failure. */
 int gt_test_open(int argc, char **argv, gt_test_env *env);
 void gt_test_close(gt_test_env *env);

@@ -1241,10 +1241,12 @@ int main(int argc, char **argv) {
       rss_bound = arg_number(argv[++i]);
     else if (strcmp(argv[i], "--only") == 0 && more)
       only = arg_number(argv[++i]), replay = 1;
+    else if ((strcmp(argv[i], "--max-dispatch-bytes") == 0 || strcmp(argv[i], "--staging-bytes") == 0) && more)
+      i++; /* the harness reads them */
     else if (strcmp(argv[i], "--min-limits") != 0) {
       fprintf(stderr,
               "usage: %s [--min-limits] [--ops N] [--seed S] [--warmup W] [--sample K] [--rss-bound-kib B] "
-              "[--only I]\n",
+              "[--only I] [--max-dispatch-bytes N] [--staging-bytes N]\n",
               argv[0]);
       return 2;
     }
