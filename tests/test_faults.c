@@ -96,6 +96,20 @@ static gt_status op_read(void) {
   static float host[19 * 23];
   return gt_read(fx.ctx, src_view(), host, 0);
 }
+static gt_status op_read_back(void) {
+  static float host[19 * 23];
+  gt_status s = gt_read_begin(fx.ctx, src_view());
+  if (s != GT_OK) return s;
+  return gt_read_end(fx.ctx, host, 0, UINT64_MAX);
+}
+static gt_status op_fence(void) {
+  gt_fence f;
+  gt_status s = gt_fence_insert(fx.ctx, &f);
+  if (s != GT_OK) return s;
+  s = gt_fence_wait(fx.ctx, &f, UINT64_MAX);
+  gt_fence_release(fx.ctx, &f);
+  return s;
+}
 static gt_status op_image(void) {
   gt_image s = {fx.tex_src, 0, 1, 2, 13, 9, GT_FORMAT_R32F};
   gt_image t = {fx.tex_dst, 0, 0, 3, 9, 13, GT_FORMAT_R32F};
@@ -157,6 +171,8 @@ static const op ops[] = {
     {"matmul TRUNCATE_B trans_b", op_matmul_truncate_b, mm_c, false, false, false},
     {"write", op_write, copy_dst, false, false, false},
     {"read", op_read, NULL, false, false, false},
+    {"read-back", op_read_back, NULL, false, false, false},
+    {"fence", op_fence, NULL, false, false, false},
     {"image transpose", op_image, NULL, false, false, false},
     {"kernel create", op_kernel_create, NULL, false, false, false},
     {"kernel dispatch", op_kernel_dispatch, copy_dst, true, false, false},
