@@ -466,6 +466,9 @@ bool gt_images_alias(gt_image a, gt_image b);
  * src, dst   same format; dst is src.height wide and src.width high.
  * d          strategy and tile as gt_transpose; AUTO, SIMPLE, TILED_EVEN
  *            (tile must divide both extents) and TILED_PAD are offered.
+ *            AUTO runs SIMPLE where the context's transpose AUTO is
+ *            SIMPLE, else TILED_PAD (TILED_EVEN where the tile divides
+ *            both extents), on a context whose AUTO truncates too.
  * Aliasing   any shared texel between src and dst is refused with
  *            GT_ERR_ALIASED (a texture cannot be read and written in one
  *            dispatch: seed 004, caveat 3); in-place is not offered.
