@@ -362,7 +362,9 @@ gt_status gt_program_cache_size(gt_context *ctx, size_t *size);
 
 /* Writes the cache into caller memory (glGetProgramBinary); the bytes are
  * the caller's to keep, on disk say, and are keyed by the library
- * version, the renderer and the driver version (GL_VERSION).
+ * version, a hash of the library's kernel sources (so another build of
+ * the same version does not take them), the renderer and the driver
+ * version (GL_VERSION).
  * Returns    GT_OK and *written; GT_ERR_OUT_OF_MEMORY (size too small:
  *            nothing written); GT_ERR_INVALID_ARGUMENT (NULL);
  *            GT_ERR_NO_CONTEXT; GT_ERR_GL. */
@@ -370,9 +372,9 @@ gt_status gt_program_cache_save(gt_context *ctx, void *mem, size_t size, size_t 
 
 /* Puts a saved cache's programs into ctx's table (glProgramBinary), so
  * the calls that need them compile nothing. A cache from another library
- * version, renderer or driver version is ignored (GT_OK, *loaded 0), and
- * a binary the driver refuses is left out and built from source when
- * first needed. The memory is not kept.
+ * version, other kernel sources, another renderer or driver version is
+ * ignored (GT_OK, *loaded 0), and a binary the driver refuses is left out
+ * and built from source when first needed. The memory is not kept.
  * Returns    GT_OK and *loaded, the programs taken; GT_ERR_INVALID_ARGUMENT
  *            (NULL, not a cache, or a damaged one: checked before any
  *            program is made); GT_ERR_OUT_OF_MEMORY; GT_ERR_NO_CONTEXT;
