@@ -175,6 +175,9 @@ struct gt_context {
    * read, limits.staging_bytes long; 0 until then. */
   GLuint staging;
   gt_pending_read pending; /* a read-back begun and not yet ended */
+  /* gt__source_hash, computed when the program cache first needs it. */
+  bool source_hash_known;
+  uint64_t source_hash;
   gt_program programs[GT_PROGRAM_TABLE_SIZE];
   gt_user_kernel user_kernels[GT_USER_KERNEL_TABLE_SIZE];
 };
@@ -265,6 +268,18 @@ gt_status gt__fence_wait(GLsync fence, gt_context *ctx, uint64_t timeout_ns);
  * the length, or 0 when buf is too small. Needs no GL: the build uses it to
  * validate every variant with glslangValidator. */
 size_t gt__program_preamble(const gt_program_key *key, char *buf, size_t size);
+
+/* The source strings of key's program, in order: the preamble, the
+ * prelude (source string 1), the kernel's include (3) and the kernel (2),
+ * with the #line directives between them. */
+enum { GT_PROGRAM_PARTS = 6 };
+void gt__program_parts(const gt_program_key *key, const char *preamble, const char *parts[GT_PROGRAM_PARTS]);
+
+/* FNV-1a (64-bit) over every GLSL text the library builds its programs
+ * from: each kernel assembled as gt__program_parts does, and the
+ * preamble for every element type and texel format. The program cache is
+ * keyed by it, so binaries of other kernel sources are not loaded. */
+uint64_t gt__source_hash(void);
 
 /* The kernel's GLSL text and its file name (for logs). */
 const char *gt__kernel_source(gt_kernel k);

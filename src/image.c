@@ -73,9 +73,8 @@ static gt_status image_op(gt_context *ctx, gt_image src, gt_image dst, uint32_t 
   static const gt_transpose_desc defaults;
   GT__TRY(gt__context_check(ctx));
   if (d == NULL) d = &defaults;
-  gt_strategy strategy = d->strategy == GT_STRATEGY_AUTO ? ctx->auto_strategy : d->strategy;
-  GT__CHECK(strategy == GT_STRATEGY_SIMPLE || strategy == GT_STRATEGY_TILED_EVEN ||
-                strategy == GT_STRATEGY_TILED_PAD,
+  GT__CHECK(d->strategy == GT_STRATEGY_AUTO || d->strategy == GT_STRATEGY_SIMPLE ||
+                d->strategy == GT_STRATEGY_TILED_EVEN || d->strategy == GT_STRATEGY_TILED_PAD,
             GT_ERR_INVALID_ARGUMENT);
   GT__CHECK(d->tile == 0 || d->tile == 8 || d->tile == 16 || d->tile == 32, GT_ERR_INVALID_ARGUMENT);
   GT__CHECK(turns <= 3, GT_ERR_INVALID_ARGUMENT);
@@ -87,6 +86,17 @@ static gt_status image_op(gt_context *ctx, gt_image src, gt_image dst, uint32_t 
                   : dst.width == src.width && dst.height == src.height,
             GT_ERR_SHAPE_MISMATCH);
   uint32_t tile = d->tile ? d->tile : ctx->default_tile;
+  /* AUTO runs the context's transpose choice as far as images have it:
+   * SIMPLE stays SIMPLE; any tiled choice (TRUNCATE_A and TRUNCATE_B
+   * included, which have no image kernels) runs TILED_PAD, or TILED_EVEN
+   * where the tile divides both extents, as gt_transpose's AUTO does. */
+  gt_strategy strategy = d->strategy;
+  if (strategy == GT_STRATEGY_AUTO) {
+    bool even = src.width % tile == 0 && src.height % tile == 0;
+    strategy = ctx->auto_strategy == GT_STRATEGY_SIMPLE ? GT_STRATEGY_SIMPLE
+               : even                                   ? GT_STRATEGY_TILED_EVEN
+                                                        : GT_STRATEGY_TILED_PAD;
+  }
   /* Shared tile bytes as image_common.glsl lays them out. */
   uint32_t shared_bytes = src.format == GT_FORMAT_RGBA8 ? tile * tile * 16 : tile * (tile + 1) * 4;
   uint32_t group_rows = gt__tiled_group_rows(&ctx->limits, tile, shared_bytes);

@@ -96,16 +96,14 @@ gt_status gt__program_adopt(gt_context *ctx, gt_program *slot, const gt_program_
 static gt_status build(gt_context *ctx, const gt_program_key *key, gt_program *slot) {
   char preamble[512], what[160];
   GT__CHECK(gt__program_preamble(key, preamble, sizeof preamble) != 0, GT_ERR_INVALID_ARGUMENT);
-  const char *include = gt__kernel_include(key->kernel);
-  const char *parts[] = {preamble,        gt__glsl_prelude,
-                         "\n#line 1 3\n", include ? include : "",
-                         "\n#line 1 2\n", gt__kernel_source(key->kernel)};
+  const char *parts[GT_PROGRAM_PARTS];
+  gt__program_parts(key, preamble, parts);
   snprintf(
       what, sizeof what,
       "%s (tile %u, group %ux%u, variant %u; source 1 = prelude.glsl, 2 = the kernel, 3 = its shared part)",
       gt__kernel_name(key->kernel), key->tile, key->group_cols, key->group_rows, key->variant);
   GLuint program = 0;
-  GT__TRY(gt__program_build(ctx, parts, 6, what, &program));
+  GT__TRY(gt__program_build(ctx, parts, GT_PROGRAM_PARTS, what, &program));
   GT__TRY(gt__program_adopt(ctx, slot, key, program));
   gt__log(ctx, GT_LOG_DEBUG, "built %s", what);
   return GT_OK;

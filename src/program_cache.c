@@ -2,7 +2,8 @@
  * program the context has built (glGetProgramBinary), and
  * gt_program_cache_load puts them into a new context's table
  * (glProgramBinary), so a warm start skips the compiler. A cache from
- * another library version, renderer or driver version is ignored, and a
+ * another library version, renderer or driver version, or from other
+ * kernel sources (another build of the same version), is ignored, and a
  * binary the driver refuses is built from source when first needed.
  *
  * Layout, in native byte order (a cache only ever serves the machine that
@@ -13,10 +14,14 @@
 #include <stdio.h>
 #include <string.h>
 
-enum { CACHE_MAGIC = 0x43505447u /* "GTPC" */, CACHE_FORMAT = 1, NAME_BYTES = 128 };
+/* Format 2 added the source hash. */
+enum { CACHE_MAGIC = 0x43505447u /* "GTPC" */, CACHE_FORMAT = 2, NAME_BYTES = 128 };
 
 typedef struct cache_header {
   uint32_t magic, format, library, count;
+  /* gt__source_hash: the version number alone would let another build of
+   * the same version load binaries of kernels it no longer has. */
+  uint64_t sources;
   char renderer[NAME_BYTES]; /* GL_RENDERER */
   char version[NAME_BYTES];  /* GL_VERSION, which names the driver's version */
 } cache_header;
@@ -75,12 +80,21 @@ static bool key_from_words(const uint32_t w[7], gt_program_key *k) {
   return true;
 }
 
-static void fill_header(const gt_context *ctx, cache_header *h, uint32_t count) {
+static uint64_t source_hash(gt_context *ctx) {
+  if (!ctx->source_hash_known) {
+    ctx->source_hash = gt__source_hash();
+    ctx->source_hash_known = true;
+  }
+  return ctx->source_hash;
+}
+
+static void fill_header(gt_context *ctx, cache_header *h, uint32_t count) {
   memset(h, 0, sizeof *h);
   h->magic = CACHE_MAGIC;
   h->format = CACHE_FORMAT;
   h->library = library_version();
   h->count = count;
+  h->sources = source_hash(ctx);
   snprintf(h->renderer, sizeof h->renderer, "%s", ctx->renderer);
   snprintf(h->version, sizeof h->version, "%s", ctx->gl_version);
 }
@@ -217,9 +231,10 @@ gt_status gt_program_cache_load(gt_context *ctx, const void *mem, size_t size, u
   memcpy(&h, in, sizeof h);
   GT__CHECK(h.magic == CACHE_MAGIC, GT_ERR_INVALID_ARGUMENT);
   fill_header(ctx, &mine, h.count);
-  if (h.format != CACHE_FORMAT || h.library != mine.library ||
+  if (h.format != CACHE_FORMAT || h.library != mine.library || h.sources != mine.sources ||
       memcmp(h.renderer, mine.renderer, NAME_BYTES) || memcmp(h.version, mine.version, NAME_BYTES)) {
-    gt__log(ctx, GT_LOG_INFO, "program cache from another library, renderer or driver: ignored");
+    gt__log(ctx, GT_LOG_INFO,
+            "program cache from another library, kernel sources, renderer or driver: ignored");
     return GT_OK;
   }
   GT__TRY(check_entries(in, size, h.count));

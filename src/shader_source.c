@@ -4,6 +4,7 @@
 #include "gt_internal.h"
 
 #include <stdio.h>
+#include <string.h>
 
 extern const char gt__glsl_transpose_simple[];
 extern const char gt__glsl_transpose_tiled[];
@@ -107,4 +108,54 @@ size_t gt__program_preamble(const gt_program_key *key, char *buf, size_t size) {
                    (key->variant & GT_VARIANT_TRUNCATE_A) ? "#define GT_TRUNCATE_A 1\n" : "", key->group_cols,
                    key->group_rows);
   return n < 0 || (size_t)n >= size ? 0 : (size_t)n;
+}
+
+void gt__program_parts(const gt_program_key *key, const char *preamble, const char *parts[GT_PROGRAM_PARTS]) {
+  const char *include = gt__kernel_include(key->kernel);
+  parts[0] = preamble;
+  parts[1] = gt__glsl_prelude;
+  parts[2] = "\n#line 1 3\n";
+  parts[3] = include ? include : "";
+  parts[4] = "\n#line 1 2\n";
+  parts[5] = gt__kernel_source(key->kernel);
+}
+
+enum { PREAMBLE_BYTES = 512 };
+
+/* FNV-1a, 64-bit, over text and its terminating NUL: text moved from one
+ * string to the next changes the hash. */
+static uint64_t hash_text(uint64_t h, const char *text) {
+  size_t n = strlen(text) + 1;
+  for (size_t i = 0; i < n; i++)
+    h = (h ^ (unsigned char)text[i]) * 0x100000001B3ull;
+  return h;
+}
+
+uint64_t gt__source_hash(void) {
+  uint64_t h = 0xCBF29CE484222325ull;
+  char preamble[PREAMBLE_BYTES];
+  const uint32_t every_flag = GT_VARIANT_GUARDED | GT_VARIANT_ALIASED | GT_VARIANT_TRANS_A |
+                              GT_VARIANT_TRANS_B | GT_VARIANT_TRUNCATE_A | 3u << GT_VARIANT_ROTATE_SHIFT;
+  /* Each kernel as the library assembles it: the prelude, its include
+   * and its text (every embedded GLSL file is one of these) and the
+   * strings between them. */
+  for (int k = 0; k < GT_KERNEL_COUNT; k++) {
+    gt_program_key key = {(gt_kernel)k, 16, 16, 16, every_flag, GT_U32, GT_FORMAT_RGBA8};
+    const char *parts[GT_PROGRAM_PARTS];
+    gt__program_preamble(&key, preamble, sizeof preamble);
+    gt__program_parts(&key, preamble, parts);
+    for (int i = 0; i < GT_PROGRAM_PARTS; i++)
+      h = hash_text(h, parts[i]);
+  }
+  /* The preamble's layout: every define it can write, with and without a
+   * tile, for each element type and texel format. */
+  for (uint32_t tile = 0; tile <= 16; tile += 16)
+    for (int elem = GT_F32; elem <= GT_U32; elem++)
+      for (int format = 0; format <= GT_FORMAT_RGBA8; format++) {
+        gt_program_key key = {GT_KERNEL_TRANSPOSE_TILED, tile, 16, 8, every_flag, (gt_type)elem,
+                              (gt_format)format};
+        gt__program_preamble(&key, preamble, sizeof preamble);
+        h = hash_text(h, preamble);
+      }
+  return h;
 }

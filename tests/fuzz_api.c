@@ -1451,7 +1451,12 @@ static void op_image(reader *r) {
   } else {
     gt_transpose_desc z = {GT_STRATEGY_AUTO, 0};
     const gt_transpose_desc *dd = dp ? dp : &z;
-    gt_strategy st = dd->strategy == GT_STRATEGY_AUTO ? c->auto_strategy : dd->strategy;
+    /* Images' AUTO: SIMPLE where the context's is, else the padded kernel
+     * (the even one only where the tile divides, so nothing else differs),
+     * on a truncating context too. */
+    gt_strategy st = dd->strategy;
+    if (st == GT_STRATEGY_AUTO)
+      st = c->auto_strategy == GT_STRATEGY_SIMPLE ? GT_STRATEGY_SIMPLE : GT_STRATEGY_TILED_PAD;
     if (st != GT_STRATEGY_SIMPLE && st != GT_STRATEGY_TILED_EVEN && st != GT_STRATEGY_TILED_PAD)
       must(&e, GT_ERR_INVALID_ARGUMENT);
     if (!valid_tile(dd->tile)) must(&e, GT_ERR_INVALID_ARGUMENT);

@@ -253,6 +253,59 @@ static void test_refusals(void) {
   glDeleteTextures(1, &dt);
 }
 
+/* "built image_tiled.comp ..." messages: tiled image programs compiled. */
+static unsigned tiled_builds;
+
+static void count_tiled_builds(int level, const char *msg, void *user) {
+  (void)level;
+  (void)user;
+  if (strncmp(msg, "built image_tiled.comp", 22) == 0) tiled_builds++;
+}
+
+/* A context whose transpose AUTO truncates: images have no truncated
+ * kernels, so their AUTO runs TILED_PAD on an uneven extent and TILED_EVEN
+ * where the tile divides both (each quarter turn and transpose builds a
+ * tiled program for each), exact either way; an explicit TRUNCATE_A or
+ * TRUNCATE_B is still refused. */
+static unsigned long test_auto_on_truncating_context(gt_strategy transpose_strategy, bool min_limits) {
+  gt_context_desc desc;
+  memset(&desc, 0, sizeof desc);
+  desc.transpose_strategy = transpose_strategy;
+  desc.min_limits = min_limits;
+  desc.logger.log = count_tiled_builds;
+  CHECK_STATUS(gt_context_init(NULL, 0, &desc, &ctx), GT_OK);
+  if (ctx == NULL) return 0;
+  CHECK(gt_context_auto_strategy(ctx) == transpose_strategy);
+  uint32_t t = gt_context_default_tile(ctx);
+  unsigned long cases = 0;
+  bool all_ok = true;
+  for (int even = 0; even < 2; even++) {
+    /* 37 x 45 is uneven for every tile; 2t x 3t is even and not square. */
+    uint32_t R = even ? 2 * t : 37, C = even ? 3 * t : 45;
+    tiled_builds = 0;
+    for (size_t fi = 0; fi < sizeof formats / sizeof formats[0]; fi++)
+      for (uint32_t turns = 0; turns < 4; turns++, cases++)
+        all_ok &= run_case(formats[fi], R, C, turns, GT_STRATEGY_AUTO, 0);
+    /* A half turn runs SIMPLE; the transpose and the odd turns are tiled. */
+    CHECK_EQ_U(tiled_builds, 3 * (sizeof formats / sizeof formats[0]));
+  }
+  if (!all_ok) fprintf(stderr, "  on a context whose AUTO is %s\n", gt_strategy_name(transpose_strategy));
+
+  const gt_format u = GT_FORMAT_R32UI;
+  GLuint st = make_texture(u, 20, 10, 1), dt = make_texture(u, 20, 20, 2);
+  gt_image src = {st, 0, 0, 0, 7, 5, u}, dst = {dt, 0, 1, 1, 5, 7, u};
+  gt_transpose_desc trunc_a = {GT_STRATEGY_TRUNCATE_A, 0}, trunc_b = {GT_STRATEGY_TRUNCATE_B, 0};
+  expect_refused(gt_image_transpose(ctx, src, dst, &trunc_a), GT_ERR_INVALID_ARGUMENT, dt, 20, 20, 2,
+                 "truncate_a desc");
+  expect_refused(gt_image_rotate(ctx, src, dst, 1, &trunc_b), GT_ERR_INVALID_ARGUMENT, dt, 20, 20, 2,
+                 "truncate_b desc");
+  glDeleteTextures(1, &st);
+  glDeleteTextures(1, &dt);
+  gt_context_release(ctx);
+  ctx = NULL;
+  return cases;
+}
+
 int main(int argc, char **argv) {
   gt_test_env env;
   int rc = gt_test_open(argc, argv, &env);
@@ -262,6 +315,11 @@ int main(int argc, char **argv) {
   unsigned long cases = test_shapes();
   test_full_turn();
   test_refusals();
+  /* One gt_context per GL context at a time: the harness's goes first. */
+  gt_context_release(env.ctx);
+  env.ctx = NULL;
+  cases += test_auto_on_truncating_context(GT_STRATEGY_TRUNCATE_A, env.min_limits);
+  cases += test_auto_on_truncating_context(GT_STRATEGY_TRUNCATE_B, env.min_limits);
   glDeleteFramebuffers(1, &fbo);
   printf("%lu image transposes and rotations checked texel for texel\n", cases);
   gt_test_close(&env);

@@ -2,6 +2,7 @@
  * which then compiles nothing and gives the same results; damaged,
  * truncated and foreign caches are refused or ignored as documented. */
 #include "check.h"
+#include "gt_internal.h"
 #include "harness.h"
 
 #include <stdio.h>
@@ -49,6 +50,48 @@ static uint32_t small_float(size_t i, uint32_t seed) {
   uint32_t w;
   memcpy(&w, &f, 4);
   return w;
+}
+
+/* The header as src/program_cache.c lays it out: magic, format, library
+ * version and program count (4 bytes each), the source hash (8), then
+ * the renderer. No checksum covers it. */
+enum { SOURCES_AT = 16, RENDERER_AT = 24 };
+
+/* A cache written by another build of this version (its source hash
+ * changed, nothing else) is ignored like another renderer's: GT_OK, none
+ * loaded, and the operations compile and run exact. The unchanged cache
+ * still loads every program into a fresh context. */
+static void test_other_sources(bool min_limits, GLint formats, const unsigned char *cache, size_t written,
+                               unsigned cold_builds, GLuint in, GLuint out, const uint32_t *first,
+                               uint32_t *second) {
+  uint64_t sources;
+  memcpy(&sources, cache + SOURCES_AT, sizeof sources);
+  CHECK(sources == gt__source_hash());
+  unsigned char *other = malloc(written);
+  memcpy(other, cache, written);
+  sources ^= 1u << 20;
+  memcpy(other + SOURCES_AT, &sources, sizeof sources);
+
+  builds = 0;
+  gt_context *ctx = open_context(min_limits);
+  uint32_t loaded = 99;
+  CHECK_STATUS(gt_program_cache_load(ctx, other, written, &loaded), GT_OK);
+  CHECK_EQ_U(loaded, 0);
+  CHECK(run_ops(ctx, in, out, second));
+  CHECK(memcmp(first, second, 3 * ROWS * COLS * 4) == 0);
+  CHECK_EQ_U(builds, cold_builds);
+  gt_context_release(ctx);
+
+  builds = 0;
+  ctx = open_context(min_limits);
+  loaded = 99;
+  CHECK_STATUS(gt_program_cache_load(ctx, cache, written, &loaded), GT_OK);
+  if (formats > 0) CHECK_EQ_U(loaded, cold_builds);
+  CHECK(run_ops(ctx, in, out, second));
+  CHECK(memcmp(first, second, 3 * ROWS * COLS * 4) == 0);
+  if (formats > 0) CHECK_EQ_U(builds, 0);
+  gt_context_release(ctx);
+  free(other);
 }
 
 /* The shared matmul kernel (128-wide blocks; AUTO runs it where c has
@@ -162,7 +205,8 @@ int main(int argc, char **argv) {
   CHECK_STATUS(gt_program_cache_load(ctx, cache, written, NULL), GT_ERR_INVALID_ARGUMENT);
   /* Another renderer's cache (the renderer's first byte changed): ignored. */
   memcpy(bad, cache, written);
-  bad[16] ^= 0x20;
+  CHECK(strncmp((const char *)cache + RENDERER_AT, gt_context_renderer(ctx), 16) == 0);
+  bad[RENDERER_AT] ^= 0x20;
   builds = 0;
   CHECK_STATUS(gt_program_cache_load(ctx, bad, written, &loaded), GT_OK);
   CHECK_EQ_U(loaded, 0);
@@ -170,6 +214,8 @@ int main(int argc, char **argv) {
   CHECK(memcmp(first, second, 3 * ROWS * COLS * 4) == 0);
   CHECK_EQ_U(builds, cold_builds);
   gt_context_release(ctx);
+
+  test_other_sources(min_limits, formats, cache, written, cold_builds, in, out, first, second);
 
   /* The shared kernel needs 256 invocations, more than the minimums. */
   if (!min_limits) test_shared_kernel_round_trip(formats);

@@ -17,40 +17,56 @@ static double thread_cpu_us(void) {
   return t.tv_sec * 1e6 + t.tv_nsec / 1e3;
 }
 
+/* The first failure of a run: which call, and its status. */
+typedef struct failure {
+  const char *call;
+  gt_status status;
+} failure;
+
+/* Records s as the run's failure unless one came first; true while
+ * nothing has failed. */
+static bool ok(failure *f, const char *call, gt_status s) {
+  if (f->status == GT_OK && s != GT_OK) {
+    f->call = call;
+    f->status = s;
+  }
+  return f->status == GT_OK;
+}
+
 int tool_bench_calls(gt_context *ctx) {
   GLuint src = tool_buffer(SIDE * SIDE, NULL), dst = tool_buffer(SIDE * SIDE, NULL);
   gt_view s = {src, 0, SIDE, SIDE, 0, GT_F32}, d = {dst, 0, SIDE, SIDE, 0, GT_F32};
   double cpu[BATCHES], wall[BATCHES];
-  int failures = 0;
+  failure f = {NULL, GT_OK};
   /* The first call builds the program; the batches then only issue. */
-  if (gt_transpose(ctx, s, d, NULL) != GT_OK || gt_finish(ctx) != GT_OK) failures++;
-  for (unsigned b = 0; b < BATCHES && !failures; b++) {
+  if (ok(&f, "gt_transpose", gt_transpose(ctx, s, d, NULL))) ok(&f, "gt_finish", gt_finish(ctx));
+  for (unsigned b = 0; b < BATCHES && f.status == GT_OK; b++) {
     double c0 = thread_cpu_us(), w0 = tool_now_ms();
-    for (unsigned i = 0; i < CALLS; i++)
-      if (gt_transpose(ctx, s, d, NULL) != GT_OK) failures++;
+    for (unsigned i = 0; i < CALLS && f.status == GT_OK; i++)
+      ok(&f, "gt_transpose", gt_transpose(ctx, s, d, NULL));
     cpu[b] = (thread_cpu_us() - c0) / CALLS;
     wall[b] = (tool_now_ms() - w0) * 1e3 / CALLS;
-    gt_finish(ctx); /* the GPU's time stays outside the batch */
+    /* The GPU's time stays outside the batch. */
+    if (f.status == GT_OK) ok(&f, "gt_finish", gt_finish(ctx));
   }
-  if (!failures)
+  if (f.status == GT_OK)
     printf("\nwarm gt_transpose %dx%d (AUTO): %.2f us of CPU per call, %.2f us wall to issue "
            "(medians of %d batches of %d calls)\n",
            SIDE, SIDE, tool_median(cpu, BATCHES), tool_median(wall, BATCHES), BATCHES, CALLS);
   else
-    printf("\nwarm gt_transpose %dx%d: a call failed\n", SIDE, SIDE);
+    fprintf(stderr, "gltile: warm gt_transpose %dx%d: %s: %s\n", SIDE, SIDE, f.call,
+            gt_status_string(f.status));
   glDeleteBuffers(1, &src);
   glDeleteBuffers(1, &dst);
-  return failures != 0;
+  return f.status != GT_OK;
 }
 
 /* One transpose, copy and matmul (AUTO, 64 x 64) and a finish. */
-static gt_status first_calls(gt_context *ctx, GLuint a, GLuint b) {
+static bool first_calls(failure *f, gt_context *ctx, GLuint a, GLuint b) {
   gt_view va = {a, 0, SIDE, SIDE, 0, GT_F32}, vb = {b, 0, SIDE, SIDE, 0, GT_F32};
   gt_view vc = {b, (size_t)SIDE * SIDE, SIDE, SIDE, 0, GT_F32};
-  gt_status s = gt_transpose(ctx, va, vb, NULL);
-  if (s == GT_OK) s = gt_copy(ctx, va, vc);
-  if (s == GT_OK) s = gt_matmul(ctx, va, va, vb, NULL);
-  return s == GT_OK ? gt_finish(ctx) : s;
+  return ok(f, "gt_transpose", gt_transpose(ctx, va, vb, NULL)) && ok(f, "gt_copy", gt_copy(ctx, va, vc)) &&
+         ok(f, "gt_matmul", gt_matmul(ctx, va, va, vb, NULL)) && ok(f, "gt_finish", gt_finish(ctx));
 }
 
 int tool_bench_startup(bool min_limits) {
@@ -61,39 +77,42 @@ int tool_bench_startup(bool min_limits) {
   double cold[BATCHES], warm[BATCHES], load[BATCHES], ready[BATCHES];
   size_t bytes = 0;
   uint32_t loaded = 0;
-  int failures = 0;
-  for (unsigned r = 0; r < BATCHES && !failures; r++) {
+  failure f = {NULL, GT_OK};
+  for (unsigned r = 0; r < BATCHES && f.status == GT_OK; r++) {
     gt_context *ctx = NULL;
     double t0 = tool_now_ms();
-    failures += gt_context_init(NULL, 0, &d, &ctx) != GT_OK || first_calls(ctx, a, b) != GT_OK;
+    if (ok(&f, "gt_context_init", gt_context_init(NULL, 0, &d, &ctx))) first_calls(&f, ctx, a, b);
     cold[r] = tool_now_ms() - t0;
     unsigned char *cache = NULL;
-    if (!failures && gt_program_cache_size(ctx, &bytes) == GT_OK && (cache = malloc(bytes)) != NULL)
-      failures += gt_program_cache_save(ctx, cache, bytes, &bytes) != GT_OK;
+    if (f.status == GT_OK && ok(&f, "gt_program_cache_size", gt_program_cache_size(ctx, &bytes))) {
+      cache = malloc(bytes);
+      if (ok(&f, "a cache buffer", cache ? GT_OK : GT_ERR_OUT_OF_MEMORY))
+        ok(&f, "gt_program_cache_save", gt_program_cache_save(ctx, cache, bytes, &bytes));
+    }
     gt_context_release(ctx);
-    if (cache == NULL || failures) {
+    ctx = NULL;
+    if (f.status != GT_OK) {
       free(cache);
-      failures++;
       break;
     }
     t0 = tool_now_ms();
-    failures += gt_context_init(NULL, 0, &d, &ctx) != GT_OK;
+    ok(&f, "gt_context_init", gt_context_init(NULL, 0, &d, &ctx));
     double t1 = tool_now_ms();
-    failures += !failures && gt_program_cache_load(ctx, cache, bytes, &loaded) != GT_OK;
+    if (f.status == GT_OK) ok(&f, "gt_program_cache_load", gt_program_cache_load(ctx, cache, bytes, &loaded));
     load[r] = tool_now_ms() - t1;
-    failures += !failures && first_calls(ctx, a, b) != GT_OK;
+    if (f.status == GT_OK) first_calls(&f, ctx, a, b);
     warm[r] = tool_now_ms() - t0;
     /* The same calls again, every program ready: the floor. */
     t1 = tool_now_ms();
-    failures += !failures && first_calls(ctx, a, b) != GT_OK;
+    if (f.status == GT_OK) first_calls(&f, ctx, a, b);
     ready[r] = tool_now_ms() - t1;
     gt_context_release(ctx);
     free(cache);
   }
   glDeleteBuffers(1, &a);
   glDeleteBuffers(1, &b);
-  if (failures) {
-    printf("start-up: a call failed\n");
+  if (f.status != GT_OK) {
+    fprintf(stderr, "gltile: start-up: %s: %s\n", f.call, gt_status_string(f.status));
     return 1;
   }
   /* Only the first round compiles for real: drivers keep what they

@@ -11,9 +11,10 @@ static int write_variant(const char *dir, int n, const gt_program_key *key) {
   snprintf(path, sizeof path, "%s/%03d_%s", dir, n, gt__kernel_name(key->kernel));
   FILE *f = fopen(path, "w");
   if (f == NULL) return 1;
-  const char *include = gt__kernel_include(key->kernel);
-  fprintf(f, "%s%s\n#line 1 3\n%s\n#line 1 2\n%s", preamble, gt__glsl_prelude, include ? include : "",
-          gt__kernel_source(key->kernel));
+  const char *parts[GT_PROGRAM_PARTS];
+  gt__program_parts(key, preamble, parts);
+  for (int i = 0; i < GT_PROGRAM_PARTS; i++)
+    fputs(parts[i], f);
   return fclose(f) != 0;
 }
 

@@ -36,9 +36,11 @@ void tool_timer_init(const char *renderer) {
 
 /* Milliseconds of one run of fn: GPU time from a timer query when the
  * context has usable ones (and the GPU reported no disjoint period), else
- * wall time between two glFinish calls. */
+ * wall time between two glFinish calls. A failed finish fails the run:
+ * the time would not be the run's. */
 static double time_once(gt_context *ctx, tool_op_fn fn, const void *args, gt_status *status) {
-  gt_finish(ctx);
+  *status = gt_finish(ctx);
+  if (*status != GT_OK) return -1;
   GLint disjoint = 0;
   if (timer.query) {
     glGetIntegerv(GL_GPU_DISJOINT_EXT, &disjoint); /* clears the flag */
@@ -47,8 +49,9 @@ static double time_once(gt_context *ctx, tool_op_fn fn, const void *args, gt_sta
   double t0 = tool_now_ms();
   *status = fn(ctx, args);
   if (timer.query) timer.end(GL_TIME_ELAPSED_EXT);
-  gt_finish(ctx);
+  gt_status finished = gt_finish(ctx);
   double wall = tool_now_ms() - t0;
+  if (*status == GT_OK) *status = finished;
   if (timer.query) {
     GLuint64 ns = 0;
     timer.get(timer.query, GL_QUERY_RESULT_EXT, &ns);
@@ -74,7 +77,7 @@ gt_status tool_time_median(gt_context *ctx, tool_op_fn fn, const void *args, uns
   double start = tool_now_ms();
   for (unsigned r = 0; r < WARM_UP_MAX_RUNS; r++) {
     if ((s = fn(ctx, args)) != GT_OK) return s;
-    gt_finish(ctx);
+    if ((s = gt_finish(ctx)) != GT_OK) return s;
     if (tool_now_ms() - start >= TOOL_WARM_UP_MS) break;
   }
   for (unsigned r = 0; r < reps; r++) {

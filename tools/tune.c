@@ -33,44 +33,55 @@ static gt_status run_matmul(gt_context *ctx, const void *p) {
   return gt_matmul(ctx, m->a, m->b, m->c, NULL);
 }
 
-/* Median ms of one transpose candidate at rows x cols; < 0 on failure. */
-static double time_transpose(gt_context *ctx, const candidate *c, uint32_t rows, uint32_t cols, unsigned reps,
-                             double *scratch) {
+/* Median ms of one transpose candidate at rows x cols into *ms. */
+static gt_status time_transpose(gt_context *ctx, const candidate *c, uint32_t rows, uint32_t cols,
+                                unsigned reps, double *scratch, double *ms) {
   size_t n = (size_t)rows * cols;
   GLuint s = tool_buffer(n, NULL), d = tool_buffer(n, NULL);
   transpose_args a = {{s, 0, rows, cols, 0, GT_F32}, {d, 0, cols, rows, 0, GT_F32}, {c->strategy, c->tile}};
-  double ms = -1;
-  if (tool_time_median(ctx, run_transpose, &a, reps, scratch, &ms) != GT_OK) ms = -1;
+  gt_status status = tool_time_median(ctx, run_transpose, &a, reps, scratch, ms);
   glDeleteBuffers(1, &s);
   glDeleteBuffers(1, &d);
-  return ms;
+  return status;
 }
 
-/* Median ms of matmul's AUTO with the given kernel at n x n x k; < 0 when
- * the kernel does not fit the device. */
-static double time_matmul(gt_matmul_kernel kernel, bool min_limits, uint32_t n, uint32_t k, unsigned reps,
-                          double *scratch) {
+/* Median ms of matmul's AUTO with the given kernel at n x n x k into *ms;
+ * GT_ERR_UNSUPPORTED when the kernel does not fit the device. */
+static gt_status time_matmul(gt_matmul_kernel kernel, bool min_limits, uint32_t n, uint32_t k, unsigned reps,
+                             double *scratch, double *ms) {
   gt_context_desc desc;
   memset(&desc, 0, sizeof desc);
   desc.min_limits = min_limits;
   desc.matmul_kernel = kernel;
   gt_context *ctx = NULL;
-  if (gt_context_init(NULL, 0, &desc, &ctx) != GT_OK) return -1;
+  gt_status status = gt_context_init(NULL, 0, &desc, &ctx);
+  if (status != GT_OK) return status;
   size_t words = (size_t)n * (n > k ? n : k);
   float *ones = malloc(words * 4);
-  double ms = -1;
+  status = GT_ERR_OUT_OF_MEMORY;
   if (ones) {
     for (size_t i = 0; i < words; i++)
       ones[i] = 1.0f;
     GLuint a = tool_buffer(words, ones), b = tool_buffer(words, ones), c = tool_buffer(words, NULL);
     matmul_args m = {{a, 0, n, k, 0, GT_F32}, {b, 0, k, n, 0, GT_F32}, {c, 0, n, n, 0, GT_F32}};
-    if (tool_time_median(ctx, run_matmul, &m, reps, scratch, &ms) != GT_OK) ms = -1;
+    status = tool_time_median(ctx, run_matmul, &m, reps, scratch, ms);
     GLuint names[3] = {a, b, c};
     glDeleteBuffers(3, names);
   }
   free(ones);
   gt_context_release(ctx);
-  return ms;
+  return status;
+}
+
+/* Why a candidate has no time: a kernel or tile beyond the device is
+ * expected; anything else is a failure (returns 1). */
+static int print_no_time(const char *name, gt_status s) {
+  if (s == GT_ERR_UNSUPPORTED) {
+    printf("  %-20s does not fit this device\n", name);
+    return 0;
+  }
+  printf("  %-20s failed: %s\n", name, gt_status_string(s));
+  return 1;
 }
 
 static const char *strategy_constant(gt_strategy s) {
@@ -119,21 +130,23 @@ int tool_tune(const tool_tune_options *o) {
   printf("\ntranspose f32          %ux%u      %ux%u\n", sizes[0][0], sizes[0][1], sizes[1][0], sizes[1][1]);
   const candidate *best = NULL, *best_tiled = NULL;
   double auto_ms = -1, simple_ms = -1;
+  int failed = 0;
   for (unsigned i = 0; i < count; i++) {
     candidate *c = &cands[i];
     double ms[2];
-    for (int z = 0; z < 2; z++) {
-      ms[z] = time_transpose(ctx, c, sizes[z][0], sizes[z][1], o->reps, scratch);
-      if (ms[z] < 0) c->ms = -1;
-      if (c->ms >= 0) c->ms += ms[z];
+    gt_status st = GT_OK;
+    for (int z = 0; z < 2 && st == GT_OK; z++) {
+      st = time_transpose(ctx, c, sizes[z][0], sizes[z][1], o->reps, scratch, &ms[z]);
+      if (st == GT_OK) c->ms += ms[z];
     }
     char name[32];
     if (c->tile)
       snprintf(name, sizeof name, "%s %u", gt_strategy_name(c->strategy), c->tile);
     else
       snprintf(name, sizeof name, "%s", gt_strategy_name(c->strategy));
-    if (c->ms < 0) {
-      printf("  %-20s does not fit this device\n", name);
+    if (st != GT_OK) {
+      c->ms = -1;
+      failed |= print_no_time(name, st);
       continue;
     }
     printf("  %-20s %9.3f ms  %9.3f ms\n", name, ms[0], ms[1]);
@@ -151,16 +164,21 @@ int tool_tune(const tool_tune_options *o) {
    * here) for AUTO to run the shared kernel; a short K keeps a CPU quick. */
   uint32_t n = 2048, k = software ? 64 : 2048;
   printf("\nmatmul AUTO %ux%ux%u\n", n, n, k);
-  double reg = time_matmul(GT_MATMUL_KERNEL_REGISTERS, o->min_limits, n, k, o->reps, scratch);
-  double shared = time_matmul(GT_MATMUL_KERNEL_SHARED, o->min_limits, n, k, o->reps, scratch);
-  double flop = 2.0 * n * n * k;
-  printf("  registers            %9.3f ms  %8.1f GFLOP/s\n", reg, reg > 0 ? flop / reg / 1e6 : 0);
-  if (shared > 0)
+  double reg = -1, shared = -1, flop = 2.0 * n * n * k;
+  gt_status reg_st = time_matmul(GT_MATMUL_KERNEL_REGISTERS, o->min_limits, n, k, o->reps, scratch, &reg);
+  gt_status shared_st = time_matmul(GT_MATMUL_KERNEL_SHARED, o->min_limits, n, k, o->reps, scratch, &shared);
+  if (reg_st == GT_OK)
+    printf("  registers            %9.3f ms  %8.1f GFLOP/s\n", reg, flop / reg / 1e6);
+  else
+    failed |= print_no_time("registers", reg_st);
+  if (shared_st == GT_OK)
     printf("  shared               %9.3f ms  %8.1f GFLOP/s\n", shared, flop / shared / 1e6);
   else
-    printf("  shared               does not fit this device\n");
+    failed |= print_no_time("shared", shared_st);
+  if (reg_st != GT_OK) reg = -1;
+  if (shared_st != GT_OK) shared = -1;
   bool use_shared = shared > 0 && (reg < 0 || shared < reg);
-  int failed = best == NULL || (reg < 0 && shared < 0);
+  failed |= best == NULL || (reg < 0 && shared < 0);
   if (!failed) {
     int log2 = 0;
     while (((uint64_t)1 << (log2 + 1)) <= limits.max_dispatch_flops)

@@ -457,7 +457,9 @@ gt_status gt_program_cache_size(gt_context *ctx, size_t *size);
 
 /* Writes the cache into caller memory (glGetProgramBinary); the bytes are
  * the caller's to keep, on disk say, and are keyed by the library
- * version, the renderer and the driver version (GL_VERSION).
+ * version, a hash of the library's kernel sources (so another build of
+ * the same version does not take them), the renderer and the driver
+ * version (GL_VERSION).
  * Returns    GT_OK and *written; GT_ERR_OUT_OF_MEMORY (size too small:
  *            nothing written); GT_ERR_INVALID_ARGUMENT (NULL);
  *            GT_ERR_NO_CONTEXT; GT_ERR_GL. */
@@ -465,9 +467,9 @@ gt_status gt_program_cache_save(gt_context *ctx, void *mem, size_t size, size_t 
 
 /* Puts a saved cache's programs into ctx's table (glProgramBinary), so
  * the calls that need them compile nothing. A cache from another library
- * version, renderer or driver version is ignored (GT_OK, *loaded 0), and
- * a binary the driver refuses is left out and built from source when
- * first needed. The memory is not kept.
+ * version, other kernel sources, another renderer or driver version is
+ * ignored (GT_OK, *loaded 0), and a binary the driver refuses is left out
+ * and built from source when first needed. The memory is not kept.
  * Returns    GT_OK and *loaded, the programs taken; GT_ERR_INVALID_ARGUMENT
  *            (NULL, not a cache, or a damaged one: checked before any
  *            program is made); GT_ERR_OUT_OF_MEMORY; GT_ERR_NO_CONTEXT;
@@ -561,6 +563,9 @@ bool gt_images_alias(gt_image a, gt_image b);
  * src, dst   same format; dst is src.height wide and src.width high.
  * d          strategy and tile as gt_transpose; AUTO, SIMPLE, TILED_EVEN
  *            (tile must divide both extents) and TILED_PAD are offered.
+ *            AUTO runs SIMPLE where the context's transpose AUTO is
+ *            SIMPLE, else TILED_PAD (TILED_EVEN where the tile divides
+ *            both extents), on a context whose AUTO truncates too.
  * Aliasing   any shared texel between src and dst is refused with
  *            GT_ERR_ALIASED (a texture cannot be read and written in one
  *            dispatch: seed 004, caveat 3); in-place is not offered.
