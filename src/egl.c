@@ -9,6 +9,13 @@
 #ifndef EGL_PLATFORM_SURFACELESS_MESA
 #define EGL_PLATFORM_SURFACELESS_MESA 0x31DD
 #endif
+/* EGL_EXT_create_context_robustness, for headers older than it. */
+#ifndef EGL_CONTEXT_OPENGL_RESET_NOTIFICATION_STRATEGY_EXT
+#define EGL_CONTEXT_OPENGL_RESET_NOTIFICATION_STRATEGY_EXT 0x3138
+#endif
+#ifndef EGL_LOSE_CONTEXT_ON_RESET_EXT
+#define EGL_LOSE_CONTEXT_ON_RESET_EXT 0x31BF
+#endif
 
 static bool has_extension(const char *list, const char *name) {
   size_t n = strlen(name);
@@ -20,16 +27,34 @@ static bool has_extension(const char *list, const char *name) {
   return false;
 }
 
+/* An ES 3.1 context on cfg. Where the display offers
+ * EGL_EXT_create_context_robustness it asks for reset notification, so a
+ * GPU reset or a watchdog's kill reaches glGetGraphicsResetStatus (the
+ * default strategy reports nothing); robust buffer access stays off, as it
+ * can cost speed. A driver refusing the attribute gets the plain request. */
+static EGLContext create_context(EGLDisplay dpy, EGLConfig cfg, bool robustness) {
+  EGLint attribs[] = {
+      EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 1, EGL_NONE, EGL_NONE, EGL_NONE};
+  if (robustness) {
+    attribs[4] = EGL_CONTEXT_OPENGL_RESET_NOTIFICATION_STRATEGY_EXT;
+    attribs[5] = EGL_LOSE_CONTEXT_ON_RESET_EXT;
+    EGLContext c = eglCreateContext(dpy, cfg, EGL_NO_CONTEXT, attribs);
+    if (c != EGL_NO_CONTEXT) return c;
+    attribs[4] = EGL_NONE;
+  }
+  return eglCreateContext(dpy, cfg, EGL_NO_CONTEXT, attribs);
+}
+
 /* Makes an ES 3.1 context current on an initialised display: without a
  * config and a surface when the display allows it, else with a 1x1
  * pbuffer. */
 static bool make_context(EGLDisplay dpy, bool allow_pbuffer, gt_egl *egl) {
-  static const EGLint ctx_attribs[] = {EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 1, EGL_NONE};
   const char *exts = eglQueryString(dpy, EGL_EXTENSIONS);
+  bool robustness = has_extension(exts, "EGL_EXT_create_context_robustness");
   if (!eglBindAPI(EGL_OPENGL_ES_API)) return false;
   if (has_extension(exts, "EGL_KHR_no_config_context") &&
       has_extension(exts, "EGL_KHR_surfaceless_context")) {
-    EGLContext c = eglCreateContext(dpy, (EGLConfig)0, EGL_NO_CONTEXT, ctx_attribs);
+    EGLContext c = create_context(dpy, (EGLConfig)0, robustness);
     if (c != EGL_NO_CONTEXT) {
       if (eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, c)) {
         egl->display = dpy;
@@ -48,7 +73,7 @@ static bool make_context(EGLDisplay dpy, bool allow_pbuffer, gt_egl *egl) {
   if (!eglChooseConfig(dpy, cfg_attribs, &cfg, 1, &n) || n < 1) return false;
   EGLSurface surf = eglCreatePbufferSurface(dpy, cfg, pb_attribs);
   if (surf == EGL_NO_SURFACE) return false;
-  EGLContext c = eglCreateContext(dpy, cfg, EGL_NO_CONTEXT, ctx_attribs);
+  EGLContext c = create_context(dpy, cfg, robustness);
   if (c != EGL_NO_CONTEXT && eglMakeCurrent(dpy, surf, surf, c)) {
     egl->display = dpy;
     egl->surface = surf;

@@ -22,7 +22,16 @@
  *     reported by glGetGraphicsResetStatus where the context has it) gives
  *     GT_ERR_CONTEXT_LOST from then on; release the gt_context, make a new
  *     GL context current and gt_context_init again (the same memory will
- *     do). GL errors the application left pending are cleared, not
+ *     do). A context reports resets only when it was created asking for
+ *     them: an application that brings its own context should create it
+ *     with EGL_EXT_create_context_robustness's
+ *     EGL_CONTEXT_OPENGL_RESET_NOTIFICATION_STRATEGY_EXT =
+ *     EGL_LOSE_CONTEXT_ON_RESET_EXT (on Android too; robust buffer access
+ *     is not needed). Without it a GPU reset or a watchdog's kill of a long
+ *     dispatch can go unreported, and later calls may return GT_OK for
+ *     work that never ran. gt_context_reports_resets says whether the
+ *     context got it; gt_egl_open asks for it wherever the display offers
+ *     it. GL errors the application left pending are cleared, not
  *     reported.
  *   - Big work: a view longer than the device's storage-block limit is
  *     transposed, copied or multiplied in bands, each bound on its own;
@@ -257,7 +266,10 @@ bool gt_views_alias(gt_view a, gt_view b);
 
 /* Creates an OpenGL ES 3.1 context and makes it current on this thread.
  * Tries the EGL device platform, then Mesa's surfaceless platform, then
- * the default display with a 1x1 pbuffer.
+ * the default display with a 1x1 pbuffer. The context asks for reset
+ * notification (lose context on reset) where the display offers
+ * EGL_EXT_create_context_robustness, and gets a plain one where the
+ * driver refuses.
  * Returns    GT_OK, GT_ERR_INVALID_ARGUMENT (egl NULL), GT_ERR_NO_CONTEXT
  *            (no display gave an ES 3.1 context).
  * Allocates  only what EGL allocates. On failure *egl is zeroed. */
@@ -323,6 +335,13 @@ gt_matmul_kernel gt_matmul_auto_kernel(const gt_context *ctx, uint32_t m, uint32
 
 /* GL_RENDERER as read at init ("" for NULL). */
 const char *gt_context_renderer(const gt_context *ctx);
+
+/* true when the context reports GPU resets: it has
+ * glGetGraphicsResetStatus (ES 3.2, KHR_robustness or EXT_robustness) and
+ * its reset notification strategy, read at init, is lose context on reset
+ * (gltile info shows it). When false, a reset may go unreported; see the
+ * conventions at the top. false for NULL. */
+bool gt_context_reports_resets(const gt_context *ctx);
 
 /* Name of a strategy, e.g. "tiled_pad"; "unknown" for other values. */
 const char *gt_strategy_name(gt_strategy s);
