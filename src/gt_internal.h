@@ -176,6 +176,14 @@ struct gt_context {
   gt_user_kernel user_kernels[GT_USER_KERNEL_TABLE_SIZE];
 };
 
+/* ---- headless EGL (egl.c) ----------------------------------------- */
+
+/* Whether gt_egl_open asks for a referenced display where EGL offers
+ * EGL_KHR_display_reference (the default); false makes it count displays
+ * itself, as on EGLs without the extension, so tests reach that path. Not
+ * thread-safe: set it while no gt_egl_open runs. */
+void gt__egl_use_display_references(bool use);
+
 /* ---- shared helpers ----------------------------------------------- */
 
 /* Logs through the context's logger, printf style. Cheap when silent. */

@@ -10,8 +10,13 @@
  *     initialised on to be current on the calling thread; from any other
  *     thread (or with another context current) they return
  *     GT_ERR_NO_CONTEXT. Threading: one gt_context per GL context, used by
- *     one thread at a time, as GL itself is. Functions without a context
- *     argument are pure and thread-safe.
+ *     one thread at a time, as GL itself is. The status, extent, section,
+ *     alias and size functions (gt_status_string, gt_strategy_name,
+ *     gt_type_size, gt_extent_pad, gt_extent_truncate, gt_section,
+ *     gt_views_alias, gt_images_alias, gt_context_size) are pure and
+ *     thread-safe. gt_egl_open and gt_egl_close are not pure: they make
+ *     and destroy EGL objects and change the calling thread's current
+ *     context; they may be called from several threads at once.
  *   - After creation, no function allocates host memory.
  *   - The library never prints; details of failures go to the logger hook.
  *   - GL failures: GL_OUT_OF_MEMORY gives GT_ERR_OUT_OF_MEMORY, any other
@@ -201,6 +206,8 @@ typedef struct gt_context gt_context;
 /* Caller storage for a headless EGL context made by gt_egl_open. */
 typedef struct gt_egl {
   void *display, *surface, *context;
+  bool display_referenced; /* the display counts eglInitialize / eglTerminate
+                              (EGL_KHR_display_reference) */
 } gt_egl;
 
 /* Options of gt_transpose. A NULL desc means all zero. */
@@ -270,13 +277,25 @@ bool gt_views_alias(gt_view a, gt_view b);
  * notification (lose context on reset) where the display offers
  * EGL_EXT_create_context_robustness, and gets a plain one where the
  * driver refuses.
+ * Displays   EGL hands the same display to every caller in the process
+ *            that names the same platform and device, and eglTerminate
+ *            ends every context on it. Where EGL offers
+ *            EGL_KHR_display_reference the display is a reference-counted
+ *            one of gltile's own; elsewhere gltile counts its gt_egl per
+ *            display and terminates a display only when the last one on it
+ *            is closed, and only if gt_egl_open initialised it. An
+ *            application using such a display itself should initialise it
+ *            before the first gt_egl_open, and terminate it itself.
  * Returns    GT_OK, GT_ERR_INVALID_ARGUMENT (egl NULL), GT_ERR_NO_CONTEXT
  *            (no display gave an ES 3.1 context).
  * Allocates  only what EGL allocates. On failure *egl is zeroed. */
 gt_status gt_egl_open(gt_egl *egl);
 
-/* Releases what gt_egl_open made and zeroes *egl. NULL or a zeroed egl is
- * a no-op. */
+/* Releases what gt_egl_open made and zeroes *egl; the display is
+ * terminated only as gt_egl_open describes, so other contexts on it live
+ * on. Unbinds the context first if it is current on this thread; a
+ * different context current here stays current. NULL or a zeroed egl is a
+ * no-op. */
 void gt_egl_close(gt_egl *egl);
 
 /* ------------------------------------------------------------------ */
