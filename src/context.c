@@ -163,6 +163,26 @@ static reset_status_fn find_reset_status(int major, int minor) {
 #endif
 }
 
+/* Whether the context reports resets: it has a reset status to ask
+ * (ctx->reset_status) and was made with the lose-context-on-reset
+ * strategy. The strategy query exists in ES 3.2 and the robustness
+ * extensions only, elsewhere it raises GL_INVALID_ENUM: that error is taken
+ * here and means no. Out of memory or a lost context fail init as any
+ * other query would. */
+static gt_status query_reports_resets(gt_context *ctx) {
+  if (ctx->reset_status == NULL) return GT_OK;
+  GLint strategy = 0;
+  glGetIntegerv(GL_RESET_NOTIFICATION_STRATEGY, &strategy);
+  GLenum e = glGetError();
+  if (e == GL_INVALID_ENUM) {
+    gt__log(ctx, GT_LOG_DEBUG, "GL_RESET_NOTIFICATION_STRATEGY not known here: resets not reported");
+    return GT_OK;
+  }
+  GT__TRY(gt__gl_error_status(ctx, e, "gt_context_init: reset notification strategy"));
+  ctx->reports_resets = strategy == GL_LOSE_CONTEXT_ON_RESET;
+  return GT_OK;
+}
+
 /* Work per matmul dispatch: the device table's unless the desc says. */
 static uint64_t choose_dispatch_flops(const gt_device_entry *e, uint64_t wanted) {
   if (wanted != 0) return wanted < (1u << 20) ? (1u << 20) : wanted;
@@ -243,6 +263,11 @@ gt_status gt_context_init(void *mem, size_t size, const gt_context_desc *d, gt_c
   for (int i = 0; i < 8 && glGetError() != GL_NO_ERROR; i++) {
   }
   ctx->reset_status = find_reset_status(major, minor);
+  gt_status s = query_reports_resets(ctx);
+  if (s != GT_OK) {
+    gt_context_release(ctx);
+    return s;
+  }
   query_limits(&ctx->limits, d);
   const char *renderer = (const char *)glGetString(GL_RENDERER);
   snprintf(ctx->renderer, sizeof ctx->renderer, "%s", renderer ? renderer : "");
@@ -261,7 +286,7 @@ gt_status gt_context_init(void *mem, size_t size, const gt_context_desc *d, gt_c
     gt_context_release(ctx);
     return GT_ERR_UNSUPPORTED;
   }
-  gt_status s = gt__gl_status(ctx, "gt_context_init");
+  s = gt__gl_status(ctx, "gt_context_init");
   if (s != GT_OK) {
     gt_context_release(ctx);
     return s;
@@ -304,6 +329,8 @@ gt_matmul_kernel gt_context_matmul_kernel(const gt_context *ctx) {
 }
 
 const char *gt_context_renderer(const gt_context *ctx) { return ctx ? ctx->renderer : ""; }
+
+bool gt_context_reports_resets(const gt_context *ctx) { return ctx ? ctx->reports_resets : false; }
 
 const char *gt_context_device_name(const gt_context *ctx) {
   return ctx && ctx->device ? ctx->device->name : "";

@@ -10,6 +10,12 @@
 #ifndef GL_CONTEXT_LOST
 #define GL_CONTEXT_LOST 0x0507
 #endif
+#ifndef GL_RESET_NOTIFICATION_STRATEGY
+#define GL_RESET_NOTIFICATION_STRATEGY 0x8256
+#endif
+#ifndef GL_LOSE_CONTEXT_ON_RESET
+#define GL_LOSE_CONTEXT_ON_RESET 0x8252
+#endif
 
 /* Tests build the library a second time with every GL call wrapped. */
 #ifdef GT_FAULT_INJECTION
@@ -170,6 +176,10 @@ struct gt_context {
   /* glGetGraphicsResetStatus (ES 3.2) or its EXT/KHR robustness twin;
    * NULL where the context has none. */
   GLenum(GL_APIENTRYP reset_status)(void);
+  /* reset_status is there and the context was made with the
+   * lose-context-on-reset strategy; under the default strategy (no reset
+   * notification) a reset may go unreported. */
+  bool reports_resets;
   bool lost; /* the GL context was lost: every call answers CONTEXT_LOST */
   /* The staging buffer reads go through (transfer.c): made on the first
    * read, limits.staging_bytes long; 0 until then. */
@@ -181,6 +191,14 @@ struct gt_context {
   gt_program programs[GT_PROGRAM_TABLE_SIZE];
   gt_user_kernel user_kernels[GT_USER_KERNEL_TABLE_SIZE];
 };
+
+/* ---- headless EGL (egl.c) ----------------------------------------- */
+
+/* Whether gt_egl_open asks for a referenced display where EGL offers
+ * EGL_KHR_display_reference (the default); false makes it count displays
+ * itself, as on EGLs without the extension, so tests reach that path. Not
+ * thread-safe: set it while no gt_egl_open runs. */
+void gt__egl_use_display_references(bool use);
 
 /* ---- shared helpers ----------------------------------------------- */
 

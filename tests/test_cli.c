@@ -412,6 +412,7 @@ static void test_info_tune_calls(void) {
   CHECK_EQ_U(run(info), 0);
   CHECK(last_stdout_contains("device table entry"));
   CHECK(last_stdout_contains("matmul per dispatch"));
+  CHECK(last_stdout_contains("reset notification:"));
   if (emulator) return;
   const char *tune[] = {"tune", "--reps", "1", NULL};
   CHECK_EQ_U(run(tune), 0);

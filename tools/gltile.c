@@ -46,6 +46,9 @@ static int cmd_info(bool min_limits, gt_matmul_kernel kernel) {
   printf("renderer:              %s\n", gt_context_renderer(ctx));
   printf("version:               %s\n", (const char *)glGetString(GL_VERSION));
   printf("shading language:      %s\n", (const char *)glGetString(GL_SHADING_LANGUAGE_VERSION));
+  printf("reset notification:    %s\n", gt_context_reports_resets(ctx)
+                                            ? "yes (lose context on reset)"
+                                            : "no (a GPU reset may go unreported)");
   printf("limits%s\n", min_limits ? " (clamped to the ES 3.1 minimums):" : ":");
   printf("  shared memory:       %u bytes\n", l.max_shared_bytes);
   printf("  invocations/group:   %u\n", l.max_invocations);

@@ -10,8 +10,13 @@
  *     initialised on to be current on the calling thread; from any other
  *     thread (or with another context current) they return
  *     GT_ERR_NO_CONTEXT. Threading: one gt_context per GL context, used by
- *     one thread at a time, as GL itself is. Functions without a context
- *     argument are pure and thread-safe.
+ *     one thread at a time, as GL itself is. The status, extent, section,
+ *     alias and size functions (gt_status_string, gt_strategy_name,
+ *     gt_type_size, gt_extent_pad, gt_extent_truncate, gt_section,
+ *     gt_views_alias, gt_images_alias, gt_context_size) are pure and
+ *     thread-safe. gt_egl_open and gt_egl_close are not pure: they make
+ *     and destroy EGL objects and change the calling thread's current
+ *     context; they may be called from several threads at once.
  *   - After creation, no function allocates host memory.
  *   - The library never prints; details of failures go to the logger hook.
  *   - GL failures: GL_OUT_OF_MEMORY gives GT_ERR_OUT_OF_MEMORY, any other
@@ -22,7 +27,16 @@
  *     reported by glGetGraphicsResetStatus where the context has it) gives
  *     GT_ERR_CONTEXT_LOST from then on; release the gt_context, make a new
  *     GL context current and gt_context_init again (the same memory will
- *     do). GL errors the application left pending are cleared, not
+ *     do). A context reports resets only when it was created asking for
+ *     them: an application that brings its own context should create it
+ *     with EGL_EXT_create_context_robustness's
+ *     EGL_CONTEXT_OPENGL_RESET_NOTIFICATION_STRATEGY_EXT =
+ *     EGL_LOSE_CONTEXT_ON_RESET_EXT (on Android too; robust buffer access
+ *     is not needed). Without it a GPU reset or a watchdog's kill of a long
+ *     dispatch can go unreported, and later calls may return GT_OK for
+ *     work that never ran. gt_context_reports_resets says whether the
+ *     context got it; gt_egl_open asks for it wherever the display offers
+ *     it. GL errors the application left pending are cleared, not
  *     reported.
  *   - Big work: a view longer than the device's storage-block limit is
  *     transposed, copied or multiplied in bands, each bound on its own;
@@ -205,6 +219,8 @@ typedef struct gt_context gt_context;
 /* Caller storage for a headless EGL context made by gt_egl_open. */
 typedef struct gt_egl {
   void *display, *surface, *context;
+  bool display_referenced; /* the display counts eglInitialize / eglTerminate
+                              (EGL_KHR_display_reference) */
 } gt_egl;
 
 /* Options of gt_transpose. A NULL desc means all zero. */
@@ -272,14 +288,29 @@ bool gt_views_alias(gt_view a, gt_view b);
 
 /* Creates an OpenGL ES 3.1 context and makes it current on this thread.
  * Tries the EGL device platform, then Mesa's surfaceless platform, then
- * the default display with a 1x1 pbuffer.
+ * the default display with a 1x1 pbuffer. The context asks for reset
+ * notification (lose context on reset) where the display offers
+ * EGL_EXT_create_context_robustness, and gets a plain one where the
+ * driver refuses.
+ * Displays   EGL hands the same display to every caller in the process
+ *            that names the same platform and device, and eglTerminate
+ *            ends every context on it. Where EGL offers
+ *            EGL_KHR_display_reference the display is a reference-counted
+ *            one of gltile's own; elsewhere gltile counts its gt_egl per
+ *            display and terminates a display only when the last one on it
+ *            is closed, and only if gt_egl_open initialised it. An
+ *            application using such a display itself should initialise it
+ *            before the first gt_egl_open, and terminate it itself.
  * Returns    GT_OK, GT_ERR_INVALID_ARGUMENT (egl NULL), GT_ERR_NO_CONTEXT
  *            (no display gave an ES 3.1 context).
  * Allocates  only what EGL allocates. On failure *egl is zeroed. */
 gt_status gt_egl_open(gt_egl *egl);
 
-/* Releases what gt_egl_open made and zeroes *egl. NULL or a zeroed egl is
- * a no-op. */
+/* Releases what gt_egl_open made and zeroes *egl; the display is
+ * terminated only as gt_egl_open describes, so other contexts on it live
+ * on. Unbinds the context first if it is current on this thread; a
+ * different context current here stays current. NULL or a zeroed egl is a
+ * no-op. */
 void gt_egl_close(gt_egl *egl);
 
 /* ------------------------------------------------------------------ */
@@ -338,6 +369,13 @@ gt_matmul_kernel gt_matmul_auto_kernel(const gt_context *ctx, uint32_t m, uint32
 
 /* GL_RENDERER as read at init ("" for NULL). */
 const char *gt_context_renderer(const gt_context *ctx);
+
+/* true when the context reports GPU resets: it has
+ * glGetGraphicsResetStatus (ES 3.2, KHR_robustness or EXT_robustness) and
+ * its reset notification strategy, read at init, is lose context on reset
+ * (gltile info shows it). When false, a reset may go unreported; see the
+ * conventions at the top. false for NULL. */
+bool gt_context_reports_resets(const gt_context *ctx);
 
 /* Name of a strategy, e.g. "tiled_pad"; "unknown" for other values. */
 const char *gt_strategy_name(gt_strategy s);
