@@ -3,6 +3,7 @@
  * strategy is timed (median of several runs after a warm-up that is also
  * verified against the CPU), and the results go to a table, CSV and SVG. */
 #include "bench_calls.h"
+#include "bench_loop.h"
 #include "timing.h"
 #include "tool.h"
 
@@ -465,6 +466,7 @@ int tool_bench(const tool_bench_options *o) {
          gt_context_renderer(ctx), o->tile ? o->tile : gt_context_default_tile(ctx), o->reps,
          TOOL_WARM_UP_MS);
   int failures = 0;
+  if (strcmp(o->ops, "loop") == 0) failures += tool_bench_loop(ctx, o);
   char sizes[1024];
   snprintf(sizes, sizeof sizes, "%s", o->sizes);
   for (char *save = NULL, *tok = strtok_r(sizes, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {

@@ -38,7 +38,7 @@ void tool_timer_init(const char *renderer) {
  * context has usable ones (and the GPU reported no disjoint period), else
  * wall time between two glFinish calls. A failed finish fails the run:
  * the time would not be the run's. */
-static double time_once(gt_context *ctx, tool_op_fn fn, const void *args, gt_status *status) {
+double tool_time_once(gt_context *ctx, tool_op_fn fn, const void *args, gt_status *status) {
   *status = gt_finish(ctx);
   if (*status != GT_OK) return -1;
   GLint disjoint = 0;
@@ -81,7 +81,7 @@ gt_status tool_time_median(gt_context *ctx, tool_op_fn fn, const void *args, uns
     if (tool_now_ms() - start >= TOOL_WARM_UP_MS) break;
   }
   for (unsigned r = 0; r < reps; r++) {
-    scratch[r] = time_once(ctx, fn, args, &s);
+    scratch[r] = tool_time_once(ctx, fn, args, &s);
     if (s != GT_OK) return s;
   }
   *ms = tool_median(scratch, reps);

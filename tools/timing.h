@@ -18,6 +18,11 @@ void tool_timer_init(const char *renderer);
 gt_status tool_time_median(gt_context *ctx, tool_op_fn fn, const void *args, unsigned reps, double *scratch,
                            double *ms);
 
+/* Milliseconds of one run of fn, with no warm-up: GPU time from a timer
+ * query where the context has one, else the wall clock between finishes.
+ * *status says whether the run (and its finish) succeeded. */
+double tool_time_once(gt_context *ctx, tool_op_fn fn, const void *args, gt_status *status);
+
 /* Where the times come from, for the report. */
 const char *tool_timer_source(void);
 

@@ -1,5 +1,5 @@
-/* gltile: tiled matrix transpose (and, later, multiply) as OpenGL ES 3.1
- * compute shaders, after the tiled model of C++ AMP.
+/* gltile: tiled matrix transpose and multiply as OpenGL ES 3.1 compute
+ * shaders, after the tiled model of C++ AMP.
  *
  * Conventions for every function below:
  *   - Sizes, offsets and pitches are in elements unless a name says bytes.
@@ -39,10 +39,30 @@
  *     it. GL errors the application left pending are cleared, not
  *     reported.
  *   - Big work: a view longer than the device's storage-block limit is
- *     transposed, copied or multiplied in bands, each bound on its own;
- *     matmul also splits its work so that no dispatch exceeds
- *     gt_limits.max_dispatch_flops (a mobile GPU's watchdog kills long
- *     dispatches). Group counts beyond the device's limit are split too.
+ *     transposed, copied or multiplied in blocks, each bound on its own.
+ *     No dispatch runs long (a mobile GPU's watchdog kills long ones):
+ *     matmul splits its work at gt_limits.max_dispatch_flops, transposes
+ *     (in place too), copies and image operations their grids at
+ *     gt_limits.max_dispatch_bytes; user kernels are dispatched whole.
+ *     Group counts beyond the device's limit are split too.
+ *   - GL state: every entry point leaves the generic buffer bindings
+ *     (GL_SHADER_STORAGE_BUFFER, GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER
+ *     and the others it does not use) and the active unit's GL_TEXTURE_2D
+ *     as it found them. It changes, and does not restore, the current
+ *     program, the indexed storage-buffer bindings it uses (from 0) and
+ *     image units 0-1; rebind yours after a call if you rely on them.
+ *   - GL objects the context owns: the programs it builds, and after the
+ *     first read one staging buffer (gt_limits.staging_bytes; size it with
+ *     gt_context_desc.staging_bytes) and, while a read-back is pending, one
+ *     fence. gt_context_release deletes them. A view naming the staging
+ *     buffer is refused with GT_ERR_INVALID_ARGUMENT.
+ *   - Ordering with the application's own GL work: gltile's calls are GL
+ *     commands on the current context, ordered with the application's as
+ *     GL orders commands. Each operation ends with a shader-storage and
+ *     buffer-update barrier, so the application's later reads of the
+ *     results (glBufferSubData, glCopyBufferSubData, glMapBufferRange,
+ *     later dispatches) see them; the application's own shader writes
+ *     need its own glMemoryBarrier before a gltile call reads them.
  *
  * Aliasing (C++ AMP's aliased invocations, in GLES terms): two views alias
  * when they name the same buffer and share at least one element
