@@ -695,6 +695,16 @@ static bool fixture_open(void) {
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, fb->name);
     glBufferData(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)fb->bytes, fb->bytes ? data : NULL, GL_DYNAMIC_COPY);
   }
+  /* Each context's staging buffer is made now, by a read, so the names
+   * the library owns are known before any input runs (a texture name that
+   * is one of them is never handed out as a buffer name), and before the
+   * deleted name is freed, which a driver may hand out again. */
+  fz_context *contexts[3] = {&fx.main, &fx.min, &fx.img};
+  for (int i = 0; i < 3; i++) {
+    uint32_t word;
+    gt_view first = {fx.buf[0].name, 0, 1, 1, 0, GT_U32};
+    if (gt_read(contexts[i]->ctx, first, &word, 0) != GT_OK) return false;
+  }
   glGenBuffers(1, &fx.unbound_buffer);
   glGenBuffers(1, &fx.deleted_buffer);
   glBindBuffer(GL_SHADER_STORAGE_BUFFER, fx.deleted_buffer);
@@ -721,15 +731,6 @@ static bool fixture_open(void) {
     return false;
   for (int b = 0; b < NBUF; b++)
     if (texture_index(fx.buf[b].name) < 0 && glIsTexture(fx.buf[b].name)) return false;
-  /* Each context's staging buffer is made now, by a read, so the names
-   * the library owns are known before any input runs: a texture name that
-   * is one of them is never handed out as a buffer name. */
-  fz_context *contexts[3] = {&fx.main, &fx.min, &fx.img};
-  for (int i = 0; i < 3; i++) {
-    uint32_t word;
-    gt_view first = {fx.buf[0].name, 0, 1, 1, 0, GT_U32};
-    if (gt_read(contexts[i]->ctx, first, &word, 0) != GT_OK) return false;
-  }
   for (int t = 0; t < NTEX; t++)
     if (buffer_index(fx.tex[t].name) < 0 && glIsBuffer(fx.tex[t].name)) fx.tex_names_staging |= 1u << t;
   fx.arena_size = gt_context_size(NULL) + 32;
