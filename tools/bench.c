@@ -458,7 +458,9 @@ static bool op_wanted(const tool_bench_options *o, const char *op) {
 int tool_bench(const tool_bench_options *o) {
   gt_egl egl;
   gt_context *ctx;
-  if (tool_open(o->min_limits, o->matmul_kernel, &egl, &ctx)) return 1;
+  gt_context_desc desc = tool_desc(o->min_limits, o->matmul_kernel);
+  desc.max_dispatch_bytes = o->max_dispatch_bytes;
+  if (tool_open(&desc, &egl, &ctx)) return 1;
   tool_timer_init(gt_context_renderer(ctx));
   double *scratch = malloc((o->reps + 1) * sizeof *scratch);
   if (scratch == NULL) return 1;

@@ -260,7 +260,7 @@ int tool_cmd_transpose(int argc, char **argv) {
   }
   gt_egl egl;
   gt_context *ctx;
-  if (tool_open(false, GT_MATMUL_KERNEL_DEVICE, &egl, &ctx)) {
+  if (tool_open(NULL, &egl, &ctx)) {
     npy_free(&in);
     npy_free(&out);
     return 1;
@@ -350,7 +350,7 @@ int tool_cmd_matmul(int argc, char **argv) {
 
   gt_egl egl;
   gt_context *ctx;
-  if (tool_open(false, GT_MATMUL_KERNEL_DEVICE, &egl, &ctx)) goto done;
+  if (tool_open(NULL, &egl, &ctx)) goto done;
   char what[96];
   snprintf(what, sizeof what, "multiplying %ux%ux%u", m, n, k);
   progress p;

@@ -34,6 +34,8 @@ static const char usage[] =
     "  --type f32|i32|u32 element type of transpose and copy (default f32)\n"
     "  --reps N           timed runs per case, the median is reported (default 9 demo, 5 bench)\n"
     "  --tile N           8, 16 or 32 (default: chosen from the device limits)\n"
+    "  --max-dispatch-bytes MIB   bytes one transpose, copy or image dispatch may\n"
+    "                     move, in MiB (default: the device table's)\n"
     "  --csv FILE         write every result as CSV\n"
     "  --svg FILE         write throughput against size, a line per strategy\n"
     "  --no-verify        skip the CPU check (the table then says skipped)\n"
@@ -43,7 +45,8 @@ static const char usage[] =
 static int cmd_info(bool min_limits, gt_matmul_kernel kernel) {
   gt_egl egl;
   gt_context *ctx;
-  if (tool_open(min_limits, kernel, &egl, &ctx)) return 1;
+  gt_context_desc desc = tool_desc(min_limits, kernel);
+  if (tool_open(&desc, &egl, &ctx)) return 1;
   gt_limits l = gt_context_limits(ctx);
   printf("renderer:              %s\n", gt_context_renderer(ctx));
   printf("version:               %s\n", (const char *)glGetString(GL_VERSION));
@@ -65,6 +68,9 @@ static int cmd_info(bool min_limits, gt_matmul_kernel kernel) {
   printf("  default tile:        %u\n", gt_context_default_tile(ctx));
   printf("  transpose auto:      %s\n", gt_strategy_name(gt_context_auto_strategy(ctx)));
   printf("  matmul per dispatch: %llu FLOP at most\n", (unsigned long long)l.max_dispatch_flops);
+  printf("  other per dispatch:  %llu bytes moved at most (transpose, copy, images)\n",
+         (unsigned long long)l.max_dispatch_bytes);
+  printf("  read staging:        %llu bytes\n", (unsigned long long)l.staging_bytes);
   printf("  matmul auto:         %s\n", gt_context_matmul_kernel(ctx) == GT_MATMUL_KERNEL_SHARED
                                             ? "8x8 per invocation, 128x128 blocks through shared memory"
                                             : "4x4 per invocation in registers, no shared memory");
@@ -119,7 +125,11 @@ int main(int argc, char **argv) {
       bad = strcmp(v, "f32") && strcmp(v, "i32") && strcmp(v, "u32");
     } else if (strcmp(a, "--reps") == 0)
       bad = tool_parse_u32(v, 1000, &o.reps);
-    else if (strcmp(a, "--tile") == 0)
+    else if (strcmp(a, "--max-dispatch-bytes") == 0) {
+      uint32_t mib = 0;
+      bad = tool_parse_u32(v, 1u << 20, &mib);
+      o.max_dispatch_bytes = (uint64_t)mib << 20;
+    } else if (strcmp(a, "--tile") == 0)
       bad = tool_parse_u32(v, 32, &o.tile);
     else if (strcmp(a, "--matmul-kernel") == 0) {
       o.matmul_kernel = strcmp(v, "registers") == 0 ? GT_MATMUL_KERNEL_REGISTERS

@@ -6,23 +6,27 @@
 #include <string.h>
 #include <time.h>
 
-int tool_open(bool min_limits, gt_matmul_kernel kernel, gt_egl *egl, gt_context **ctx) {
+int tool_open(const gt_context_desc *desc, gt_egl *egl, gt_context **ctx) {
   gt_status s = gt_egl_open(egl);
   if (s != GT_OK) {
     fprintf(stderr, "gltile: no headless OpenGL ES 3.1 context: %s\n", gt_status_string(s));
     return 1;
   }
-  gt_context_desc desc;
-  memset(&desc, 0, sizeof desc);
-  desc.min_limits = min_limits;
-  desc.matmul_kernel = kernel;
-  s = gt_context_init(NULL, 0, &desc, ctx);
+  s = gt_context_init(NULL, 0, desc, ctx);
   if (s != GT_OK) {
     fprintf(stderr, "gltile: gt_context_init: %s\n", gt_status_string(s));
     gt_egl_close(egl);
     return 1;
   }
   return 0;
+}
+
+gt_context_desc tool_desc(bool min_limits, gt_matmul_kernel kernel) {
+  gt_context_desc d;
+  memset(&d, 0, sizeof d);
+  d.min_limits = min_limits;
+  d.matmul_kernel = kernel;
+  return d;
 }
 
 void tool_close(gt_egl *egl, gt_context *ctx) {

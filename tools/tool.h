@@ -7,8 +7,12 @@
 #include <GLES3/gl31.h>
 #include <stdio.h>
 
-/* Opens a headless context and a gltile context on it; prints why not. */
-int tool_open(bool min_limits, gt_matmul_kernel kernel, gt_egl *egl, gt_context **ctx);
+/* Opens a headless context and a gltile context on it with desc (NULL:
+ * defaults); prints why not. */
+int tool_open(const gt_context_desc *desc, gt_egl *egl, gt_context **ctx);
+
+/* A context desc with just these set. */
+gt_context_desc tool_desc(bool min_limits, gt_matmul_kernel kernel);
 void tool_close(gt_egl *egl, gt_context *ctx);
 
 double tool_now_ms(void);
@@ -48,6 +52,7 @@ typedef struct tool_bench_options {
   uint32_t reps, tile;
   bool verify, min_limits;
   gt_matmul_kernel matmul_kernel;
+  uint64_t max_dispatch_bytes; /* 0 = the device table's */
   const char *csv, *svg;
 } tool_bench_options;
 

@@ -96,7 +96,8 @@ static const char *strategy_constant(gt_strategy s) {
 int tool_tune(const tool_tune_options *o) {
   gt_egl egl;
   gt_context *ctx;
-  if (tool_open(o->min_limits, GT_MATMUL_KERNEL_DEVICE, &egl, &ctx)) return 1;
+  gt_context_desc desc = tool_desc(o->min_limits, GT_MATMUL_KERNEL_DEVICE);
+  if (tool_open(&desc, &egl, &ctx)) return 1;
   /* Copies: the context goes before the matmul part, which makes one per
    * kernel (one gt_context per GL context at a time). */
   char renderer[128], entry[32];
