@@ -9,9 +9,10 @@ enum { FLOPS_MOBILE = 31, FLOPS_DESKTOP = 38 };
 
 /* Bytes one transpose, copy or image dispatch may move: 128 MiB takes a
  * phone GPU moving 5-25 GB/s 5-25 ms, well inside the shortest watchdogs
- * (0.2 s); a desktop GPU moves 1 GiB in well under a second even when
- * its buffers sit in host memory. */
-enum { BYTES_MOBILE = 27, BYTES_DESKTOP = 30 };
+ * (0.2 s); a desktop GPU moves 2 GiB in about a millisecond, and in a
+ * tenth of a second even over PCIe. On the H100 a 12288^2 transpose cut
+ * at 1 GiB ran 12% slower than whole (docs/performance.md). */
+enum { BYTES_MOBILE = 27, BYTES_DESKTOP = 31 };
 
 /* First match wins; the last entry (renderer NULL) is the fallback.
  *

@@ -12,9 +12,13 @@ static void dispatch_shape(const gt_limits *l, uint32_t groups_cols, uint32_t gr
   if (budget == 0) budget = 1;
   uint32_t w = gt__min_u32(l->max_group_count[0], groups_cols);
   if (budget < w) w = (uint32_t)budget;
-  uint64_t h = budget / w;
-  *cols = w;
-  *rows = gt__min_u32(gt__min_u32(l->max_group_count[1], groups_rows), h < UINT32_MAX ? (uint32_t)h : UINT32_MAX);
+  uint64_t most_rows = budget / w;
+  uint32_t h = gt__min_u32(gt__min_u32(l->max_group_count[1], groups_rows),
+                           most_rows < UINT32_MAX ? (uint32_t)most_rows : UINT32_MAX);
+  /* Parts of one size, so the last is no sliver that leaves most of the
+   * GPU idle. */
+  *cols = gt__div_up(groups_cols, gt__div_up(groups_cols, w));
+  *rows = gt__div_up(groups_rows, gt__div_up(groups_rows, h));
 }
 
 gt_status gt__dispatch_grid(gt_context *ctx, const gt_program *prog, const GLuint *view_uniforms,

@@ -219,7 +219,7 @@ typedef struct gt_context_desc {
    * most work one matmul dispatch may do, in floating-point operations
    * (2 per multiply-add). At least 2^20 is used. */
   uint64_t max_dispatch_flops;
-  /* zero = chosen for the device (2^27 bytes, 128 MiB, except 2^30 on
+  /* zero = chosen for the device (2^27 bytes, 128 MiB, except 2^31 on
    * desktop NVIDIA and AMD GPUs); the most bytes (read plus written) one
    * dispatch of a transpose, copy or image operation may move: larger
    * grids run as several dispatches, so no dispatch outlasts a mobile
