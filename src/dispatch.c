@@ -6,8 +6,8 @@
 
 /* Groups one dispatch may run: the device's count limits, and the byte
  * budget where the caller says what a group moves. At least one. */
-static void dispatch_shape(const gt_limits *l, uint32_t groups_cols, uint32_t groups_rows, uint64_t group_bytes,
-                           uint32_t *cols, uint32_t *rows) {
+static void dispatch_shape(const gt_limits *l, uint32_t groups_cols, uint32_t groups_rows,
+                           uint64_t group_bytes, uint32_t *cols, uint32_t *rows) {
   uint64_t budget = group_bytes ? l->max_dispatch_bytes / group_bytes : UINT64_MAX;
   if (budget == 0) budget = 1;
   uint32_t w = gt__min_u32(l->max_group_count[0], groups_cols);
@@ -22,7 +22,8 @@ static void dispatch_shape(const gt_limits *l, uint32_t groups_cols, uint32_t gr
 }
 
 gt_status gt__dispatch_grid(gt_context *ctx, const gt_program *prog, const GLuint *view_uniforms,
-                            uint32_t count, uint32_t groups_cols, uint32_t groups_rows, uint64_t group_bytes) {
+                            uint32_t count, uint32_t groups_cols, uint32_t groups_rows,
+                            uint64_t group_bytes) {
   GT__CHECK(count <= GT_MAX_VIEWS, GT_ERR_INVALID_ARGUMENT);
   if (groups_cols == 0 || groups_rows == 0) return GT_OK;
   glUseProgram(prog->name);

@@ -129,8 +129,9 @@ static gt_status image_op(gt_context *ctx, gt_image src, gt_image dst, uint32_t 
   GLuint views[8] = {src.height, src.width, src.x, src.y, dst.height, dst.width, dst.x, dst.y};
   uint32_t step_cols = simple ? GT_SIMPLE_GROUP_COLS : tile;
   uint32_t step_rows = simple ? GT_SIMPLE_GROUP_ROWS : tile;
-  gt_status status = gt__dispatch_grid(ctx, prog, views, 2, gt__div_up(src.width, step_cols),
-                                       gt__div_up(src.height, step_rows), gt__moved_bytes(step_cols * step_rows));
+  gt_status status =
+      gt__dispatch_grid(ctx, prog, views, 2, gt__div_up(src.width, step_cols),
+                        gt__div_up(src.height, step_rows), gt__moved_bytes(step_cols * step_rows));
   /* ES 3.1, "Shader Memory Access Synchronization": later image access,
    * sampling and texture reads must see these stores. */
   glMemoryBarrier(GL_SHADER_IMAGE_ACCESS_BARRIER_BIT | GL_TEXTURE_FETCH_BARRIER_BIT |

@@ -88,7 +88,8 @@ static gt_status make_staging(gt_context *ctx) {
     if (b != 0 && !ctx->lost) glDeleteBuffers(1, &b);
     return s;
   }
-  gt__log(ctx, GT_LOG_DEBUG, "staging buffer %u: %llu bytes", b, (unsigned long long)ctx->limits.staging_bytes);
+  gt__log(ctx, GT_LOG_DEBUG, "staging buffer %u: %llu bytes", b,
+          (unsigned long long)ctx->limits.staging_bytes);
   ctx->staging = b;
   return GT_OK;
 }
@@ -119,8 +120,8 @@ static uint64_t stage(const gt_context *ctx, const transfer_rows *t, cursor *at)
  * GL_COPY_WRITE_BUFFER) and hands them out to host rows from *at on. */
 static gt_status unstage(gt_context *ctx, const transfer_rows *t, cursor *at, uint64_t count,
                          unsigned char *host) {
-  const unsigned char *mapped =
-      (const unsigned char *)glMapBufferRange(GL_COPY_WRITE_BUFFER, 0, (GLsizeiptr)(count * 4), GL_MAP_READ_BIT);
+  const unsigned char *mapped = (const unsigned char *)glMapBufferRange(
+      GL_COPY_WRITE_BUFFER, 0, (GLsizeiptr)(count * 4), GL_MAP_READ_BIT);
   if (mapped == NULL) {
     gt_status s = gt__gl_status(ctx, "glMapBufferRange(staging)");
     return s != GT_OK ? s : GT_ERR_GL;

@@ -57,6 +57,19 @@ static uint32_t small_float(size_t i, uint32_t seed) {
  * the renderer. No checksum covers it. */
 enum { SOURCES_AT = 16, RENDERER_AT = 24 };
 
+/* A cache ctx must ignore: GT_OK with none loaded, and the operations
+ * then compile every program again and run exact. */
+static void check_ignored(gt_context *ctx, const unsigned char *bytes, size_t written, unsigned cold_builds,
+                          GLuint in, GLuint out, const uint32_t *first, uint32_t *second) {
+  uint32_t loaded = 99;
+  builds = 0;
+  CHECK_STATUS(gt_program_cache_load(ctx, bytes, written, &loaded), GT_OK);
+  CHECK_EQ_U(loaded, 0);
+  CHECK(run_ops(ctx, in, out, second));
+  CHECK(memcmp(first, second, 3 * ROWS * COLS * 4) == 0);
+  CHECK_EQ_U(builds, cold_builds);
+}
+
 /* A cache written by another build of this version (its source hash
  * changed, nothing else) is ignored like another renderer's: GT_OK, none
  * loaded, and the operations compile and run exact. The unchanged cache
@@ -72,19 +85,13 @@ static void test_other_sources(bool min_limits, GLint formats, const unsigned ch
   sources ^= 1u << 20;
   memcpy(other + SOURCES_AT, &sources, sizeof sources);
 
-  builds = 0;
   gt_context *ctx = open_context(min_limits);
-  uint32_t loaded = 99;
-  CHECK_STATUS(gt_program_cache_load(ctx, other, written, &loaded), GT_OK);
-  CHECK_EQ_U(loaded, 0);
-  CHECK(run_ops(ctx, in, out, second));
-  CHECK(memcmp(first, second, 3 * ROWS * COLS * 4) == 0);
-  CHECK_EQ_U(builds, cold_builds);
+  check_ignored(ctx, other, written, cold_builds, in, out, first, second);
   gt_context_release(ctx);
 
   builds = 0;
   ctx = open_context(min_limits);
-  loaded = 99;
+  uint32_t loaded = 99;
   CHECK_STATUS(gt_program_cache_load(ctx, cache, written, &loaded), GT_OK);
   if (formats > 0) CHECK_EQ_U(loaded, cold_builds);
   CHECK(run_ops(ctx, in, out, second));
@@ -207,12 +214,7 @@ int main(int argc, char **argv) {
   memcpy(bad, cache, written);
   CHECK(strncmp((const char *)cache + RENDERER_AT, gt_context_renderer(ctx), 16) == 0);
   bad[RENDERER_AT] ^= 0x20;
-  builds = 0;
-  CHECK_STATUS(gt_program_cache_load(ctx, bad, written, &loaded), GT_OK);
-  CHECK_EQ_U(loaded, 0);
-  CHECK(run_ops(ctx, in, out, second));
-  CHECK(memcmp(first, second, 3 * ROWS * COLS * 4) == 0);
-  CHECK_EQ_U(builds, cold_builds);
+  check_ignored(ctx, bad, written, cold_builds, in, out, first, second);
   gt_context_release(ctx);
 
   test_other_sources(min_limits, formats, cache, written, cold_builds, in, out, first, second);

@@ -1241,7 +1241,8 @@ int main(int argc, char **argv) {
       rss_bound = arg_number(argv[++i]);
     else if (strcmp(argv[i], "--only") == 0 && more)
       only = arg_number(argv[++i]), replay = 1;
-    else if ((strcmp(argv[i], "--max-dispatch-bytes") == 0 || strcmp(argv[i], "--staging-bytes") == 0) && more)
+    else if ((strcmp(argv[i], "--max-dispatch-bytes") == 0 || strcmp(argv[i], "--staging-bytes") == 0) &&
+             more)
       i++; /* the harness reads them */
     else if (strcmp(argv[i], "--min-limits") != 0) {
       fprintf(stderr,

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { GUARD = 64 };                  /* guard words on each side of host rows */
+enum { GUARD = 64 }; /* guard words on each side of host rows */
 static const uint32_t HOST_POISON = 0xA5A5A5A5u;
 
 static gt_context *ctx;
@@ -33,7 +33,8 @@ static GLuint noise_buffer(size_t words, uint32_t seed) { return gt_test_buffer(
 
 /* Host memory for rows x cols at host_pitch, with GUARD poison words
  * before and after; returns the first row's start. */
-static uint32_t *guarded_host(uint32_t rows, uint32_t cols, size_t host_pitch, uint32_t **block, size_t *words) {
+static uint32_t *guarded_host(uint32_t rows, uint32_t cols, size_t host_pitch, uint32_t **block,
+                              size_t *words) {
   size_t hp = host_pitch ? host_pitch : cols;
   *words = GUARD * 2 + (size_t)(rows - 1) * hp + cols;
   *block = malloc(*words * 4);
@@ -72,8 +73,9 @@ static void read_case(const char *what, uint32_t rows, uint32_t cols, size_t off
   gt_status s = gt_read(ctx, v, host, host_pitch);
   CHECK_STATUS(s, GT_OK);
   bool ok = host_matches(block, host_words, v, host_pitch, truth);
-  if (!ok) fprintf(stderr, "read %s (%ux%u, offset %zu, pitch %u, host pitch %zu) wrong\n", what, rows, cols,
-                   offset, pitch, host_pitch);
+  if (!ok)
+    fprintf(stderr, "read %s (%ux%u, offset %zu, pitch %u, host pitch %zu) wrong\n", what, rows, cols, offset,
+            pitch, host_pitch);
   CHECK(ok);
   free(truth);
   free(block);
@@ -101,8 +103,9 @@ static void write_case(const char *what, uint32_t rows, uint32_t cols, size_t of
     uint32_t want = inside ? host[((i - offset) / p) * hp + (i - offset) % p] : before[i];
     wrong += after[i] != want;
   }
-  if (wrong) fprintf(stderr, "write %s (%ux%u, pitch %u, host pitch %zu): %zu words wrong\n", what, rows, cols,
-                     pitch, host_pitch, wrong);
+  if (wrong)
+    fprintf(stderr, "write %s (%ux%u, pitch %u, host pitch %zu): %zu words wrong\n", what, rows, cols, pitch,
+            host_pitch, wrong);
   CHECK_EQ_U(wrong, 0);
   free(before);
   free(after);

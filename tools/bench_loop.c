@@ -17,8 +17,8 @@ enum { PHASES = 3 };
 static const char *const phase_names[PHASES] = {"never mapped", "after gt_write", "after gt_read"};
 
 typedef struct loop_case {
-  gt_view src, dst;     /* n x n u32 */
-  gt_view a, b, c;      /* n x n f32 */
+  gt_view src, dst; /* n x n u32 */
+  gt_view a, b, c;  /* n x n f32 */
   gt_transpose_desc t;
   const uint32_t *host; /* src's words; also a and b's */
   uint32_t *back;       /* n x n words of host memory */
@@ -104,9 +104,14 @@ static int loop_size(gt_context *ctx, uint32_t n, unsigned reps, double *scratch
   GLuint names[5];
   for (int i = 0; i < 5; i++)
     names[i] = tool_buffer(count, host);
-  loop_case l = {{names[0], 0, n, n, 0, GT_U32}, {names[1], 0, n, n, 0, GT_U32},
-                 {names[2], 0, n, n, 0, GT_F32}, {names[3], 0, n, n, 0, GT_F32},
-                 {names[4], 0, n, n, 0, GT_F32}, {GT_STRATEGY_AUTO, 0}, host, back};
+  loop_case l = {{names[0], 0, n, n, 0, GT_U32},
+                 {names[1], 0, n, n, 0, GT_U32},
+                 {names[2], 0, n, n, 0, GT_F32},
+                 {names[3], 0, n, n, 0, GT_F32},
+                 {names[4], 0, n, n, 0, GT_F32},
+                 {GT_STRATEGY_AUTO, 0},
+                 host,
+                 back};
   double first[PHASES][OPS], median[PHASES][OPS];
   int failures = 0;
   /* One untimed call of each op builds its programs, so a first call
@@ -130,7 +135,8 @@ static int loop_size(gt_context *ctx, uint32_t n, unsigned reps, double *scratch
     for (int k = 0; k < OPS; k++) {
       printf("  %-18s %8.3f / %7.3f", ops[k].name, first[0][k], median[0][k]);
       for (int phase = 1; phase < PHASES; phase++)
-        printf("   %8.3f / %7.3f (%4.2fx)", first[phase][k], median[phase][k], median[phase][k] / median[0][k]);
+        printf("   %8.3f / %7.3f (%4.2fx)", first[phase][k], median[phase][k],
+               median[phase][k] / median[0][k]);
       printf("\n");
     }
   }
