@@ -18,54 +18,6 @@ static void default_free(void *ptr, void *user) {
   free(ptr);
 }
 
-void gt__log(const gt_context *ctx, int level, const char *fmt, ...) {
-  if (ctx == NULL || ctx->logger.log == NULL) return;
-  char msg[512];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
-  va_end(ap);
-  ctx->logger.log(level, msg, ctx->logger.user);
-}
-
-gt_status gt__context_check(gt_context *ctx) {
-  GT__CHECK(ctx != NULL, GT_ERR_INVALID_ARGUMENT);
-  GT__CHECK(!ctx->lost, GT_ERR_CONTEXT_LOST);
-  /* With no current context glGetError returns 0 on Mesa, so ask EGL. */
-  GT__CHECK(eglGetCurrentContext() == (EGLContext)ctx->egl_context, GT_ERR_NO_CONTEXT);
-  /* Errors the application left behind are not ours to report. A lost
-   * context keeps answering, hence the bound. */
-  for (int i = 0; i < 8; i++) {
-    GLenum e = glGetError();
-    if (e == GL_NO_ERROR) break;
-    if (e == GL_CONTEXT_LOST) return gt__gl_status(ctx, "gltile call");
-    gt__log(ctx, GT_LOG_DEBUG, "cleared GL error 0x%04x the application left", (unsigned)e);
-  }
-  return GT_OK;
-}
-
-gt_status gt__gl_status(gt_context *ctx, const char *where) {
-  return gt__gl_error_status(ctx, glGetError(), where);
-}
-
-gt_status gt__gl_error_status(gt_context *ctx, GLenum e, const char *where) {
-  GLenum reset = ctx->reset_status ? ctx->reset_status() : GL_NO_ERROR;
-  if (e == GL_NO_ERROR && reset == GL_NO_ERROR) return GT_OK;
-  gt_status s = GT_ERR_GL;
-  if (e == GL_OUT_OF_MEMORY) s = GT_ERR_OUT_OF_MEMORY;
-  if (e == GL_CONTEXT_LOST || reset != GL_NO_ERROR) {
-    s = GT_ERR_CONTEXT_LOST;
-    ctx->lost = true;
-    gt__log(ctx, GT_LOG_ERROR, "%s: the GL context was lost (reset status 0x%04x)", where, (unsigned)reset);
-    return s;
-  }
-  gt__log(ctx, GT_LOG_ERROR, "%s: GL error 0x%04x", where, (unsigned)e);
-  /* Clear the remaining flags so the next call starts clean. */
-  for (int i = 0; i < 8 && glGetError() != GL_NO_ERROR; i++) {
-  }
-  return s;
-}
-
 size_t gt_context_size(const gt_context_desc *d) {
   (void)d;
   return sizeof(gt_context);
@@ -135,14 +87,6 @@ static bool shared_kernel_fits(const gt_limits *l) {
          l->max_shared_bytes >= 8192;
 }
 
-/* True when the space-separated list names ext exactly. */
-static bool has_extension(const char *list, const char *ext) {
-  size_t n = strlen(ext);
-  for (const char *p = list; p && (p = strstr(p, ext)) != NULL; p += n)
-    if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0')) return true;
-  return false;
-}
-
 /* Where the context can report a reset: ES 3.2 has it in core, older
  * contexts through KHR_robustness or EXT_robustness. */
 typedef GLenum(GL_APIENTRYP reset_status_fn)(void);
@@ -151,9 +95,9 @@ static reset_status_fn find_reset_status(int major, int minor) {
   const char *name = NULL;
   if (major > 3 || (major == 3 && minor >= 2))
     name = "glGetGraphicsResetStatus";
-  else if (has_extension(exts, "GL_KHR_robustness"))
+  else if (gt__has_extension(exts, "GL_KHR_robustness"))
     name = "glGetGraphicsResetStatusKHR";
-  else if (has_extension(exts, "GL_EXT_robustness"))
+  else if (gt__has_extension(exts, "GL_EXT_robustness"))
     name = "glGetGraphicsResetStatusEXT";
 #ifdef GT_FAULT_INJECTION
   (void)name;
@@ -223,7 +167,7 @@ gt_status gt_context_init(void *mem, size_t size, const gt_context_desc *d, gt_c
                 d->transpose_strategy == GT_STRATEGY_TRUNCATE_A ||
                 d->transpose_strategy == GT_STRATEGY_TRUNCATE_B,
             GT_ERR_INVALID_ARGUMENT);
-  GT__CHECK(d->tile == 0 || d->tile == 8 || d->tile == 16 || d->tile == 32, GT_ERR_INVALID_ARGUMENT);
+  GT__CHECK(gt__tile_valid(d->tile), GT_ERR_INVALID_ARGUMENT);
   if (mem != NULL) {
     GT__CHECK(size >= sizeof(gt_context), GT_ERR_OUT_OF_MEMORY);
     GT__CHECK((uintptr_t)mem % sizeof(void *) == 0 && (uintptr_t)mem % sizeof(uint64_t) == 0,
@@ -323,6 +267,8 @@ uint32_t gt_context_default_tile(const gt_context *ctx) { return ctx ? ctx->defa
 gt_strategy gt_context_auto_strategy(const gt_context *ctx) {
   return ctx ? ctx->auto_strategy : GT_STRATEGY_TILED_PAD;
 }
+
+bool gt_context_auto_quads(const gt_context *ctx) { return ctx ? ctx->auto_quads : false; }
 
 gt_matmul_kernel gt_context_matmul_kernel(const gt_context *ctx) {
   return ctx ? ctx->matmul_kernel : GT_MATMUL_KERNEL_REGISTERS;

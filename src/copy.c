@@ -65,10 +65,10 @@ gt_status gt_copy(gt_context *ctx, gt_view src, gt_view dst) {
   GT__TRY(gt__view_check_buffer(ctx, src));
   GT__TRY(gt__view_check_buffer(ctx, dst));
   GT__CHECK(!gt_views_alias(src, dst), GT_ERR_ALIASED);
-  bool banded = !gt__view_fits(ctx, src) || !gt__view_fits(ctx, dst);
+  bool in_blocks = !gt__view_fits(ctx, src) || !gt__view_fits(ctx, dst);
   gt_block_plan plan;
   memset(&plan, 0, sizeof plan);
-  if (banded) {
+  if (in_blocks) {
     plan.dims = 2;
     plan.extent[0] = src.rows;
     plan.extent[1] = src.cols;
@@ -90,17 +90,17 @@ gt_status gt_copy(gt_context *ctx, gt_view src, gt_view dst) {
   vec4_key.kernel = GT_KERNEL_COPY_VEC4;
   const gt_program *scalar, *vec4 = NULL;
   gt_bound_view s, t;
-  if (!banded) {
+  if (!in_blocks) {
     GT__TRY(gt__view_bind(ctx, src, &s));
     GT__TRY(gt__view_bind(ctx, dst, &t));
   }
   /* Validation is over; the programs come before the first dispatch. */
   GT__TRY(gt__program_get(ctx, &scalar_key, &scalar));
-  if (banded || wants_vec4(s, t)) GT__TRY(gt__program_get(ctx, &vec4_key, &vec4));
+  if (in_blocks || wants_vec4(s, t)) GT__TRY(gt__program_get(ctx, &vec4_key, &vec4));
 
   gt_status status = GT_OK;
-  if (!banded) status = copy_window(ctx, scalar, vec4, s, t);
-  for (uint32_t r = 0; banded && r < src.rows && status == GT_OK; r += plan.block[0]) {
+  if (!in_blocks) status = copy_window(ctx, scalar, vec4, s, t);
+  for (uint32_t r = 0; in_blocks && r < src.rows && status == GT_OK; r += plan.block[0]) {
     for (uint32_t c = 0; c < src.cols && status == GT_OK; c += plan.block[1]) {
       uint32_t h = gt__min_u32(plan.block[0], src.rows - r), w = gt__min_u32(plan.block[1], src.cols - c);
       status = gt__view_bind(ctx, gt_section(src, r, c, h, w), &s);
@@ -108,7 +108,5 @@ gt_status gt_copy(gt_context *ctx, gt_view src, gt_view dst) {
       if (status == GT_OK) status = copy_window(ctx, scalar, vec4, s, t);
     }
   }
-  glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
-  gt_status gl = gt__gl_status(ctx, "gt_copy");
-  return status != GT_OK ? status : gl;
+  return gt__operation_end(ctx, status, GT__BUFFER_WRITE_BARRIERS, "gt_copy");
 }

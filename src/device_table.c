@@ -14,6 +14,16 @@ enum { FLOPS_MOBILE = 31, FLOPS_DESKTOP = 38 };
  * at 1 GiB ran 12% slower than whole (docs/performance.md). */
 enum { BYTES_MOBILE = 27, BYTES_DESKTOP = 31 };
 
+/* Measured on the H100, used everywhere until measured elsewhere:
+ * - the tiled transpose takes its groups in stripes of 128 tile rows where
+ *   the destination's rows are 12288 elements or longer (plain order ran
+ *   1-7% of a copy at 12288^2 and 16384^2, striped 25-48%; stripes cost
+ *   8192^2 6-15%);
+ * - the shared matmul kernel pays from 192 blocks of 128x128 in c (8.5
+ *   against the registers kernel's 11.1 TFLOP/s at 1536^3, 144 blocks;
+ *   15.1 against 11.0 at 2048^3, 256 blocks). */
+#define H100_ORDER .stripe_from_row = 12288, .stripe_tiles = 128, .shared_min_blocks = 192
+
 /* First match wins; the last entry (renderer NULL) is the fallback.
  *
  * Measured here (gltile bench, medians): llvmpipe, where shared memory is
@@ -33,30 +43,40 @@ enum { BYTES_MOBILE = 27, BYTES_DESKTOP = 31 };
  * the uvec4 copy makes a quarter of SIMPLE's accesses; AUTO there moves
  * 4x4 blocks as uvec4s (transpose_quads.comp) where the views allow. */
 static const gt_device_entry table[] = {
-    {"llvmpipe", "llvmpipe", true, GT_STRATEGY_SIMPLE, true, 0, GT_MATMUL_KERNEL_REGISTERS, FLOPS_MOBILE,
-     BYTES_MOBILE},
-    {"softpipe", "softpipe", false, GT_STRATEGY_SIMPLE, true, 0, GT_MATMUL_KERNEL_REGISTERS, FLOPS_MOBILE,
-     BYTES_MOBILE},
-    {"NVIDIA", "NVIDIA", true, GT_STRATEGY_TILED_PAD, false, 0, GT_MATMUL_KERNEL_SHARED, FLOPS_DESKTOP,
-     BYTES_DESKTOP},
-    {"Radeon", "AMD", false, GT_STRATEGY_TILED_PAD, false, 0, GT_MATMUL_KERNEL_SHARED, FLOPS_DESKTOP,
-     BYTES_DESKTOP},
-    {"AMD", "AMD", false, GT_STRATEGY_TILED_PAD, false, 0, GT_MATMUL_KERNEL_SHARED, FLOPS_DESKTOP,
-     BYTES_DESKTOP},
-    {"Intel", "Intel", false, GT_STRATEGY_TILED_PAD, false, 0, GT_MATMUL_KERNEL_SHARED, FLOPS_MOBILE,
-     BYTES_MOBILE},
-    {"Mali", "Mali", false, GT_STRATEGY_SIMPLE, false, 0, GT_MATMUL_KERNEL_REGISTERS, FLOPS_MOBILE,
-     BYTES_MOBILE},
-    {"Adreno", "Adreno", false, GT_STRATEGY_TILED_PAD, false, 0, GT_MATMUL_KERNEL_SHARED, FLOPS_MOBILE,
-     BYTES_MOBILE},
-    {"PowerVR", "PowerVR", false, GT_STRATEGY_TILED_PAD, false, 0, GT_MATMUL_KERNEL_SHARED, FLOPS_MOBILE,
-     BYTES_MOBILE},
-    {"V3D", "VideoCore", false, GT_STRATEGY_TILED_PAD, false, 16, GT_MATMUL_KERNEL_REGISTERS, FLOPS_MOBILE,
-     BYTES_MOBILE},
-    {"VideoCore", "VideoCore", false, GT_STRATEGY_TILED_PAD, false, 16, GT_MATMUL_KERNEL_REGISTERS,
-     FLOPS_MOBILE, BYTES_MOBILE},
-    {NULL, "fallback", false, GT_STRATEGY_TILED_PAD, false, 0, GT_MATMUL_KERNEL_SHARED, FLOPS_MOBILE,
-     BYTES_MOBILE},
+    {.renderer = "llvmpipe", .name = "llvmpipe", .measured = true, .transpose = GT_STRATEGY_SIMPLE, .quads = true,
+     .matmul_kernel = GT_MATMUL_KERNEL_REGISTERS, .dispatch_flops_log2 = FLOPS_MOBILE,
+     .dispatch_bytes_log2 = BYTES_MOBILE, H100_ORDER},
+    {.renderer = "softpipe", .name = "softpipe", .transpose = GT_STRATEGY_SIMPLE, .quads = true,
+     .matmul_kernel = GT_MATMUL_KERNEL_REGISTERS, .dispatch_flops_log2 = FLOPS_MOBILE,
+     .dispatch_bytes_log2 = BYTES_MOBILE, H100_ORDER},
+    {.renderer = "NVIDIA", .name = "NVIDIA", .measured = true, .transpose = GT_STRATEGY_TILED_PAD,
+     .matmul_kernel = GT_MATMUL_KERNEL_SHARED, .dispatch_flops_log2 = FLOPS_DESKTOP,
+     .dispatch_bytes_log2 = BYTES_DESKTOP, H100_ORDER},
+    {.renderer = "Radeon", .name = "AMD", .transpose = GT_STRATEGY_TILED_PAD,
+     .matmul_kernel = GT_MATMUL_KERNEL_SHARED, .dispatch_flops_log2 = FLOPS_DESKTOP,
+     .dispatch_bytes_log2 = BYTES_DESKTOP, H100_ORDER},
+    {.renderer = "AMD", .name = "AMD", .transpose = GT_STRATEGY_TILED_PAD, .matmul_kernel = GT_MATMUL_KERNEL_SHARED,
+     .dispatch_flops_log2 = FLOPS_DESKTOP, .dispatch_bytes_log2 = BYTES_DESKTOP, H100_ORDER},
+    {.renderer = "Intel", .name = "Intel", .transpose = GT_STRATEGY_TILED_PAD,
+     .matmul_kernel = GT_MATMUL_KERNEL_SHARED, .dispatch_flops_log2 = FLOPS_MOBILE,
+     .dispatch_bytes_log2 = BYTES_MOBILE, H100_ORDER},
+    {.renderer = "Mali", .name = "Mali", .transpose = GT_STRATEGY_SIMPLE, .matmul_kernel = GT_MATMUL_KERNEL_REGISTERS,
+     .dispatch_flops_log2 = FLOPS_MOBILE, .dispatch_bytes_log2 = BYTES_MOBILE, H100_ORDER},
+    {.renderer = "Adreno", .name = "Adreno", .transpose = GT_STRATEGY_TILED_PAD,
+     .matmul_kernel = GT_MATMUL_KERNEL_SHARED, .dispatch_flops_log2 = FLOPS_MOBILE,
+     .dispatch_bytes_log2 = BYTES_MOBILE, H100_ORDER},
+    {.renderer = "PowerVR", .name = "PowerVR", .transpose = GT_STRATEGY_TILED_PAD,
+     .matmul_kernel = GT_MATMUL_KERNEL_SHARED, .dispatch_flops_log2 = FLOPS_MOBILE,
+     .dispatch_bytes_log2 = BYTES_MOBILE, H100_ORDER},
+    {.renderer = "V3D", .name = "VideoCore", .transpose = GT_STRATEGY_TILED_PAD, .tile = 16,
+     .matmul_kernel = GT_MATMUL_KERNEL_REGISTERS, .dispatch_flops_log2 = FLOPS_MOBILE,
+     .dispatch_bytes_log2 = BYTES_MOBILE, H100_ORDER},
+    {.renderer = "VideoCore", .name = "VideoCore", .transpose = GT_STRATEGY_TILED_PAD, .tile = 16,
+     .matmul_kernel = GT_MATMUL_KERNEL_REGISTERS, .dispatch_flops_log2 = FLOPS_MOBILE,
+     .dispatch_bytes_log2 = BYTES_MOBILE, H100_ORDER},
+    {.renderer = NULL, .name = "fallback", .transpose = GT_STRATEGY_TILED_PAD,
+     .matmul_kernel = GT_MATMUL_KERNEL_SHARED, .dispatch_flops_log2 = FLOPS_MOBILE,
+     .dispatch_bytes_log2 = BYTES_MOBILE, H100_ORDER},
 };
 
 const gt_device_entry *gt__device_entry(const char *renderer) {

@@ -22,16 +22,6 @@
 #define EGL_TRACK_REFERENCES_KHR 0x3352
 #endif
 
-static bool has_extension(const char *list, const char *name) {
-  size_t n = strlen(name);
-  for (const char *p = list; p && (p = strstr(p, name)) != NULL; p += n) {
-    bool starts = p == list || p[-1] == ' ';
-    bool ends = p[n] == ' ' || p[n] == '\0';
-    if (starts && ends) return true;
-  }
-  return false;
-}
-
 /* ---- displays shared with the rest of the process ------------------ */
 
 /* EGL gives every caller in the process the same display for the same
@@ -114,10 +104,10 @@ static EGLContext create_context(EGLDisplay dpy, EGLConfig cfg, bool robustness)
  * pbuffer. */
 static bool make_context(EGLDisplay dpy, bool allow_pbuffer, gt_egl *egl) {
   const char *exts = eglQueryString(dpy, EGL_EXTENSIONS);
-  bool robustness = has_extension(exts, "EGL_EXT_create_context_robustness");
+  bool robustness = gt__has_extension(exts, "EGL_EXT_create_context_robustness");
   if (!eglBindAPI(EGL_OPENGL_ES_API)) return false;
-  if (has_extension(exts, "EGL_KHR_no_config_context") &&
-      has_extension(exts, "EGL_KHR_surfaceless_context")) {
+  if (gt__has_extension(exts, "EGL_KHR_no_config_context") &&
+      gt__has_extension(exts, "EGL_KHR_surfaceless_context")) {
     EGLContext c = create_context(dpy, (EGLConfig)0, robustness);
     if (c != EGL_NO_CONTEXT) {
       if (eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, c)) {
@@ -189,12 +179,12 @@ gt_status gt_egl_open(gt_egl *egl) {
   GT__CHECK(egl != NULL, GT_ERR_INVALID_ARGUMENT);
   memset(egl, 0, sizeof *egl);
   const char *client = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
-  bool references = use_display_references && has_extension(client, "EGL_KHR_display_reference");
+  bool references = use_display_references && gt__has_extension(client, "EGL_KHR_display_reference");
   PFNEGLGETPLATFORMDISPLAYEXTPROC get_platform_display =
       (PFNEGLGETPLATFORMDISPLAYEXTPROC)eglGetProcAddress("eglGetPlatformDisplayEXT");
 
   /* 1. A GPU without a window system: the EGL device platform. */
-  if (get_platform_display && has_extension(client, "EGL_EXT_platform_device")) {
+  if (get_platform_display && gt__has_extension(client, "EGL_EXT_platform_device")) {
     PFNEGLQUERYDEVICESEXTPROC query_devices =
         (PFNEGLQUERYDEVICESEXTPROC)eglGetProcAddress("eglQueryDevicesEXT");
     EGLDeviceEXT devices[8];
@@ -206,7 +196,7 @@ gt_status gt_egl_open(gt_egl *egl) {
     }
   }
   /* 2. Mesa's surfaceless platform (llvmpipe in CI). */
-  if (get_platform_display && has_extension(client, "EGL_MESA_platform_surfaceless")) {
+  if (get_platform_display && gt__has_extension(client, "EGL_MESA_platform_surfaceless")) {
     if (try_platform(get_platform_display, EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, references,
                      egl))
       return GT_OK;

@@ -146,6 +146,11 @@ typedef struct gt_device_entry {
   uint32_t dispatch_flops_log2;   /* matmul work per dispatch: 2^this */
   uint32_t dispatch_bytes_log2;   /* bytes a transpose, copy or image dispatch
                                      may move: 2^this */
+  uint32_t stripe_from_row;       /* the tiled transpose takes its groups in
+                                     stripes where dst rows are this long */
+  uint32_t stripe_tiles;          /* tile rows of such a stripe */
+  uint32_t shared_min_blocks;     /* matmul AUTO runs the shared kernel from
+                                     this many 128x128 blocks of c */
 } gt_device_entry;
 
 /* The entry for a renderer; never NULL. */
@@ -201,6 +206,34 @@ struct gt_context {
 void gt__egl_use_display_references(bool use);
 
 /* ---- shared helpers ----------------------------------------------- */
+
+/* true when the space-separated list (EGL or GL extensions) names name
+ * exactly. */
+bool gt__has_extension(const char *list, const char *name);
+
+/* ---- operations: entry and exit (operation.c) ----------------------- */
+
+/* The strategies an operation offers, as a mask of GT__STRATEGY(s). */
+#define GT__STRATEGY(s) (1u << (unsigned)(s))
+#define GT__STRATEGIES_TILED                                                                                 \
+  (GT__STRATEGY(GT_STRATEGY_AUTO) | GT__STRATEGY(GT_STRATEGY_SIMPLE) | GT__STRATEGY(GT_STRATEGY_TILED_EVEN) | \
+   GT__STRATEGY(GT_STRATEGY_TILED_PAD))
+
+/* What buffer-writing operations end with: later dispatches and transfers
+ * see their writes. */
+#define GT__BUFFER_WRITE_BARRIERS (GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT)
+
+/* true for the tiles a desc may ask: 0 (the default), 8, 16, 32. */
+bool gt__tile_valid(uint32_t tile);
+
+/* An operation's first checks: the context (gt__context_check), then the
+ * strategy (one of the mask `strategies`) and the tile. */
+gt_status gt__operation_begin(gt_context *ctx, gt_strategy strategy, uint32_t tile, uint32_t strategies);
+
+/* An operation's last step: glMemoryBarrier(barriers), then the GL status.
+ * Returns status when it is an error (the first error wins), else the GL
+ * status. */
+gt_status gt__operation_end(gt_context *ctx, gt_status status, GLbitfield barriers, const char *what);
 
 /* Logs through the context's logger, printf style. Cheap when silent. */
 void gt__log(const gt_context *ctx, int level, const char *fmt, ...)
@@ -292,6 +325,15 @@ size_t gt__program_preamble(const gt_program_key *key, char *buf, size_t size);
  * with the #line directives between them. */
 enum { GT_PROGRAM_PARTS = 6 };
 void gt__program_parts(const gt_program_key *key, const char *preamble, const char *parts[GT_PROGRAM_PARTS]);
+
+/* The same order for any text: preamble, prelude (source 1), include
+ * (source 3, may be NULL) and body (source 2). User kernels pass their
+ * declarations as the include. */
+void gt__source_parts(const char *preamble, const char *include, const char *body,
+                      const char *parts[GT_PROGRAM_PARTS]);
+
+/* The GLSL name of an element type: float, int or uint. */
+const char *gt__glsl_type(gt_type t);
 
 /* FNV-1a (64-bit) over every GLSL text the library builds its programs
  * from: each kernel assembled as gt__program_parts does, and the

@@ -71,12 +71,8 @@ static gt_status check_texture(gt_context *ctx, gt_image im) {
 static gt_status image_op(gt_context *ctx, gt_image src, gt_image dst, uint32_t turns,
                           const gt_transpose_desc *d) {
   static const gt_transpose_desc defaults;
-  GT__TRY(gt__context_check(ctx));
   if (d == NULL) d = &defaults;
-  GT__CHECK(d->strategy == GT_STRATEGY_AUTO || d->strategy == GT_STRATEGY_SIMPLE ||
-                d->strategy == GT_STRATEGY_TILED_EVEN || d->strategy == GT_STRATEGY_TILED_PAD,
-            GT_ERR_INVALID_ARGUMENT);
-  GT__CHECK(d->tile == 0 || d->tile == 8 || d->tile == 16 || d->tile == 32, GT_ERR_INVALID_ARGUMENT);
+  GT__TRY(gt__operation_begin(ctx, d->strategy, d->tile, GT__STRATEGIES_TILED));
   GT__CHECK(turns <= 3, GT_ERR_INVALID_ARGUMENT);
   GT__TRY(check_fields(src));
   GT__TRY(check_fields(dst));
@@ -132,12 +128,11 @@ static gt_status image_op(gt_context *ctx, gt_image src, gt_image dst, uint32_t 
   gt_status status =
       gt__dispatch_grid(ctx, prog, views, 2, gt__div_up(src.width, step_cols),
                         gt__div_up(src.height, step_rows), gt__moved_bytes(step_cols * step_rows));
-  /* ES 3.1, "Shader Memory Access Synchronization": later image access,
-   * sampling and texture reads must see these stores. */
-  glMemoryBarrier(GL_SHADER_IMAGE_ACCESS_BARRIER_BIT | GL_TEXTURE_FETCH_BARRIER_BIT |
-                  GL_TEXTURE_UPDATE_BARRIER_BIT | GL_FRAMEBUFFER_BARRIER_BIT);
-  gt_status gl = gt__gl_status(ctx, "image transpose");
-  return status != GT_OK ? status : gl;
+  /* Later image access, sampling and texture reads see these stores. */
+  return gt__operation_end(ctx, status,
+                           GL_SHADER_IMAGE_ACCESS_BARRIER_BIT | GL_TEXTURE_FETCH_BARRIER_BIT |
+                               GL_TEXTURE_UPDATE_BARRIER_BIT | GL_FRAMEBUFFER_BARRIER_BIT,
+                           "image transpose");
 }
 
 gt_status gt_image_transpose(gt_context *ctx, gt_image src, gt_image dst, const gt_transpose_desc *d) {

@@ -11,15 +11,12 @@ enum { MATMUL_SIMPLE_GROUP_COLS = 16, MATMUL_SIMPLE_GROUP_ROWS = 8 };
 enum { BLOCKED_GROUP = 8, BLOCKED_TILE = 4 * BLOCKED_GROUP, SHARED_GROUP = 16, SHARED_TILE = 128 };
 
 /* The shared kernel's 128 x 128 blocks leave much of a large GPU idle when
- * c has few of them. On the H100 it ran slower than the registers kernel
- * (32 x 32 blocks, 16 times as many groups) below about 192 blocks
- * (GT_MATMUL_SHARED_MIN_BLOCKS): 8.5 against 11.1 TFLOP/s at 1536^3 (144
- * blocks), 15.1 against 11.0 at 2048^3 (256), and 10.8 against 11.0 at
- * 1000 x 3000 x 2000 (192). */
+ * c has few of them: below the device entry's count the registers kernel
+ * (32 x 32 blocks, 16 times as many groups) runs instead. */
 gt_matmul_kernel gt_matmul_auto_kernel(const gt_context *ctx, uint32_t m, uint32_t n) {
   gt_matmul_kernel k = gt_context_matmul_kernel(ctx);
-  bool pays =
-      (uint64_t)gt__div_up(m, SHARED_TILE) * gt__div_up(n, SHARED_TILE) >= GT_MATMUL_SHARED_MIN_BLOCKS;
+  bool pays = ctx != NULL && (uint64_t)gt__div_up(m, SHARED_TILE) * gt__div_up(n, SHARED_TILE) >=
+                                 ctx->device->shared_min_blocks;
   return k == GT_MATMUL_KERNEL_SHARED && !pays ? GT_MATMUL_KERNEL_REGISTERS : k;
 }
 
@@ -191,14 +188,9 @@ static bool vec4_fits(const product *q) {
 
 gt_status gt_matmul(gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_matmul_desc *d) {
   static const gt_matmul_desc defaults;
-  GT__TRY(gt__context_check(ctx));
   if (d == NULL) d = &defaults;
+  GT__TRY(gt__operation_begin(ctx, d->strategy, d->tile, GT__STRATEGIES_TILED | GT__STRATEGY(GT_STRATEGY_TRUNCATE_B)));
   gt_strategy strategy = d->strategy;
-  GT__CHECK(strategy == GT_STRATEGY_AUTO || strategy == GT_STRATEGY_SIMPLE ||
-                strategy == GT_STRATEGY_TILED_EVEN || strategy == GT_STRATEGY_TILED_PAD ||
-                strategy == GT_STRATEGY_TRUNCATE_B,
-            GT_ERR_INVALID_ARGUMENT);
-  GT__CHECK(d->tile == 0 || d->tile == 8 || d->tile == 16 || d->tile == 32, GT_ERR_INVALID_ARGUMENT);
   GT__TRY(gt__view_check_fields(a));
   GT__TRY(gt__view_check_fields(b));
   GT__TRY(gt__view_check_fields(c));
@@ -307,7 +299,5 @@ gt_status gt_matmul(gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_m
       }
     }
   }
-  glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
-  gt_status gl = gt__gl_status(ctx, "gt_matmul");
-  return status != GT_OK ? status : gl;
+  return gt__operation_end(ctx, status, GT__BUFFER_WRITE_BARRIERS, "gt_matmul");
 }

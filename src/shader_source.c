@@ -61,7 +61,7 @@ const char *gt__kernel_name(gt_kernel k) {
   return (unsigned)k < GT_KERNEL_COUNT ? kernels[k].name : "unknown";
 }
 
-static const char *glsl_type(gt_type t) {
+const char *gt__glsl_type(gt_type t) {
   switch (t) {
   case GT_F32: return "float";
   case GT_I32: return "int";
@@ -100,7 +100,7 @@ size_t gt__program_preamble(const gt_program_key *key, char *buf, size_t size) {
                    "%s%s%s%s%s%s%s"
                    "layout(local_size_x = %u, local_size_y = %u) in;\n"
                    "#line 1 1\n",
-                   glsl_type(key->elem), GT_MAX_VIEWS, tile_rows, tile_cols, key->group_rows, tile_define,
+                   gt__glsl_type(key->elem), GT_MAX_VIEWS, tile_rows, tile_cols, key->group_rows, tile_define,
                    image_defines, (key->variant & GT_VARIANT_GUARDED) ? "#define GT_GUARDED 1\n" : "",
                    (key->variant & GT_VARIANT_ALIASED) ? "#define GT_ALIASED 1\n" : "",
                    (key->variant & GT_VARIANT_TRANS_A) ? "#define GT_TRANS_A 1\n" : "",
@@ -110,14 +110,18 @@ size_t gt__program_preamble(const gt_program_key *key, char *buf, size_t size) {
   return n < 0 || (size_t)n >= size ? 0 : (size_t)n;
 }
 
-void gt__program_parts(const gt_program_key *key, const char *preamble, const char *parts[GT_PROGRAM_PARTS]) {
-  const char *include = gt__kernel_include(key->kernel);
+void gt__source_parts(const char *preamble, const char *include, const char *body,
+                      const char *parts[GT_PROGRAM_PARTS]) {
   parts[0] = preamble;
   parts[1] = gt__glsl_prelude;
   parts[2] = "\n#line 1 3\n";
   parts[3] = include ? include : "";
   parts[4] = "\n#line 1 2\n";
-  parts[5] = gt__kernel_source(key->kernel);
+  parts[5] = body;
+}
+
+void gt__program_parts(const gt_program_key *key, const char *preamble, const char *parts[GT_PROGRAM_PARTS]) {
+  gt__source_parts(preamble, gt__kernel_include(key->kernel), gt__kernel_source(key->kernel), parts);
 }
 
 enum { PREAMBLE_BYTES = 512 };

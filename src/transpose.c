@@ -35,10 +35,6 @@ static gt_status run_simple(gt_context *ctx, const gt_program *prog, gt_bound_vi
                       gt__moved_bytes(GT_SIMPLE_GROUP_COLS * GT_SIMPLE_GROUP_ROWS));
 }
 
-/* Destination rows from which the tiled kernel takes its groups in bands
- * of BAND_TILES tile rows (transpose_tiled.comp says why). */
-enum { BAND_MIN_DST_ROW = 12288, BAND_TILES = 128 };
-
 /* A tiled kernel over whole tiles: a guarded kernel gets the padded
  * extent (seed 001), an unguarded one the truncated extent (seed 000). */
 static gt_status run_tiled(gt_context *ctx, const gt_program *prog, gt_bound_view src, gt_bound_view dst) {
@@ -47,7 +43,8 @@ static gt_status run_tiled(gt_context *ctx, const gt_program *prog, gt_bound_vie
   gt_extent grid = (prog->key.variant & GT_VARIANT_GUARDED) ? gt_extent_pad(e, tile, tile)
                                                             : gt_extent_truncate(e, tile, tile);
   if (prog->band_tiles_loc >= 0) /* TRUNCATE_A's kernel keeps the plain order */
-    glProgramUniform1ui(prog->name, prog->band_tiles_loc, dst.view.cols >= BAND_MIN_DST_ROW ? BAND_TILES : 1);
+    glProgramUniform1ui(prog->name, prog->band_tiles_loc,
+                        dst.view.cols >= ctx->device->stripe_from_row ? ctx->device->stripe_tiles : 1);
   gt_bound_view views[2] = {src, dst};
   return gt__dispatch(ctx, prog, views, 2, grid.cols / tile, grid.rows / tile,
                       gt__moved_bytes((uint64_t)tile * tile));
@@ -125,10 +122,10 @@ static gt_status run_strategy(gt_context *ctx, gt_strategy strategy, const gt_pr
 
 gt_status gt_transpose(gt_context *ctx, gt_view src, gt_view dst, const gt_transpose_desc *d) {
   static const gt_transpose_desc defaults;
-  GT__TRY(gt__context_check(ctx));
   if (d == NULL) d = &defaults;
-  GT__CHECK((unsigned)d->strategy <= GT_STRATEGY_TRUNCATE_B, GT_ERR_INVALID_ARGUMENT);
-  GT__CHECK(d->tile == 0 || d->tile == 8 || d->tile == 16 || d->tile == 32, GT_ERR_INVALID_ARGUMENT);
+  GT__TRY(gt__operation_begin(ctx, d->strategy, d->tile,
+                              GT__STRATEGIES_TILED | GT__STRATEGY(GT_STRATEGY_TRUNCATE_A) |
+                                  GT__STRATEGY(GT_STRATEGY_TRUNCATE_B)));
   GT__TRY(gt__view_check_fields(src));
   GT__TRY(gt__view_check_fields(dst));
   GT__CHECK(src.type == dst.type, GT_ERR_SHAPE_MISMATCH);
@@ -169,13 +166,11 @@ gt_status gt_transpose(gt_context *ctx, gt_view src, gt_view dst, const gt_trans
     gt_bound_view v;
     GT__TRY(gt__view_bind(ctx, src, &v)); /* a view over one binding only */
     gt_status status = gt__transpose_inplace(ctx, &v, strategy, tile, group_rows);
-    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
-    gt_status gl = gt__gl_status(ctx, "gt_transpose");
-    return status != GT_OK ? status : gl;
+    return gt__operation_end(ctx, status, GT__BUFFER_WRITE_BARRIERS, "gt_transpose");
   }
-  bool banded = !gt__view_fits(ctx, src) || !gt__view_fits(ctx, dst);
+  bool in_blocks = !gt__view_fits(ctx, src) || !gt__view_fits(ctx, dst);
   gt_block_plan plan;
-  if (banded) {
+  if (in_blocks) {
     /* Square blocks of whole tiles; TILED_EVEN's blocks stay even. */
     memset(&plan, 0, sizeof plan);
     plan.dims = 2;
@@ -203,7 +198,7 @@ gt_status gt_transpose(gt_context *ctx, gt_view src, gt_view dst, const gt_trans
   gt_extent main_area = gt_extent_truncate((gt_extent){src.rows, src.cols}, tile, tile);
   bool main_empty = main_area.rows == 0 || main_area.cols == 0;
   bool need_simple = strategy == GT_STRATEGY_SIMPLE || strategy == GT_STRATEGY_TRUNCATE_B ||
-                     (strategy == GT_STRATEGY_TRUNCATE_A && (main_empty || banded));
+                     (strategy == GT_STRATEGY_TRUNCATE_A && (main_empty || in_blocks));
   gt_kernel tiled_kernel =
       strategy == GT_STRATEGY_TRUNCATE_A ? GT_KERNEL_TRANSPOSE_TRUNCATE_A : GT_KERNEL_TRANSPOSE_TILED;
   uint32_t tiled_variant = variant | (strategy == GT_STRATEGY_TILED_PAD ? GT_VARIANT_GUARDED : 0);
@@ -220,13 +215,13 @@ gt_status gt_transpose(gt_context *ctx, gt_view src, gt_view dst, const gt_trans
     GT__TRY(get_tiled(ctx, tiled_kernel, tile, group_rows, tiled_variant, &tiled));
 
   gt_status status = GT_OK;
-  if (!banded) {
+  if (!in_blocks) {
     gt_bound_view s, t;
     GT__TRY(gt__view_bind(ctx, src, &s));
     GT__TRY(gt__view_bind(ctx, dst, &t));
     status = run_strategy(ctx, strategy, tiled, simple, quads, s, t);
   }
-  for (uint32_t r = 0; banded && r < src.rows && status == GT_OK; r += plan.block[0]) {
+  for (uint32_t r = 0; in_blocks && r < src.rows && status == GT_OK; r += plan.block[0]) {
     for (uint32_t c = 0; c < src.cols && status == GT_OK; c += plan.block[1]) {
       uint32_t h = gt__min_u32(plan.block[0], src.rows - r), w = gt__min_u32(plan.block[1], src.cols - c);
       gt_bound_view s, t;
@@ -235,9 +230,5 @@ gt_status gt_transpose(gt_context *ctx, gt_view src, gt_view dst, const gt_trans
       if (status == GT_OK) status = run_strategy(ctx, strategy, tiled, simple, quads, s, t);
     }
   }
-  /* ES 3.1, "Shader Memory Access Synchronization": later dispatches and
-   * buffer reads must see these writes. */
-  glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
-  gt_status gl = gt__gl_status(ctx, "gt_transpose");
-  return status != GT_OK ? status : gl;
+  return gt__operation_end(ctx, status, GT__BUFFER_WRITE_BARRIERS, "gt_transpose");
 }

@@ -10,8 +10,6 @@
 
 enum { DEFAULT_TILE = 16 };
 
-static const char *glsl_type(gt_type t) { return t == GT_F32 ? "float" : t == GT_I32 ? "int" : "uint"; }
-
 static const char *uniform_glsl_type(gt_uniform_type t) {
   switch (t) {
   case GT_UNIFORM_INT: return "int";
@@ -141,7 +139,7 @@ static bool declarations(const gt_kernel_desc *d, bool aliased, char *buf, size_
                    "uniform uvec2 gt_domain;\n"
                    "bool gt_in_domain(uvec2 idx) { return all(lessThan(idx, gt_domain)); }\n");
   for (uint32_t i = 0; i < d->view_count && ok; i++) {
-    const char *n = d->views[i].name, *t = glsl_type(d->views[i].type);
+    const char *n = d->views[i].name, *t = gt__glsl_type(d->views[i].type);
     ok = append(
         buf, size, &used,
         "layout(std430, binding = %u) %sGT_RESTRICT buffer gt_view_block_%u { %s %s[]; };\n"
@@ -187,14 +185,20 @@ gt_status gt_kernel_create(gt_context *ctx, const gt_kernel_desc *d, gt_kernel_i
       delete_kernel(k);
       return GT_ERR_INVALID_ARGUMENT;
     }
-    char preamble[384];
-    snprintf(preamble, sizeof preamble,
-             "#version 310 es\n#define GT_ELEM uint\n#define GT_VIEWS %d\n#define GT_TILE_ROWS %u\n"
-             "#define GT_TILE_COLS %u\n#define GT_GROUP_ROWS %u\n%s"
-             "layout(local_size_x = %u, local_size_y = %u) in;\n#line 1 1\n",
-             GT_MAX_VIEWS, rows, cols, rows, aliased ? "#define GT_ALIASED 1\n" : "", cols, rows);
-    const char *parts[] = {preamble, gt__glsl_prelude, "\n#line 1 3\n", decls, "\n#line 1 2\n", d->body};
-    gt_status s = gt__program_build(ctx, parts, 6,
+    /* The library's preamble for a group of rows x cols invocations, one
+     * element each (tile 0). */
+    gt_program_key key = {.group_cols = cols,
+                          .group_rows = rows,
+                          .variant = aliased ? GT_VARIANT_ALIASED : 0,
+                          .elem = GT_U32};
+    char preamble[512];
+    const char *parts[GT_PROGRAM_PARTS];
+    if (gt__program_preamble(&key, preamble, sizeof preamble) == 0) {
+      delete_kernel(k);
+      return GT_ERR_INVALID_ARGUMENT;
+    }
+    gt__source_parts(preamble, decls, d->body, parts);
+    gt_status s = gt__program_build(ctx, parts, GT_PROGRAM_PARTS,
                                     aliased ? "a user kernel, aliased variant (source 2 = the body)"
                                             : "a user kernel (source 2 = the body)",
                                     &k->program[aliased]);
@@ -327,7 +331,5 @@ gt_status gt_kernel_dispatch(gt_context *ctx, gt_kernel_id id, const gt_dispatch
     set_uniform(prog.name, k->uniform_loc[aliased][u], k->uniform_types[u], &d->uniforms[u]);
   gt_status status =
       gt__dispatch(ctx, &prog, bound, k->view_count, grid.cols / k->tile_cols, grid.rows / k->tile_rows, 0);
-  glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
-  gt_status gl = gt__gl_status(ctx, "gt_kernel_dispatch");
-  return status != GT_OK ? status : gl;
+  return gt__operation_end(ctx, status, GT__BUFFER_WRITE_BARRIERS, "gt_kernel_dispatch");
 }

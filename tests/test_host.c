@@ -718,6 +718,7 @@ static void test_null_handles(void) {
   renderer = gt_context_renderer(NULL);
   CHECK(renderer != NULL && renderer[0] == '\0');
   CHECK(!gt_context_reports_resets(NULL));
+  CHECK(!gt_context_auto_quads(NULL));
 }
 
 /* ------------------------------------------------------------------ */

@@ -824,7 +824,7 @@ static void count_builds(int level, const char *msg, void *user) {
  * whatever the device, through gt_context_desc.matmul_kernel: shapes around
  * their 32- and 128-wide blocks, every transpose and scaling case, and a
  * long K. The shared kernel runs only where c has
- * GT_MATMUL_SHARED_MIN_BLOCKS (192) blocks of 128 x 128, so its shapes are
+ * enough blocks of 128 x 128 (192 in every device-table entry), so its shapes are
  * wide; the debug log shows it was
  * built. It needs 256 invocations, which the ES 3.1 minimums do not give:
  * init must then refuse it. */

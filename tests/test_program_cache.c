@@ -102,7 +102,7 @@ static void test_other_sources(bool min_limits, GLint formats, const unsigned ch
 }
 
 /* The shared matmul kernel (128-wide blocks; AUTO runs it where c has
- * GT_MATMUL_SHARED_MIN_BLOCKS of them) saves and loads like the rest: a
+ * the device table's 192 of them) saves and loads like the rest: a
  * 1536 x 2048 c with K = 3, compiled once, then from the cache. */
 static void test_shared_kernel_round_trip(int formats) {
   enum { M = 1536, N = 2048, K = 3 };

@@ -162,7 +162,8 @@ static int bench_transpose_case(gt_context *ctx, const tool_bench_options *o, ui
     if (!strategy_wanted(o, s)) continue;
     char name[24];
     if (s == GT_STRATEGY_AUTO)
-      snprintf(name, sizeof name, "auto=%s", gt_strategy_name(gt_context_auto_strategy(ctx)));
+      snprintf(name, sizeof name, "auto=%s",
+               gt_context_auto_quads(ctx) ? "quads" : gt_strategy_name(gt_context_auto_strategy(ctx)));
     else
       snprintf(name, sizeof name, "%s", gt_strategy_name(s));
     tool_result *r = add_result("transpose", name, type_name(o->type), rows, cols, 0);

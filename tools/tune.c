@@ -161,7 +161,7 @@ int tool_tune(const tool_tune_options *o) {
   }
 
   gt_context_release(ctx);
-  /* c must have GT_MATMUL_SHARED_MIN_BLOCKS blocks of 128x128 (16 x 16
+  /* c must have enough blocks of 128x128 (192 in the device table; 16 x 16
    * here) for AUTO to run the shared kernel; a short K keeps a CPU quick. */
   uint32_t n = 2048, k = software ? 64 : 2048;
   printf("\nmatmul AUTO %ux%ux%u\n", n, n, k);

@@ -189,13 +189,10 @@ typedef enum gt_matmul_kernel {
   GT_MATMUL_KERNEL_SHARED          /* 8x8 results per invocation, 128x128 blocks
                                       staged through shared memory: desktop GPUs,
                                       Adreno-class; needs 256 invocations. Runs
-                                      where c has at least GT_MATMUL_SHARED_MIN_BLOCKS
-                                      such blocks; smaller products run REGISTERS */
+                                      where c has enough such blocks to fill the
+                                      device (gt_matmul_auto_kernel); smaller
+                                      products run REGISTERS */
 } gt_matmul_kernel;
-
-/* Below this many 128x128 blocks of c, too few to fill a large GPU, AUTO
- * runs the registers kernel even on a SHARED context. */
-#define GT_MATMUL_SHARED_MIN_BLOCKS 192
 
 /* Context options. Zero means default for every field. */
 typedef struct gt_context_desc {
@@ -376,15 +373,21 @@ uint32_t gt_context_default_tile(const gt_context *ctx);
  * runs TILED_EVEN instead (the same kernel without guards). */
 gt_strategy gt_context_auto_strategy(const gt_context *ctx);
 
+/* true when AUTO's SIMPLE moves 4x4 blocks as uvec4s wherever both views'
+ * rows start 16-byte aligned (transpose_quads.comp; SIMPLE does the rows
+ * and columns left over): on llvmpipe, where each storage access costs
+ * more than its bytes. false for NULL. */
+bool gt_context_auto_quads(const gt_context *ctx);
+
 /* The kernel matmul's AUTO runs on this context (never DEVICE; REGISTERS
- * for NULL). A SHARED context runs REGISTERS for products whose c has fewer
- * than GT_MATMUL_SHARED_MIN_BLOCKS blocks of 128x128: see
- * gt_matmul_auto_kernel. */
+ * for NULL). A SHARED context runs REGISTERS for products whose c has too
+ * few blocks of 128x128 to fill the device: see gt_matmul_auto_kernel. */
 gt_matmul_kernel gt_context_matmul_kernel(const gt_context *ctx);
 
 /* The kernel matmul's AUTO runs for a c of m x n on this context: the
- * context's kernel, or REGISTERS where it is SHARED and c has fewer than
- * GT_MATMUL_SHARED_MIN_BLOCKS blocks of 128x128 (REGISTERS for NULL). */
+ * context's kernel, or REGISTERS where it is SHARED and c has fewer blocks
+ * of 128x128 than the device table gives for the device (192 on every
+ * entry today, measured on the H100; REGISTERS for NULL). */
 gt_matmul_kernel gt_matmul_auto_kernel(const gt_context *ctx, uint32_t m, uint32_t n);
 
 /* GL_RENDERER as read at init ("" for NULL). */
