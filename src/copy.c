@@ -80,14 +80,6 @@ gt_status gt_copy(gt_context *ctx, gt_view src, gt_view dst) {
     plan.max_elements = gt__max_bound_elements(&ctx->limits);
     GT__TRY(gt__block_plan(&plan));
   }
-  gt_program_key scalar_key = {.kernel = GT_KERNEL_COPY,
-                               .tile = 0,
-                               .group_cols = COPY_GROUP_COLS,
-                               .group_rows = 1,
-                               .variant = 0,
-                               .elem = GT_U32};
-  gt_program_key vec4_key = scalar_key;
-  vec4_key.kernel = GT_KERNEL_COPY_VEC4;
   const gt_program *scalar, *vec4 = NULL;
   gt_bound_view s, t;
   if (!in_blocks) {
@@ -95,8 +87,9 @@ gt_status gt_copy(gt_context *ctx, gt_view src, gt_view dst) {
     GT__TRY(gt__view_bind(ctx, dst, &t));
   }
   /* Validation is over; the programs come before the first dispatch. */
-  GT__TRY(gt__program_get(ctx, &scalar_key, &scalar));
-  if (in_blocks || wants_vec4(s, t)) GT__TRY(gt__program_get(ctx, &vec4_key, &vec4));
+  GT__TRY(gt__program_for(ctx, GT_KERNEL_COPY, 0, COPY_GROUP_COLS, 1, 0, GT_U32, &scalar));
+  if (in_blocks || wants_vec4(s, t))
+    GT__TRY(gt__program_for(ctx, GT_KERNEL_COPY_VEC4, 0, COPY_GROUP_COLS, 1, 0, GT_U32, &vec4));
 
   gt_status status = GT_OK;
   if (!in_blocks) status = copy_window(ctx, scalar, vec4, s, t);

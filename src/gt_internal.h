@@ -294,6 +294,10 @@ gt_status gt__program_build(gt_context *ctx, const char *const *parts, int count
 /* Finds or builds the program for key. */
 gt_status gt__program_get(gt_context *ctx, const gt_program_key *key, const gt_program **out);
 
+/* The same for a key of buffer kernels, given field by field. */
+gt_status gt__program_for(gt_context *ctx, gt_kernel kernel, uint32_t tile, uint32_t group_cols,
+                          uint32_t group_rows, uint32_t variant, gt_type elem, const gt_program **out);
+
 /* The table slot of key: its program, or the free slot where it goes;
  * NULL when the table is full. */
 gt_program *gt__program_slot(gt_context *ctx, const gt_program_key *key);

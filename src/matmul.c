@@ -64,13 +64,7 @@ static gt_status run(gt_context *ctx, const gt_program *prog, const product *p) 
 
 static gt_status get_program(gt_context *ctx, gt_kernel kernel, uint32_t tile, uint32_t group_cols,
                              uint32_t group_rows, uint32_t variant, const gt_program **out) {
-  gt_program_key key = {.kernel = kernel,
-                        .tile = tile,
-                        .group_cols = group_cols,
-                        .group_rows = group_rows,
-                        .variant = variant,
-                        .elem = GT_F32};
-  return gt__program_get(ctx, &key, out);
+  return gt__program_for(ctx, kernel, tile, group_cols, group_rows, variant, GT_F32, out);
 }
 
 /* Seed 000, option B, in three dimensions: TILED_EVEN on the main block

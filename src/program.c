@@ -151,3 +151,14 @@ void gt__program_release_all(gt_context *ctx) {
     memset(&ctx->programs[i], 0, sizeof ctx->programs[i]);
   }
 }
+
+gt_status gt__program_for(gt_context *ctx, gt_kernel kernel, uint32_t tile, uint32_t group_cols,
+                          uint32_t group_rows, uint32_t variant, gt_type elem, const gt_program **out) {
+  gt_program_key key = {.kernel = kernel,
+                        .tile = tile,
+                        .group_cols = group_cols,
+                        .group_rows = group_rows,
+                        .variant = variant,
+                        .elem = elem};
+  return gt__program_get(ctx, &key, out);
+}

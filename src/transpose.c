@@ -9,23 +9,13 @@
 enum { QUADS_GROUP_COLS = 16, QUADS_GROUP_ROWS = 8 };
 
 static gt_status get_simple(gt_context *ctx, uint32_t variant, const gt_program **out) {
-  gt_program_key key = {.kernel = GT_KERNEL_TRANSPOSE_SIMPLE,
-                        .group_cols = GT_SIMPLE_GROUP_COLS,
-                        .group_rows = GT_SIMPLE_GROUP_ROWS,
-                        .variant = variant,
-                        .elem = GT_U32};
-  return gt__program_get(ctx, &key, out);
+  return gt__program_for(ctx, GT_KERNEL_TRANSPOSE_SIMPLE, 0, GT_SIMPLE_GROUP_COLS, GT_SIMPLE_GROUP_ROWS, variant,
+                         GT_U32, out);
 }
 
 static gt_status get_tiled(gt_context *ctx, gt_kernel kernel, uint32_t tile, uint32_t group_rows,
                            uint32_t variant, const gt_program **out) {
-  gt_program_key key = {.kernel = kernel,
-                        .tile = tile,
-                        .group_cols = tile,
-                        .group_rows = group_rows,
-                        .variant = variant,
-                        .elem = GT_U32};
-  return gt__program_get(ctx, &key, out);
+  return gt__program_for(ctx, kernel, tile, tile, group_rows, variant, GT_U32, out);
 }
 
 static gt_status run_simple(gt_context *ctx, const gt_program *prog, gt_bound_view src, gt_bound_view dst) {
@@ -204,13 +194,9 @@ gt_status gt_transpose(gt_context *ctx, gt_view src, gt_view dst, const gt_trans
   uint32_t tiled_variant = variant | (strategy == GT_STRATEGY_TILED_PAD ? GT_VARIANT_GUARDED : 0);
   const gt_program *simple = NULL, *tiled = NULL, *quads = NULL;
   if (need_simple) GT__TRY(get_simple(ctx, variant, &simple));
-  if (d->strategy == GT_STRATEGY_AUTO && ctx->auto_quads) {
-    gt_program_key key = {.kernel = GT_KERNEL_TRANSPOSE_QUADS,
-                          .group_cols = QUADS_GROUP_COLS,
-                          .group_rows = QUADS_GROUP_ROWS,
-                          .elem = GT_U32};
-    GT__TRY(gt__program_get(ctx, &key, &quads));
-  }
+  if (d->strategy == GT_STRATEGY_AUTO && ctx->auto_quads)
+    GT__TRY(gt__program_for(ctx, GT_KERNEL_TRANSPOSE_QUADS, 0, QUADS_GROUP_COLS, QUADS_GROUP_ROWS, 0, GT_U32,
+                            &quads));
   if (strategy != GT_STRATEGY_SIMPLE && !(strategy == GT_STRATEGY_TRUNCATE_A && main_empty))
     GT__TRY(get_tiled(ctx, tiled_kernel, tile, group_rows, tiled_variant, &tiled));
 

@@ -10,13 +10,7 @@ bool gt__same_view(gt_view a, gt_view b) {
 
 static gt_status get(gt_context *ctx, gt_kernel kernel, uint32_t tile, uint32_t group_cols,
                      uint32_t group_rows, uint32_t flags, const gt_program **out) {
-  gt_program_key key = {.kernel = kernel,
-                        .tile = tile,
-                        .group_cols = group_cols,
-                        .group_rows = group_rows,
-                        .variant = GT_VARIANT_ALIASED | flags,
-                        .elem = GT_U32};
-  return gt__program_get(ctx, &key, out);
+  return gt__program_for(ctx, kernel, tile, group_cols, group_rows, GT_VARIANT_ALIASED | flags, GT_U32, out);
 }
 
 /* SIMPLE over the rows x cols of the matrix starting at origin. */
