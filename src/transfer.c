@@ -1,9 +1,10 @@
 /* Host <-> buffer copies of a view. The caller's buffer is never mapped:
  * writes go in with glBufferSubData, reads come out through a staging
  * buffer the context owns. A driver may move a buffer the application
- * maps into host memory for good (on the H100 every later kernel on it ran
- * 17 times slower, and one long enough lost its writes), so the mapping is
- * kept to the staging buffer, which nothing but copies ever touch. */
+ * maps into host memory for good, where every later kernel on it runs many
+ * times slower and a long one can lose its writes (docs/performance.md),
+ * so the mapping is kept to the staging buffer, which nothing but copies
+ * ever touch. */
 #include "gt_internal.h"
 
 #include <string.h>

@@ -124,8 +124,7 @@ gt_status gt_transpose(gt_context *ctx, gt_view src, gt_view dst, const gt_trans
   gt_strategy strategy = d->strategy == GT_STRATEGY_AUTO ? ctx->auto_strategy : d->strategy;
   uint32_t tile = d->tile ? d->tile : ctx->default_tile;
   /* AUTO's padded kernel drops its guards when the tile divides the
-   * extent: on the H100 TILED_EVEN ran 100% of the copy at 4096^2 where
-   * TILED_PAD ran 81%. */
+   * extent: guards cost a fifth of the speed (docs/performance.md). */
   if (d->strategy == GT_STRATEGY_AUTO && strategy == GT_STRATEGY_TILED_PAD && src.rows % tile == 0 &&
       src.cols % tile == 0)
     strategy = GT_STRATEGY_TILED_EVEN;
