@@ -17,29 +17,30 @@ layout(std430, binding = 1) writeonly GT_RESTRICT buffer Dst { GT_ELEM dst[]; };
  * different banks instead of one. */
 shared GT_ELEM tile[GT_TILE][GT_TILE + 1];
 
-/* Groups are taken in bands of gt_band_tiles tile rows: down a band's
- * column of tiles, then the next column (1 = plain row order). The library
- * sets 128 where the destination's rows are 12288 elements or longer: on
- * the H100, transposes of such matrices in plain order ran at 1-7% of a
- * copy (16384^2, 12288^2), banded at 25-48%, while banding cost 8192^2
- * 6-15%. A bijection within each dispatch, so grids split by the
- * group-count limit stay whole. */
-uniform uint gt_band_tiles;
+/* Groups are taken in stripes of gt_stripe_tiles tile rows: down a
+ * stripe's column of tiles, then the next column (1 = plain row order).
+ * In plain order the groups running together write destination rows a
+ * tile row apart each, spread over the whole destination when its rows
+ * are long; down a stripe they fill the same few destination rows (the
+ * figures behind the library's choice: docs/performance.md). A bijection
+ * within each dispatch, so grids split by the group-count limit stay
+ * whole. */
+uniform uint gt_stripe_tiles;
 
-uvec2 banded_tile() {
-  uint band_rows = max(gt_band_tiles, 1u);
+uvec2 striped_tile() {
+  uint stripe_rows = max(gt_stripe_tiles, 1u);
   uvec2 groups = gl_NumWorkGroups.xy;
   uint linear = gl_WorkGroupID.y * groups.x + gl_WorkGroupID.x;
-  uint band = linear / (band_rows * groups.x);
-  uint first_row = band * band_rows;
-  uint rows = min(band_rows, groups.y - first_row);
-  uint within = linear - band * band_rows * groups.x;
+  uint stripe = linear / (stripe_rows * groups.x);
+  uint first_row = stripe * stripe_rows;
+  uint rows = min(stripe_rows, groups.y - first_row);
+  uint within = linear - stripe * stripe_rows * groups.x;
   uvec2 tile_in_dispatch = uvec2(first_row + within % rows, within / rows);
   return tile_in_dispatch + uvec2(gt_group_base.y, gt_group_base.x);
 }
 
 void main() {
-  uvec2 origin = banded_tile() * uvec2(GT_TILE_ROWS, GT_TILE_COLS);
+  uvec2 origin = striped_tile() * uvec2(GT_TILE_ROWS, GT_TILE_COLS);
   uvec2 local = gt_local();
   for (uint k = 0u; k < uint(GT_TILE); k += uint(GT_GROUP_ROWS)) {
     uvec2 idx = origin + uvec2(local.x + k, local.y);

@@ -80,13 +80,13 @@ typedef struct gt_program_key {
 
 typedef struct gt_program {
   gt_program_key key;
-  GLuint name;           /* 0 = free slot */
-  GLint views_loc;       /* uniform uvec4 gt_views[] */
-  GLint group_base_loc;  /* uniform uvec2 gt_group_base */
-  GLint scale_loc;       /* matmul: uniform vec2 gt_scale */
-  GLint k_range_loc;     /* matmul: uniform uvec2 gt_k_range */
-  GLint grid_origin_loc; /* in-place SIMPLE: uniform uvec2 gt_grid_origin */
-  GLint band_tiles_loc;  /* tiled transpose: uniform uint gt_band_tiles */
+  GLuint name;            /* 0 = free slot */
+  GLint views_loc;        /* uniform uvec4 gt_views[] */
+  GLint group_base_loc;   /* uniform uvec2 gt_group_base */
+  GLint scale_loc;        /* matmul: uniform vec2 gt_scale */
+  GLint k_range_loc;      /* matmul: uniform uvec2 gt_k_range */
+  GLint grid_origin_loc;  /* in-place SIMPLE: uniform uvec2 gt_grid_origin */
+  GLint stripe_tiles_loc; /* tiled transpose: uniform uint gt_stripe_tiles */
 } gt_program;
 
 /* Every variant one context can reach: transpose and copy 22 (SIMPLE,

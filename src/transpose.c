@@ -46,8 +46,9 @@ static gt_status run_tiled(gt_context *ctx, const gt_program *prog, gt_bound_vie
   gt_extent e = {src.view.rows, src.view.cols};
   gt_extent grid = (prog->key.variant & GT_VARIANT_GUARDED) ? gt_extent_pad(e, tile, tile)
                                                             : gt_extent_truncate(e, tile, tile);
-  if (prog->band_tiles_loc >= 0) /* TRUNCATE_A's kernel keeps the plain order */
-    glProgramUniform1ui(prog->name, prog->band_tiles_loc, dst.view.cols >= BAND_MIN_DST_ROW ? BAND_TILES : 1);
+  if (prog->stripe_tiles_loc >= 0) /* TRUNCATE_A's kernel keeps the plain order */
+    glProgramUniform1ui(prog->name, prog->stripe_tiles_loc,
+                        dst.view.cols >= BAND_MIN_DST_ROW ? BAND_TILES : 1);
   gt_bound_view views[2] = {src, dst};
   return gt__dispatch(ctx, prog, views, 2, grid.cols / tile, grid.rows / tile,
                       gt__moved_bytes((uint64_t)tile * tile));
