@@ -39,8 +39,7 @@
 /* The kernels in glsl/, one file each. */
 typedef enum gt_kernel {
   GT_KERNEL_TRANSPOSE_SIMPLE,
-  GT_KERNEL_TRANSPOSE_TILED, /* TILED_EVEN, or TILED_PAD with GT_GUARDED */
-  GT_KERNEL_TRANSPOSE_TRUNCATE_A,
+  GT_KERNEL_TRANSPOSE_TILED, /* TILED_EVEN; GT_GUARDED / GT_TRUNCATE_A variants */
   GT_KERNEL_TRANSPOSE_QUADS, /* AUTO on the CPU: 4x4 blocks as uvec4s */
   GT_KERNEL_TRANSPOSE_INPLACE_SIMPLE,
   GT_KERNEL_TRANSPOSE_INPLACE_TILED, /* GT_GUARDED / GT_TRUNCATE_A variants */
@@ -62,7 +61,7 @@ enum {
   GT_VARIANT_ALIASED = 1u << 1,    /* storage blocks without restrict */
   GT_VARIANT_TRANS_A = 1u << 2,    /* matmul reads a as its transpose */
   GT_VARIANT_TRANS_B = 1u << 3,    /* matmul reads b as its transpose */
-  GT_VARIANT_TRUNCATE_A = 1u << 4, /* in-place transpose: edge threads do the bands */
+  GT_VARIANT_TRUNCATE_A = 1u << 4, /* tiled transposes: edge threads do the bands */
   GT_VARIANT_ROTATE_SHIFT = 5      /* images: bits 5-6 hold GT_ROTATE, quarter turns */
 };
 
