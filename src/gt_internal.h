@@ -88,10 +88,11 @@ typedef struct gt_program {
   GLint stripe_tiles_loc; /* tiled transpose: uniform uint gt_stripe_tiles */
 } gt_program;
 
-/* Every variant one context can reach: transpose and copy 22 (SIMPLE,
- * tiled even/pad and TRUNCATE_A at 3 tiles, in place likewise, 2 copies),
- * matmul 32 (4 transpose cases x (SIMPLE, AUTO's kernel, 3 tiles x
- * even/pad)), images 22 per format x 4: 142, and room to spare. */
+/* Every variant one context can reach: transpose and copy 23 (SIMPLE,
+ * AUTO's 4x4 blocks, tiled even/pad/TRUNCATE_A at 3 tiles, in place SIMPLE
+ * and the same 9 tiled, 2 copies), matmul 37 (4 transpose cases x (SIMPLE,
+ * the registers and shared kernels, 3 tiles x even/pad), and the vec4
+ * kernel), images 22 per format x 4: 148, and room to spare. */
 #define GT_PROGRAM_TABLE_SIZE 160
 
 /* Longest slice of K one matmul dispatch sums. Mesa silently stops a
