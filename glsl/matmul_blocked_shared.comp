@@ -8,10 +8,10 @@
  * shared read of the tiled kernel, 16 times per global load.
  *
  * Not double-buffered: holding the next step's elements in registers
- * across the multiply-adds ran 1.5 times slower on the H100 (presumably
- * more registers, fewer groups per multiprocessor), and two shared
- * buffers with one barrier a step gained 21% at 2048^3 but lost 6% at
- * 4099 x 4097 x 4101, for twice the shared memory.
+ * across the multiply-adds was slower (more registers per invocation,
+ * presumably fewer groups per multiprocessor), and two shared buffers
+ * double the shared memory for a gain at some sizes and a loss at others
+ * (the figures: docs/performance.md).
  *
  * The invocation at (tx, ty) owns rows 4 ty .. 4 ty + 3 and 64 + 4 ty ..,
  * and columns 4 tx .. and 64 + 4 tx ..: its vec4 reads of a row of the
@@ -40,8 +40,8 @@ void put_b(uint k, uint n, float value) { b_slice[k][slot(k, n >> 2u)][n & 3u] =
 
 /* Which elements of each slice an invocation loads: neighbours take
  * neighbouring addresses of the stored matrix, whichever way it is laid
- * out. (One vec4 of 4 rows per invocation instead ran 8 times slower on
- * the H100: strided loads.) Invocation t's element j of the a slice is
+ * out (not one vec4 of 4 rows per invocation: its loads would be
+ * strided). Invocation t's element j of the a slice is
  * (am + j A_STEP_M, ak + j A_STEP_K), and likewise for b. */
 #ifdef GT_TRANS_A
 #define A_STEP_M 0u
@@ -90,9 +90,8 @@ void main() {
 #endif
 
   /* acc[2 r + side] holds columns side * 64 + 4 tx .. + 3 of row 4 ty + r
-   * (r < 4) or 64 + 4 ty + r - 4. It is indexed by constants only: where
-   * the compiler could not unroll a loop over it, the array went to local
-   * memory and the kernel ran 6.5 times slower on the H100. */
+   * (r < 4) or 64 + 4 ty + r - 4. It is indexed by constants only: an
+   * index the compiler cannot resolve moves the array to local memory. */
   vec4 acc[16] = vec4[16](vec4(0.0), vec4(0.0), vec4(0.0), vec4(0.0), vec4(0.0), vec4(0.0), vec4(0.0),
                           vec4(0.0), vec4(0.0), vec4(0.0), vec4(0.0), vec4(0.0), vec4(0.0), vec4(0.0),
                           vec4(0.0), vec4(0.0));
@@ -100,8 +99,7 @@ void main() {
   for (uint k0 = gt_k_range.x; k0 < gt_k_range.y; k0 += BK) {
     /* Each invocation's 4 + 4 elements (zero past the K slice or the
      * matrix), all loads first: written out, so that they are in flight
-     * together. A loop that stored each element as it came ran 1.4 times
-     * slower on the H100. */
+     * together rather than each waited for by its store. */
     vec4 la = vec4(LOAD_A(0u, k0), LOAD_A(1u, k0), LOAD_A(2u, k0), LOAD_A(3u, k0));
     vec4 lb = vec4(LOAD_B(0u, k0), LOAD_B(1u, k0), LOAD_B(2u, k0), LOAD_B(3u, k0));
     PUT_A(0u, la.x); PUT_A(1u, la.y); PUT_A(2u, la.z); PUT_A(3u, la.w);

@@ -13,8 +13,12 @@
 #endif
 #define ROWS_PER_INVOCATION (GT_TILE / GT_GROUP_ROWS)
 
-shared float a_tile[GT_TILE][GT_TILE + 1]; /* [m][k]; +1 against bank conflicts */
-shared float b_tile[GT_TILE][GT_TILE + 1]; /* [k][n] */
+/* No spare column (unlike the transpose's tile): both tiles are written
+ * along their rows and read along their rows (a_tile one element for a
+ * whole row of invocations, b_tile neighbouring elements), never down a
+ * column, so there is no bank conflict for one to avoid. */
+shared float a_tile[GT_TILE][GT_TILE]; /* [m][k] */
+shared float b_tile[GT_TILE][GT_TILE]; /* [k][n] */
 
 void main() {
   uvec2 origin = gt_tile_origin();

@@ -1,11 +1,17 @@
-/* TILED_EVEN and TILED_PAD transpose (seeds 001, 003). A group moves one
- * GT_TILE x GT_TILE tile through shared memory, so both the read of the
- * source rows and the write of the destination rows are contiguous.
- * A group has GT_TILE x GT_GROUP_ROWS invocations; each moves every
- * GT_GROUP_ROWS-th row of the tile, so a 32-tile fits 128 invocations.
+/* TILED_EVEN, TILED_PAD and TRUNCATE_A transpose (seeds 000, 001, 003). A
+ * group moves one GT_TILE x GT_TILE tile through shared memory, so both the
+ * read of the source rows and the write of the destination rows are
+ * contiguous. A group has GT_TILE x GT_GROUP_ROWS invocations; each moves
+ * every GT_GROUP_ROWS-th row of the tile, so a 32-tile fits 128 invocations.
  *
  * GT_GUARDED (TILED_PAD): the grid is padded to whole tiles and every
- * global access is guarded; the barrier stays in uniform control flow. */
+ * global access is guarded; the barrier stays in uniform control flow.
+ * GT_TRUNCATE_A (seed 000, option A): the grid covers the truncated extent
+ * M only, tiled exactly as TILED_EVEN. Afterwards the invocations on M's
+ * last column copy their rows of the right band R, those on M's last row
+ * copy their columns of the bottom band B, and the one on both copies the
+ * corner C. The test is cheap and false for almost every invocation; the
+ * leftover loops are shorter than a tile. */
 #if !defined(GT_TILE) || !defined(GT_GROUP_ROWS)
 #error "GT_TILE and GT_GROUP_ROWS must be defined"
 #endif
@@ -17,29 +23,65 @@ layout(std430, binding = 1) writeonly GT_RESTRICT buffer Dst { GT_ELEM dst[]; };
  * different banks instead of one. */
 shared GT_ELEM tile[GT_TILE][GT_TILE + 1];
 
-/* Groups are taken in bands of gt_band_tiles tile rows: down a band's
- * column of tiles, then the next column (1 = plain row order). The library
- * sets 128 where the destination's rows are 12288 elements or longer: on
- * the H100, transposes of such matrices in plain order ran at 1-7% of a
- * copy (16384^2, 12288^2), banded at 25-48%, while banding cost 8192^2
- * 6-15%. A bijection within each dispatch, so grids split by the
- * group-count limit stay whole. */
-uniform uint gt_band_tiles;
+/* Groups are taken in stripes of gt_stripe_tiles tile rows: down a
+ * stripe's column of tiles, then the next column (1 = plain row order).
+ * In plain order the groups running together write destination rows a
+ * tile row apart each, spread over the whole destination when its rows
+ * are long; down a stripe they fill the same few destination rows (the
+ * figures behind the library's choice: docs/performance.md). A bijection
+ * within each dispatch, so grids split by the group-count limit stay
+ * whole. */
+uniform uint gt_stripe_tiles;
 
-uvec2 banded_tile() {
-  uint band_rows = max(gt_band_tiles, 1u);
+uvec2 striped_tile() {
+  uint stripe_rows = max(gt_stripe_tiles, 1u);
   uvec2 groups = gl_NumWorkGroups.xy;
   uint linear = gl_WorkGroupID.y * groups.x + gl_WorkGroupID.x;
-  uint band = linear / (band_rows * groups.x);
-  uint first_row = band * band_rows;
-  uint rows = min(band_rows, groups.y - first_row);
-  uint within = linear - band * band_rows * groups.x;
+  uint stripe = linear / (stripe_rows * groups.x);
+  uint first_row = stripe * stripe_rows;
+  uint rows = min(stripe_rows, groups.y - first_row);
+  uint within = linear - stripe * stripe_rows * groups.x;
   uvec2 tile_in_dispatch = uvec2(first_row + within % rows, within / rows);
   return tile_in_dispatch + uvec2(gt_group_base.y, gt_group_base.x);
 }
 
+#ifdef GT_TRUNCATE_A
+void copy_element(uvec2 idx) { dst[gt_index(1u, idx.yx)] = src[gt_index(0u, idx)]; }
+
+/* The leftovers beside the tile this group moved. first is the
+ * invocation's first row and its column in that tile: the striped tile,
+ * not gt_tile(), so the leftover rows and columns go with the tile rows
+ * and columns this group has just read and written, in the group order. */
+void copy_leftovers(uvec2 first) {
+  uvec2 extent = gt_extent(0u);
+  uvec2 main_extent = extent / uint(GT_TILE) * uint(GT_TILE);
+  uint last_row = first.x + uint(GT_TILE - GT_GROUP_ROWS);
+  bool is_right = first.y == main_extent.y - 1u;
+  bool is_bottom = last_row == main_extent.x - 1u;
+  if (is_right) {
+    for (uint k = 0u; k < uint(GT_TILE); k += uint(GT_GROUP_ROWS)) {
+      for (uint col = main_extent.y; col < extent.y; col++) {
+        copy_element(uvec2(first.x + k, col));
+      }
+    }
+  }
+  if (is_bottom) {
+    for (uint row = main_extent.x; row < extent.x; row++) {
+      copy_element(uvec2(row, first.y));
+    }
+  }
+  if (is_right && is_bottom) {
+    for (uint row = main_extent.x; row < extent.x; row++) {
+      for (uint col = main_extent.y; col < extent.y; col++) {
+        copy_element(uvec2(row, col));
+      }
+    }
+  }
+}
+#endif
+
 void main() {
-  uvec2 origin = banded_tile() * uvec2(GT_TILE_ROWS, GT_TILE_COLS);
+  uvec2 origin = striped_tile() * uvec2(GT_TILE_ROWS, GT_TILE_COLS);
   uvec2 local = gt_local();
   for (uint k = 0u; k < uint(GT_TILE); k += uint(GT_GROUP_ROWS)) {
     uvec2 idx = origin + uvec2(local.x + k, local.y);
@@ -61,4 +103,7 @@ void main() {
     dst[gt_index(1u, idx)] = value;
 #endif
   }
+#ifdef GT_TRUNCATE_A
+  copy_leftovers(origin + local);
+#endif
 }

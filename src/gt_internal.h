@@ -39,8 +39,7 @@
 /* The kernels in glsl/, one file each. */
 typedef enum gt_kernel {
   GT_KERNEL_TRANSPOSE_SIMPLE,
-  GT_KERNEL_TRANSPOSE_TILED, /* TILED_EVEN, or TILED_PAD with GT_GUARDED */
-  GT_KERNEL_TRANSPOSE_TRUNCATE_A,
+  GT_KERNEL_TRANSPOSE_TILED, /* TILED_EVEN; GT_GUARDED / GT_TRUNCATE_A variants */
   GT_KERNEL_TRANSPOSE_QUADS, /* AUTO on the CPU: 4x4 blocks as uvec4s */
   GT_KERNEL_TRANSPOSE_INPLACE_SIMPLE,
   GT_KERNEL_TRANSPOSE_INPLACE_TILED, /* GT_GUARDED / GT_TRUNCATE_A variants */
@@ -62,7 +61,7 @@ enum {
   GT_VARIANT_ALIASED = 1u << 1,    /* storage blocks without restrict */
   GT_VARIANT_TRANS_A = 1u << 2,    /* matmul reads a as its transpose */
   GT_VARIANT_TRANS_B = 1u << 3,    /* matmul reads b as its transpose */
-  GT_VARIANT_TRUNCATE_A = 1u << 4, /* in-place transpose: edge threads do the bands */
+  GT_VARIANT_TRUNCATE_A = 1u << 4, /* tiled transposes: edge threads do the bands */
   GT_VARIANT_ROTATE_SHIFT = 5      /* images: bits 5-6 hold GT_ROTATE, quarter turns */
 };
 
@@ -80,19 +79,20 @@ typedef struct gt_program_key {
 
 typedef struct gt_program {
   gt_program_key key;
-  GLuint name;           /* 0 = free slot */
-  GLint views_loc;       /* uniform uvec4 gt_views[] */
-  GLint group_base_loc;  /* uniform uvec2 gt_group_base */
-  GLint scale_loc;       /* matmul: uniform vec2 gt_scale */
-  GLint k_range_loc;     /* matmul: uniform uvec2 gt_k_range */
-  GLint grid_origin_loc; /* in-place SIMPLE: uniform uvec2 gt_grid_origin */
-  GLint band_tiles_loc;  /* tiled transpose: uniform uint gt_band_tiles */
+  GLuint name;            /* 0 = free slot */
+  GLint views_loc;        /* uniform uvec4 gt_views[] */
+  GLint group_base_loc;   /* uniform uvec2 gt_group_base */
+  GLint scale_loc;        /* matmul: uniform vec2 gt_scale */
+  GLint k_range_loc;      /* matmul: uniform uvec2 gt_k_range */
+  GLint grid_origin_loc;  /* in-place SIMPLE: uniform uvec2 gt_grid_origin */
+  GLint stripe_tiles_loc; /* tiled transpose: uniform uint gt_stripe_tiles */
 } gt_program;
 
-/* Every variant one context can reach: transpose and copy 22 (SIMPLE,
- * tiled even/pad and TRUNCATE_A at 3 tiles, in place likewise, 2 copies),
- * matmul 32 (4 transpose cases x (SIMPLE, AUTO's kernel, 3 tiles x
- * even/pad)), images 22 per format x 4: 142, and room to spare. */
+/* Every variant one context can reach: transpose and copy 23 (SIMPLE,
+ * AUTO's 4x4 blocks, tiled even/pad/TRUNCATE_A at 3 tiles, in place SIMPLE
+ * and the same 9 tiled, 2 copies), matmul 37 (4 transpose cases x (SIMPLE,
+ * the registers and shared kernels, 3 tiles x even/pad), and the vec4
+ * kernel), images 22 per format x 4: 148, and room to spare. */
 #define GT_PROGRAM_TABLE_SIZE 160
 
 /* Longest slice of K one matmul dispatch sums. Mesa silently stops a

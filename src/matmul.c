@@ -198,7 +198,7 @@ gt_status gt_matmul(gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_m
     return GT_ERR_SHAPE_MISMATCH;
   }
   uint32_t tile = d->tile ? d->tile : ctx->default_tile;
-  uint32_t group_rows = gt__tiled_group_rows(&ctx->limits, tile, 2 * tile * (tile + 1) * 4);
+  uint32_t group_rows = gt__tiled_group_rows(&ctx->limits, tile, 2 * tile * tile * 4);
   bool tiled = strategy == GT_STRATEGY_TILED_EVEN || strategy == GT_STRATEGY_TILED_PAD ||
                strategy == GT_STRATEGY_TRUNCATE_B;
   if (tiled && group_rows == 0) {

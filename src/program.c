@@ -84,7 +84,7 @@ gt_status gt__program_adopt(gt_context *ctx, gt_program *slot, const gt_program_
   slot->scale_loc = glGetUniformLocation(program, "gt_scale");
   slot->k_range_loc = glGetUniformLocation(program, "gt_k_range");
   slot->grid_origin_loc = glGetUniformLocation(program, "gt_grid_origin");
-  slot->band_tiles_loc = glGetUniformLocation(program, "gt_band_tiles");
+  slot->stripe_tiles_loc = glGetUniformLocation(program, "gt_stripe_tiles");
   gt_status s = gt__gl_status(ctx, "uniform locations");
   if (s != GT_OK) {
     glDeleteProgram(program);

@@ -8,7 +8,6 @@
 
 extern const char gt__glsl_transpose_simple[];
 extern const char gt__glsl_transpose_tiled[];
-extern const char gt__glsl_transpose_truncate_a[];
 extern const char gt__glsl_transpose_quads[];
 extern const char gt__glsl_transpose_inplace_simple[];
 extern const char gt__glsl_transpose_inplace_tiled[];
@@ -31,7 +30,6 @@ static const struct {
 } kernels[GT_KERNEL_COUNT] = {
     [GT_KERNEL_TRANSPOSE_SIMPLE] = {"transpose_simple.comp", gt__glsl_transpose_simple, NULL},
     [GT_KERNEL_TRANSPOSE_TILED] = {"transpose_tiled.comp", gt__glsl_transpose_tiled, NULL},
-    [GT_KERNEL_TRANSPOSE_TRUNCATE_A] = {"transpose_truncate_a.comp", gt__glsl_transpose_truncate_a, NULL},
     [GT_KERNEL_TRANSPOSE_QUADS] = {"transpose_quads.comp", gt__glsl_transpose_quads, NULL},
     [GT_KERNEL_TRANSPOSE_INPLACE_SIMPLE] = {"transpose_inplace_simple.comp",
                                             gt__glsl_transpose_inplace_simple, NULL},

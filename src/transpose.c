@@ -32,9 +32,8 @@ static gt_status run_tiled(gt_context *ctx, const gt_program *prog, gt_bound_vie
   gt_extent e = {src.view.rows, src.view.cols};
   gt_extent grid = (prog->key.variant & GT_VARIANT_GUARDED) ? gt_extent_pad(e, tile, tile)
                                                             : gt_extent_truncate(e, tile, tile);
-  if (prog->band_tiles_loc >= 0) /* TRUNCATE_A's kernel keeps the plain order */
-    glProgramUniform1ui(prog->name, prog->band_tiles_loc,
-                        dst.view.cols >= ctx->device->stripe_from_row ? ctx->device->stripe_tiles : 1);
+  glProgramUniform1ui(prog->name, prog->stripe_tiles_loc,
+                      dst.view.cols >= ctx->device->stripe_from_row ? ctx->device->stripe_tiles : 1);
   gt_bound_view views[2] = {src, dst};
   return gt__dispatch(ctx, prog, views, 2, grid.cols / tile, grid.rows / tile,
                       gt__moved_bytes((uint64_t)tile * tile));
@@ -188,16 +187,15 @@ gt_status gt_transpose(gt_context *ctx, gt_view src, gt_view dst, const gt_trans
   bool main_empty = main_area.rows == 0 || main_area.cols == 0;
   bool need_simple = strategy == GT_STRATEGY_SIMPLE || strategy == GT_STRATEGY_TRUNCATE_B ||
                      (strategy == GT_STRATEGY_TRUNCATE_A && (main_empty || in_blocks));
-  gt_kernel tiled_kernel =
-      strategy == GT_STRATEGY_TRUNCATE_A ? GT_KERNEL_TRANSPOSE_TRUNCATE_A : GT_KERNEL_TRANSPOSE_TILED;
-  uint32_t tiled_variant = variant | (strategy == GT_STRATEGY_TILED_PAD ? GT_VARIANT_GUARDED : 0);
+  uint32_t tiled_variant = variant | (strategy == GT_STRATEGY_TILED_PAD ? GT_VARIANT_GUARDED : 0) |
+                           (strategy == GT_STRATEGY_TRUNCATE_A ? GT_VARIANT_TRUNCATE_A : 0);
   const gt_program *simple = NULL, *tiled = NULL, *quads = NULL;
   if (need_simple) GT__TRY(get_simple(ctx, variant, &simple));
   if (d->strategy == GT_STRATEGY_AUTO && ctx->auto_quads)
     GT__TRY(gt__program_for(ctx, GT_KERNEL_TRANSPOSE_QUADS, 0, QUADS_GROUP_COLS, QUADS_GROUP_ROWS, 0, GT_U32,
                             &quads));
   if (strategy != GT_STRATEGY_SIMPLE && !(strategy == GT_STRATEGY_TRUNCATE_A && main_empty))
-    GT__TRY(get_tiled(ctx, tiled_kernel, tile, group_rows, tiled_variant, &tiled));
+    GT__TRY(get_tiled(ctx, GT_KERNEL_TRANSPOSE_TILED, tile, group_rows, tiled_variant, &tiled));
 
   gt_status status = GT_OK;
   if (!in_blocks) {

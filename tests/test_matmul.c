@@ -28,7 +28,7 @@ static const uint32_t tiles[] = {0, 8, 16, 32};
 
 static gt_context *ctx;
 static uint32_t rng = 20240607;
-static unsigned long cases, banded_cases;
+static unsigned long cases, block_cases;
 
 #define QUIET_NAN_BITS 0x7FC00000u
 
@@ -346,7 +346,7 @@ static bool run_case(const mm_case *cs) {
         !gt_test_window_fits(ctx, pb->view, pb->view.rows, pb->view.cols) ||
         !gt_test_window_fits(ctx, c.view, c.view.rows, c.view.cols) ||
         2.0 * cs->m * cs->n * cs->k > (double)l.max_dispatch_flops)
-      banded_cases++;
+      block_cases++;
     CHECK_STATUS(s, want);
     if (s != want) {
       fprintf(stderr, "FAILED %s: status %s\n", what, gt_status_string(s));
@@ -907,7 +907,7 @@ int main(int argc, char **argv) {
   test_each_auto_kernel(env.min_limits);
   printf("%lu matmul calls checked, every word of c's buffer; %lu cut into blocks by the storage-block or "
          "dispatch limits\n",
-         cases, banded_cases);
+         cases, block_cases);
   gt_test_close(&env);
   return CHECK_SUMMARY();
 }

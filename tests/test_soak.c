@@ -16,9 +16,9 @@
  * Each op draws from its own generator state, made from the seed and its
  * index, so `--only I` replays op I alone (sweep ops included).
  *
- * The soak reaches every variant a context can build (142 programs: 22
- * transpose and copy, 32 matmul, 22 for each image format), so the
- * program table must hold them all. */
+ * The soak reaches every variant a context can build (144 programs with
+ * llvmpipe's defaults: 23 transpose and copy, 33 matmul, 22 for each image
+ * format), so the program table must hold them all. */
 #define _POSIX_C_SOURCE 200809L
 
 #include "harness.h"

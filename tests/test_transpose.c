@@ -18,7 +18,7 @@ static const uint32_t tiles[] = {0, 8, 16, 32};
 
 static gt_context *ctx;
 static uint32_t rng = 12345;
-static unsigned long cases, banded_cases;
+static unsigned long cases, block_cases;
 
 /* How a view sits in its buffer: `guard` words before it, `extra` words
  * between rows (pitch = cols + extra), `guard` words after it. */
@@ -64,7 +64,7 @@ static bool run_op(gt_extent e, gt_type type, gt_strategy strategy, uint32_t til
     gt_transpose_desc d = {strategy, tile};
     gt_status s = copy ? gt_copy(ctx, vs, vd) : gt_transpose(ctx, vs, vd, &d);
     if (!gt_test_window_fits(ctx, vs, vs.rows, vs.cols) || !gt_test_window_fits(ctx, vd, vd.rows, vd.cols))
-      banded_cases++;
+      block_cases++;
     uint32_t t = tile ? tile : gt_context_default_tile(ctx);
     bool uneven = e.rows % t || e.cols % t;
     gt_status want_status =
@@ -164,12 +164,15 @@ static void test_sample_size(void) {
 }
 
 /* Sources of 12288 rows or more: the tiled kernel takes its groups in
- * bands of 128 tile rows, with a partial band at the bottom: 3 whole
- * bands and 1 row (12320 / 32 = 385 tile rows), or 12 and 4 rows (12320
+ * stripes of 128 tile rows, with a partial stripe at the bottom: 3 whole
+ * stripes and 1 row (12320 / 32 = 385 tile rows), or 12 and 4 rows (12320
  * / 8 = 1540). Every word of the destination is checked, so a group order
- * that missed or repeated a tile fails. */
-static void test_banded_order(void) {
-  static const gt_extent shapes[] = {{12320, 96}, {12289, 70}, {12288, 1}};
+ * that missed or repeated a tile fails. TRUNCATE_A's edge threads work
+ * from the tile their group moved: 12289 x 70 has bands beside whole
+ * stripes, 12325 x 45 a bottom band under a partial stripe (385, 770 or
+ * 1540 tile rows) and a right band of 13 or 5 columns. */
+static void test_striped_order(void) {
+  static const gt_extent shapes[] = {{12320, 96}, {12289, 70}, {12325, 45}, {12288, 1}};
   /* With storage blocks of a few KiB (the banded-views run) these would be
    * hundreds of blocks each, and blocks do not change the group order. */
   if (gt_context_limits(ctx).max_storage_block_bytes < ((uint64_t)1 << 20)) return;
@@ -196,8 +199,8 @@ static void test_group_count_split(void) {
   gt_extent row = {1, cols}, column = {cols, 1};
   report(run_case(row, GT_F32, GT_STRATEGY_TILED_PAD, 8), row, GT_F32, GT_STRATEGY_TILED_PAD, 8);
   report(run_case(column, GT_U32, GT_STRATEGY_TRUNCATE_B, 8), column, GT_U32, GT_STRATEGY_TRUNCATE_B, 8);
-  /* Split in y while the tiled kernel takes its groups in bands (the
-   * destination's rows are longer than 12288): bands restart per dispatch. */
+  /* Split in y while the tiled kernel takes its groups in stripes (the
+   * destination's rows are longer than 12288): stripes restart per dispatch. */
   gt_extent tall = {cols, 17};
   if (l.max_storage_block_bytes >= ((uint64_t)1 << 20)) /* else thousands of blocks */
     report(run_case(tall, GT_F32, GT_STRATEGY_TILED_PAD, 8), tall, GT_F32, GT_STRATEGY_TILED_PAD, 8);
@@ -267,14 +270,14 @@ int main(int argc, char **argv) {
   ctx = env.ctx;
   test_all_combinations();
   test_sample_size();
-  test_banded_order();
+  test_striped_order();
   test_group_count_split();
   test_twice_is_identity();
   test_copy();
   test_aligned_auto();
   printf("%lu transposes and copies checked word for word, %lu of them on views longer than a storage "
          "block\n",
-         cases, banded_cases);
+         cases, block_cases);
   gt_test_close(&env);
   return CHECK_SUMMARY();
 }
