@@ -1,6 +1,6 @@
 /* In-place transpose (src and dst the very same square view): every
  * strategy and tile, sizes 1..70 and 999, as sections with a pitch inside
- * guard-banded buffers; exact, guards untouched. Also: the aliased variant
+ * buffers with guard words around; exact, guards untouched. Also: the aliased variant
  * is the one chosen, and says so through the logger. */
 #include "check.h"
 #include "harness.h"

@@ -173,7 +173,7 @@ static void test_sample_size(void) {
  * 1540 tile rows) and a right band of 13 or 5 columns. */
 static void test_striped_order(void) {
   static const gt_extent shapes[] = {{12320, 96}, {12289, 70}, {12325, 45}, {12288, 1}};
-  /* With storage blocks of a few KiB (the banded-views run) these would be
+  /* With storage blocks of a few KiB (the blocks run) these would be
    * hundreds of blocks each, and blocks do not change the group order. */
   if (gt_context_limits(ctx).max_storage_block_bytes < ((uint64_t)1 << 20)) return;
   for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)

@@ -53,7 +53,7 @@ static float word_float(uint32_t w) {
   return f;
 }
 
-/* One dispatch of axpb over rows x cols inside guard-banded buffers. */
+/* One dispatch of axpb over rows x cols inside buffers with guard words around. */
 static void run_axpb(gt_kernel_id k, uint32_t tr, uint32_t tc, gt_policy policy, uint32_t rows,
                      uint32_t cols) {
   uint32_t guard = gt_test_rand_range(&rng, 0, 9), extra = gt_test_rand_range(&rng, 0, 4);
