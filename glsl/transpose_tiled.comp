@@ -34,7 +34,9 @@ shared GT_ELEM tile[GT_TILE][GT_TILE + 1];
 uniform uint gt_stripe_tiles;
 
 uvec2 striped_tile() {
-  uint stripe_rows = max(gt_stripe_tiles, 1u);
+  /* Plain order without the arithmetic (a uniform branch). */
+  if (gt_stripe_tiles <= 1u) return gt_tile();
+  uint stripe_rows = gt_stripe_tiles;
   uvec2 groups = gl_NumWorkGroups.xy;
   uint linear = gl_WorkGroupID.y * groups.x + gl_WorkGroupID.x;
   uint stripe = linear / (stripe_rows * groups.x);
