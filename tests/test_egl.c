@@ -8,7 +8,7 @@
 #include "check.h"
 #include "harness.h"
 
-#include "gt_internal.h" /* gt__egl_use_display_references */
+#include "gt_internal.h" /* gt__egl_use_display_references, gt__has_extension */
 
 #include <EGL/egl.h>
 
@@ -16,24 +16,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifndef GL_RESET_NOTIFICATION_STRATEGY
-#define GL_RESET_NOTIFICATION_STRATEGY 0x8256
-#endif
-#ifndef GL_LOSE_CONTEXT_ON_RESET
-#define GL_LOSE_CONTEXT_ON_RESET 0x8252
-#endif
+/* GL_RESET_NOTIFICATION_STRATEGY and GL_LOSE_CONTEXT_ON_RESET come with
+ * gt_internal.h. */
 #ifndef GL_NO_RESET_NOTIFICATION
 #define GL_NO_RESET_NOTIFICATION 0x8261
 #endif
 
 enum { ROWS = 5, COLS = 7 };
-
-static bool has_extension(const char *list, const char *name) {
-  size_t n = strlen(name);
-  for (const char *p = list; p && (p = strstr(p, name)) != NULL; p += n)
-    if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0')) return true;
-  return false;
-}
 
 static bool make_current(const gt_egl *egl) {
   EGLSurface s = egl->surface ? (EGLSurface)egl->surface : EGL_NO_SURFACE;
@@ -168,8 +157,8 @@ static bool reset_strategy(GLint *strategy) {
   int major = 0, minor = 0;
   const char *p = version ? strstr(version, "OpenGL ES ") : NULL;
   if (p == NULL || sscanf(p + 10, "%d.%d", &major, &minor) != 2) return false;
-  bool queryable = major > 3 || (major == 3 && minor >= 2) || has_extension(exts, "GL_KHR_robustness") ||
-                   has_extension(exts, "GL_EXT_robustness");
+  bool queryable = major > 3 || (major == 3 && minor >= 2) || gt__has_extension(exts, "GL_KHR_robustness") ||
+                   gt__has_extension(exts, "GL_EXT_robustness");
   if (!queryable) return false;
   *strategy = 0;
   glGetIntegerv(GL_RESET_NOTIFICATION_STRATEGY, strategy);
@@ -190,7 +179,7 @@ static void reset_notification(void) {
   bool reports = gt_context_reports_resets(ctx);
   CHECK(reports == (queryable && strategy == GL_LOSE_CONTEXT_ON_RESET));
   const char *dpy_exts = eglQueryString((EGLDisplay)egl.display, EGL_EXTENSIONS);
-  bool offered = has_extension(dpy_exts, "EGL_EXT_create_context_robustness");
+  bool offered = gt__has_extension(dpy_exts, "EGL_EXT_create_context_robustness");
   if (offered && queryable) CHECK(reports);
   printf("gt_egl_open: EGL_EXT_create_context_robustness %s, strategy %s, resets %s\n",
          offered ? "offered" : "not offered",
@@ -226,7 +215,7 @@ int main(void) {
   }
   gt_egl_close(&egl);
   const char *client = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
-  bool references = has_extension(client, "EGL_KHR_display_reference");
+  bool references = gt__has_extension(client, "EGL_KHR_display_reference");
   printf("EGL_KHR_display_reference: %s\n", references ? "offered" : "not offered (displays counted)");
 
   close_one_of_two(references ? "display references" : "displays counted");

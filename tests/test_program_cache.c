@@ -70,6 +70,25 @@ static void check_ignored(gt_context *ctx, const unsigned char *bytes, size_t wr
   CHECK_EQ_U(builds, cold_builds);
 }
 
+/* A fresh context loads the whole cache (where the driver has binary
+ * formats), and the operations, into a cleared output, compile nothing and
+ * give the cold run's words. Returns the programs loaded. */
+static uint32_t check_warm(gt_context *ctx, const unsigned char *cache, size_t written, GLint formats,
+                           unsigned cold_builds, GLuint in, GLuint out, const uint32_t *first, uint32_t *second) {
+  uint32_t loaded = 99;
+  builds = 0;
+  CHECK_STATUS(gt_program_cache_load(ctx, cache, written, &loaded), GT_OK);
+  if (formats > 0) CHECK_EQ_U(loaded, cold_builds);
+  for (size_t i = 0; i < 3 * (size_t)ROWS * COLS; i++)
+    second[i] = 0;
+  glBindBuffer(GL_COPY_WRITE_BUFFER, out);
+  glBufferSubData(GL_COPY_WRITE_BUFFER, 0, 3 * ROWS * COLS * 4, second);
+  CHECK(run_ops(ctx, in, out, second));
+  CHECK(memcmp(first, second, 3 * ROWS * COLS * 4) == 0);
+  if (formats > 0) CHECK_EQ_U(builds, 0);
+  return loaded;
+}
+
 /* A cache written by another build of this version (its source hash
  * changed, nothing else) is ignored like another renderer's: GT_OK, none
  * loaded, and the operations compile and run exact. The unchanged cache
@@ -89,14 +108,8 @@ static void test_other_sources(bool min_limits, GLint formats, const unsigned ch
   check_ignored(ctx, other, written, cold_builds, in, out, first, second);
   gt_context_release(ctx);
 
-  builds = 0;
   ctx = open_context(min_limits);
-  uint32_t loaded = 99;
-  CHECK_STATUS(gt_program_cache_load(ctx, cache, written, &loaded), GT_OK);
-  if (formats > 0) CHECK_EQ_U(loaded, cold_builds);
-  CHECK(run_ops(ctx, in, out, second));
-  CHECK(memcmp(first, second, 3 * ROWS * COLS * 4) == 0);
-  if (formats > 0) CHECK_EQ_U(builds, 0);
+  check_warm(ctx, cache, written, formats, cold_builds, in, out, first, second);
   gt_context_release(ctx);
   free(other);
 }
@@ -175,18 +188,8 @@ int main(int argc, char **argv) {
   gt_context_release(ctx);
 
   /* A warm context from the cache: nothing compiled, the same words. */
-  builds = 0;
   ctx = open_context(min_limits);
-  uint32_t loaded = 99;
-  CHECK_STATUS(gt_program_cache_load(ctx, cache, written, &loaded), GT_OK);
-  if (formats > 0) CHECK_EQ_U(loaded, cold_builds);
-  for (size_t i = 0; i < 3 * (size_t)ROWS * COLS; i++)
-    second[i] = 0;
-  glBindBuffer(GL_COPY_WRITE_BUFFER, out);
-  glBufferSubData(GL_COPY_WRITE_BUFFER, 0, 3 * ROWS * COLS * 4, second);
-  CHECK(run_ops(ctx, in, out, second));
-  CHECK(memcmp(first, second, 3 * ROWS * COLS * 4) == 0);
-  if (formats > 0) CHECK_EQ_U(builds, 0);
+  uint32_t loaded = check_warm(ctx, cache, written, formats, cold_builds, in, out, first, second);
   printf("cold: %u programs compiled; from the cache: %u loaded, %u compiled (%zu bytes)\n", cold_builds,
          loaded, builds, written);
   /* Loading again takes nothing: the programs are there. */
