@@ -40,14 +40,20 @@ static void restore_bindings(saved_bindings b) {
   glBindBuffer(GL_COPY_WRITE_BUFFER, (GLuint)b.copy_write);
 }
 
+/* The host rows of a transfer of v: present, host_pitch 0 or at least
+ * v.cols, and (rows-1)*pitch + cols elements addressable. */
+static gt_status check_host(gt_view v, const void *host, size_t host_pitch) {
+  GT__CHECK(host != NULL, GT_ERR_INVALID_ARGUMENT);
+  GT__CHECK(host_pitch == 0 || host_pitch >= v.cols, GT_ERR_INVALID_ARGUMENT);
+  size_t hp = host_pitch ? host_pitch : v.cols;
+  GT__CHECK(v.rows <= 1 || hp <= (SIZE_MAX / 4 - v.cols) / (v.rows - 1), GT_ERR_OUT_OF_RANGE);
+  return GT_OK;
+}
+
 static gt_status check_transfer(gt_context *ctx, gt_view v, const void *host, size_t host_pitch) {
   GT__TRY(gt__context_check(ctx));
-  GT__CHECK(host != NULL, GT_ERR_INVALID_ARGUMENT);
   GT__TRY(gt__view_check_fields(v));
-  GT__CHECK(host_pitch == 0 || host_pitch >= v.cols, GT_ERR_INVALID_ARGUMENT);
-  /* The host side must be addressable too: (rows-1)*pitch + cols elements. */
-  size_t hp = host_pitch ? host_pitch : v.cols;
-  GT__CHECK(v.rows == 1 || hp <= (SIZE_MAX / 4 - v.cols) / (v.rows - 1), GT_ERR_OUT_OF_RANGE);
+  GT__TRY(check_host(v, host, host_pitch));
   return gt__view_check_buffer(ctx, v);
 }
 
@@ -183,8 +189,9 @@ gt_status gt_read(gt_context *ctx, gt_view src, void *host, size_t host_pitch) {
 }
 
 gt_status gt_read_begin(gt_context *ctx, gt_view src) {
-  static const unsigned char any_host;
-  GT__TRY(check_transfer(ctx, src, &any_host, 0));
+  /* The host rows come with gt_read_end, which checks them. */
+  GT__TRY(gt__context_check(ctx));
+  GT__TRY(gt__view_check_buffer(ctx, src));
   GT__CHECK(ctx->pending.fence == NULL, GT_ERR_BUSY);
   if ((uint64_t)src.rows * src.cols > ctx->limits.staging_bytes / 4) {
     gt__log(ctx, GT_LOG_ERROR, "gt_read_begin: %ux%u elements exceed the %llu-byte staging buffer", src.rows,
@@ -228,12 +235,12 @@ static void end_pending(gt_context *ctx) {
 gt_status gt_read_end(gt_context *ctx, void *host, size_t host_pitch, uint64_t timeout_ns) {
   GT__TRY(gt__context_check(ctx));
   gt_pending_read p = ctx->pending;
-  GT__CHECK(host != NULL && p.fence != NULL, GT_ERR_INVALID_ARGUMENT);
-  GT__CHECK(host_pitch == 0 || host_pitch >= p.cols, GT_ERR_INVALID_ARGUMENT);
+  GT__CHECK(p.fence != NULL, GT_ERR_INVALID_ARGUMENT);
+  gt_view shape = {ctx->staging, 0, p.rows, p.cols, 0, GT_U32};
+  GT__TRY(check_host(shape, host, host_pitch));
   gt_status s = gt__fence_wait((GLsync)p.fence, ctx, timeout_ns);
   if (s == GT_ERR_TIMEOUT) return s;
   if (s == GT_OK) {
-    gt_view shape = {ctx->staging, 0, p.rows, p.cols, 0, GT_U32};
     transfer_rows t = rows_of(shape, host_pitch);
     GLint previous = 0;
     glGetIntegerv(GL_COPY_WRITE_BUFFER_BINDING, &previous);
