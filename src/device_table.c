@@ -15,14 +15,18 @@ enum { FLOPS_MOBILE = 31, FLOPS_DESKTOP = 38 };
 enum { BYTES_MOBILE = 27, BYTES_DESKTOP = 31 };
 
 /* Measured on the H100, used everywhere until measured elsewhere:
- * - the tiled transpose takes its groups in stripes of 128 tile rows where
- *   the destination's rows are 12288 elements or longer (plain order ran
- *   1-7% of a copy at 12288^2 and 16384^2, striped 25-48%; stripes cost
- *   8192^2 6-15%);
+ * - the tiled transpose takes its groups in stripes of source rows that
+ *   span 256 MiB, down each column of tiles (at 16384^2, 64x64 tiles:
+ *   stripes of 4096 rows ran 75% of a copy, 8192 rows 13-25%, plain
+ *   order 3%; smaller sources are one stripe, column order);
  * - the shared matmul kernel pays from 192 blocks of 128x128 in c (8.5
  *   against the registers kernel's 11.1 TFLOP/s at 1536^3, 144 blocks;
  *   15.1 against 11.0 at 2048^3, 256 blocks). */
-#define H100_ORDER .stripe_from_row = 12288, .stripe_tiles = 128, .shared_min_blocks = 192
+#define H100_ORDER .stripe_bytes_log2 = 28, .shared_min_blocks = 192
+
+/* On the CPU a stripe spans 1 MiB, about a core's L2 cache; the tests
+ * then run shapes of several stripes in little time. */
+#define CPU_ORDER .stripe_bytes_log2 = 20, .shared_min_blocks = 192
 
 /* First match wins; the last entry (renderer NULL) is the fallback.
  *
@@ -39,17 +43,23 @@ enum { BYTES_MOBILE = 27, BYTES_DESKTOP = 31 };
  * memory, which the shared kernel is for. VideoCore (V3D) has little of
  * either; its compute units are narrow, hence the 16-tile.
  *
+ * auto_tile: on the H100, 64x64 tiles ran 85-93% of a copy at 8192^2
+ * where 32x32 tiles ran 61-84%, and 73% against 30% at 16384^2; moving
+ * their rows as uvec4s changed nothing. Guarded, at 8199x5467, they ran
+ * 32% to the 32-tile's 72%, so AUTO takes them where they divide the
+ * extent only (docs/performance.md).
+ *
  * quads: on llvmpipe every storage access is a gather or a scatter, and
  * the uvec4 copy makes a quarter of SIMPLE's accesses; AUTO there moves
  * 4x4 blocks as uvec4s (transpose_quads.comp) where the views allow. */
 static const gt_device_entry table[] = {
     {.renderer = "llvmpipe", .name = "llvmpipe", .measured = true, .transpose = GT_STRATEGY_SIMPLE, .quads = true,
      .matmul_kernel = GT_MATMUL_KERNEL_REGISTERS, .dispatch_flops_log2 = FLOPS_MOBILE,
-     .dispatch_bytes_log2 = BYTES_MOBILE, H100_ORDER},
+     .dispatch_bytes_log2 = BYTES_MOBILE, CPU_ORDER},
     {.renderer = "softpipe", .name = "softpipe", .transpose = GT_STRATEGY_SIMPLE, .quads = true,
      .matmul_kernel = GT_MATMUL_KERNEL_REGISTERS, .dispatch_flops_log2 = FLOPS_MOBILE,
-     .dispatch_bytes_log2 = BYTES_MOBILE, H100_ORDER},
-    {.renderer = "NVIDIA", .name = "NVIDIA", .measured = true, .transpose = GT_STRATEGY_TILED_PAD,
+     .dispatch_bytes_log2 = BYTES_MOBILE, CPU_ORDER},
+    {.renderer = "NVIDIA", .name = "NVIDIA", .measured = true, .transpose = GT_STRATEGY_TILED_PAD, .auto_tile = 64,
      .matmul_kernel = GT_MATMUL_KERNEL_SHARED, .dispatch_flops_log2 = FLOPS_DESKTOP,
      .dispatch_bytes_log2 = BYTES_DESKTOP, H100_ORDER},
     {.renderer = "Radeon", .name = "AMD", .transpose = GT_STRATEGY_TILED_PAD,

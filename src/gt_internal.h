@@ -146,9 +146,12 @@ typedef struct gt_device_entry {
   uint32_t dispatch_flops_log2;   /* matmul work per dispatch: 2^this */
   uint32_t dispatch_bytes_log2;   /* bytes a transpose, copy or image dispatch
                                      may move: 2^this */
-  uint32_t stripe_from_row;       /* the tiled transpose takes its groups in
-                                     stripes where dst rows are this long */
-  uint32_t stripe_tiles;          /* tile rows of such a stripe */
+  uint32_t auto_tile;             /* the tile of transpose's AUTO where it fits
+                                     and divides the extent (64 is beyond the
+                                     public tiles); 0 = the default tile */
+  uint32_t stripe_bytes_log2;     /* the tiled transpose takes its groups in
+                                     stripes of source rows spanning 2^this
+                                     bytes */
   uint32_t shared_min_blocks;     /* matmul AUTO runs the shared kernel from
                                      this many 128x128 blocks of c */
 } gt_device_entry;

@@ -18,6 +18,16 @@ static gt_status get_tiled(gt_context *ctx, gt_kernel kernel, uint32_t tile, uin
   return gt__program_for(ctx, kernel, tile, tile, group_rows, variant, GT_U32, out);
 }
 
+/* Tile rows per stripe of the group order: the source rows that span
+ * 2^stripe_bytes_log2 bytes. Going down a stripe's column of tiles, the
+ * groups running together touch few enough pages of both buffers
+ * (docs/performance.md); 1 is plain row order. */
+static uint32_t stripe_tiles(const gt_context *ctx, const gt_bound_view *src, uint32_t tile) {
+  uint64_t row_bytes = (uint64_t)src->view.pitch * 4;
+  uint64_t tiles = ((uint64_t)1 << ctx->device->stripe_bytes_log2) / row_bytes / tile;
+  return tiles < 1 ? 1 : tiles > UINT32_MAX ? UINT32_MAX : (uint32_t)tiles;
+}
+
 static gt_status run_simple(gt_context *ctx, const gt_program *prog, gt_bound_view src, gt_bound_view dst) {
   gt_bound_view views[2] = {src, dst};
   return gt__dispatch(ctx, prog, views, 2, gt__div_up(src.view.cols, GT_SIMPLE_GROUP_COLS),
@@ -32,8 +42,7 @@ static gt_status run_tiled(gt_context *ctx, const gt_program *prog, gt_bound_vie
   gt_extent e = {src.view.rows, src.view.cols};
   gt_extent grid = (prog->key.variant & GT_VARIANT_GUARDED) ? gt_extent_pad(e, tile, tile)
                                                             : gt_extent_truncate(e, tile, tile);
-  glProgramUniform1ui(prog->name, prog->stripe_tiles_loc,
-                      dst.view.cols >= ctx->device->stripe_from_row ? ctx->device->stripe_tiles : 1);
+  glProgramUniform1ui(prog->name, prog->stripe_tiles_loc, stripe_tiles(ctx, &src, tile));
   gt_bound_view views[2] = {src, dst};
   return gt__dispatch(ctx, prog, views, 2, grid.cols / tile, grid.rows / tile,
                       gt__moved_bytes((uint64_t)tile * tile));
@@ -122,6 +131,16 @@ gt_status gt_transpose(gt_context *ctx, gt_view src, gt_view dst, const gt_trans
 
   gt_strategy strategy = d->strategy == GT_STRATEGY_AUTO ? ctx->auto_strategy : d->strategy;
   uint32_t tile = d->tile ? d->tile : ctx->default_tile;
+  /* AUTO's tile is the device table's where it has one that fits and
+   * divides the extent, beyond the public tiles: on the H100 a 64-tile
+   * touches half the pages per byte moved of a 32-tile, but guarded it
+   * ran at half the 32-tile's speed (docs/performance.md). Not in place,
+   * where a group holds two tiles. */
+  uint32_t auto_tile = ctx->device->auto_tile;
+  if (d->strategy == GT_STRATEGY_AUTO && d->tile == 0 && auto_tile && src.rows % auto_tile == 0 &&
+      src.cols % auto_tile == 0 && !gt__same_view(src, dst) &&
+      gt__tiled_group_rows(&ctx->limits, auto_tile, auto_tile * (auto_tile + 1) * 4) != 0)
+    tile = auto_tile;
   /* AUTO's padded kernel drops its guards when the tile divides the
    * extent: guards cost a fifth of the speed (docs/performance.md). */
   if (d->strategy == GT_STRATEGY_AUTO && strategy == GT_STRATEGY_TILED_PAD && src.rows % tile == 0 &&

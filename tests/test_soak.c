@@ -1028,7 +1028,7 @@ static op_kind sweep_op(uint32_t i) {
     strategy_tile(pair, sweep_transpose, &k.strategy, &k.tile);
     k.type = types[i % 3];
     k.rows = even ? 64 : 45;
-    k.cols = even ? 32 : 37;
+    k.cols = even ? 64 : 37; /* 64: AUTO's 64-tile, where it has one, unguarded */
     run_transpose(&k);
     return k.in_place ? K_INPLACE : K_TRANSPOSE;
   }

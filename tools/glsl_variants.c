@@ -47,6 +47,9 @@ int main(int argc, char **argv) {
     emit_tiled(GT_KERNEL_TRANSPOSE_TILED, v, GT_U32, 0);
   }
   emit_tiled(GT_KERNEL_TRANSPOSE_TILED, GT_VARIANT_TRUNCATE_A, GT_U32, 0);
+  /* AUTO's 64-tile where the device table gives it: unguarded, 4 rows
+   * per group. */
+  emit(GT_KERNEL_TRANSPOSE_TILED, 64, 64, 4, 0, GT_U32, 0);
   emit(GT_KERNEL_TRANSPOSE_QUADS, 0, 16, 8, 0, GT_U32, 0);
   emit(GT_KERNEL_TRANSPOSE_INPLACE_SIMPLE, 0, 32, 4, GT_VARIANT_ALIASED, GT_U32, 0);
   emit_tiled(GT_KERNEL_TRANSPOSE_INPLACE_TILED, GT_VARIANT_ALIASED, GT_U32, 0);
