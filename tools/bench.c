@@ -58,9 +58,22 @@ static tool_result *add_result(const char *op, const char *strategy, const char 
   return r;
 }
 
+/* The ceiling given by --peak-gbs, or 0. */
+static double peak_gb_per_s;
+
+static void print_header(const char *of) {
+  printf("  %-16s %10s %10s %10s %8s  %s%s\n", "strategy", "ms", "GB/s", "GFLOP/s", of,
+         peak_gb_per_s > 0 ? "of peak  " : "", "verified");
+}
+
 static void print_row(const tool_result *r) {
+  char peak[16] = "";
+  if (peak_gb_per_s > 0 && r->pct_of_peak > 0)
+    snprintf(peak, sizeof peak, "%6.1f%%  ", r->pct_of_peak);
+  else if (peak_gb_per_s > 0)
+    snprintf(peak, sizeof peak, "%7s  ", "-");
   if (r->ms < 0) {
-    printf("  %-16s %10s %10s %10s %8s  %s\n", r->strategy, "-", "-", "-", "-", r->verified);
+    printf("  %-16s %10s %10s %10s %8s  %s%s\n", r->strategy, "-", "-", "-", "-", peak, r->verified);
     return;
   }
   char gb[16] = "-", gflop[16] = "-";
@@ -68,8 +81,10 @@ static void print_row(const tool_result *r) {
     snprintf(gflop, sizeof gflop, "%.2f", r->gflop_per_s);
   else
     snprintf(gb, sizeof gb, "%.2f", r->gb_per_s);
-  printf("  %-16s %10.3f %10s %10s %7.1f%%  %s\n", r->strategy, r->ms, gb, gflop, r->pct_of_copy,
-         r->verified);
+  /* 0 of the peer: the peer did not run (no OpenBLAS in this build). */
+  char of[16] = "-";
+  if (r->pct_of_copy > 0) snprintf(of, sizeof of, "%.1f%%", r->pct_of_copy);
+  printf("  %-16s %10.3f %10s %10s %8s  %s%s\n", r->strategy, r->ms, gb, gflop, of, peak, r->verified);
 }
 
 static const char *type_name(gt_type t) { return t == GT_I32 ? "i32" : t == GT_U32 ? "u32" : "f32"; }
@@ -125,6 +140,7 @@ static double bench_copy(gt_context *ctx, const tool_bench_options *o, GLuint sr
     return -1;
   }
   r->gb_per_s = 2.0 * rows * cols * 4 / (r->ms * 1e6);
+  r->pct_of_peak = peak_gb_per_s > 0 ? 100.0 * r->gb_per_s / peak_gb_per_s : 0;
   r->pct_of_copy = 100.0;
   if (print) print_row(r);
   return r->ms;
@@ -150,7 +166,7 @@ static int bench_transpose_case(gt_context *ctx, const tool_bench_options *o, ui
       want[(size_t)c * rows + r] = host[(size_t)r * cols + c];
   GLuint src = tool_buffer(n, host), dst = tool_buffer(n, NULL);
   printf("\ntranspose %u x %u %s\n", rows, cols, type_name(o->type));
-  printf("  %-16s %10s %10s %10s %8s  %s\n", "strategy", "ms", "GB/s", "GFLOP/s", "of copy", "verified");
+  print_header("of copy");
   int failures = 0;
   unsigned first_row = result_count;
   op_args args;
@@ -190,6 +206,7 @@ static int bench_transpose_case(gt_context *ctx, const tool_bench_options *o, ui
       continue;
     }
     r->gb_per_s = 2.0 * n * 4 / (r->ms * 1e6);
+    r->pct_of_peak = peak_gb_per_s > 0 ? 100.0 * r->gb_per_s / peak_gb_per_s : 0;
   }
   /* The copy of the same bytes, in the same buffers, after the strategies. */
   unsigned last_row = result_count;
@@ -257,7 +274,7 @@ static int bench_matmul_case(gt_context *ctx, const tool_bench_options *o, uint3
   GLuint bc = tool_buffer((size_t)m * n, NULL);
   double flop = 2.0 * m * n * k;
   printf("\nmatmul %u x %u x %u f32 (c = a b)\n", m, n, k);
-  printf("  %-16s %10s %10s %10s %8s  %s\n", "strategy", "ms", "GB/s", "GFLOP/s", "of blas", "verified");
+  print_header("of blas");
   op_args args;
   memset(&args, 0, sizeof args);
   args.a = (gt_view){ba, 0, m, k, 0, GT_F32};
@@ -335,7 +352,7 @@ static int bench_copy_case(gt_context *ctx, const tool_bench_options *o, uint32_
     host[i] = next_word(&x);
   GLuint src = tool_buffer(n, host), dst = tool_buffer(n, NULL);
   printf("\ncopy %u x %u %s\n", rows, cols, type_name(o->type));
-  printf("  %-16s %10s %10s %10s %8s  %s\n", "strategy", "ms", "GB/s", "GFLOP/s", "of copy", "verified");
+  print_header("of copy");
   double ms = bench_copy(ctx, o, src, dst, host, back, rows, cols, scratch, true);
   glDeleteBuffers(1, &src);
   glDeleteBuffers(1, &dst);
@@ -351,11 +368,11 @@ static int write_csv(const char *path) {
     perror(path);
     return 1;
   }
-  fprintf(f, "op,strategy,type,rows,cols,k,ms,gb_per_s,gflop_per_s,pct_of_copy,verified\n");
+  fprintf(f, "op,strategy,type,rows,cols,k,ms,gb_per_s,gflop_per_s,pct_of_copy,pct_of_peak,verified\n");
   for (unsigned i = 0; i < result_count; i++) {
     const tool_result *r = &results[i];
-    fprintf(f, "%s,%s,%s,%u,%u,%u,%.4f,%.3f,%.3f,%.1f,\"%s\"\n", r->op, r->strategy, r->type, r->rows,
-            r->cols, r->k, r->ms, r->gb_per_s, r->gflop_per_s, r->pct_of_copy, r->verified);
+    fprintf(f, "%s,%s,%s,%u,%u,%u,%.4f,%.3f,%.3f,%.1f,%.1f,\"%s\"\n", r->op, r->strategy, r->type, r->rows,
+            r->cols, r->k, r->ms, r->gb_per_s, r->gflop_per_s, r->pct_of_copy, r->pct_of_peak, r->verified);
   }
   return fclose(f) != 0;
 }
@@ -463,6 +480,7 @@ int tool_bench(const tool_bench_options *o) {
   desc.max_dispatch_bytes = o->max_dispatch_bytes;
   if (tool_open(&desc, &egl, &ctx)) return 1;
   tool_timer_init(gt_context_renderer(ctx));
+  peak_gb_per_s = o->peak_gb_per_s;
   double *scratch = malloc((o->reps + 1) * sizeof *scratch);
   if (scratch == NULL) return 1;
   printf("gltile %s on %s; tile %u; median of %u runs after %d ms of warm-up, then a CPU check\n", o->title,

@@ -39,6 +39,7 @@ typedef struct tool_result {
   uint32_t rows, cols, k;
   double ms; /* median; < 0 when the case did not run */
   double gb_per_s, gflop_per_s, pct_of_copy;
+  double pct_of_peak; /* of tool_bench_options.peak_gb_per_s; 0 when not given */
   const char *verified; /* yes, sampled, no, skipped, or a status text */
 } tool_result;
 
@@ -53,6 +54,8 @@ typedef struct tool_bench_options {
   bool verify, min_limits;
   gt_matmul_kernel matmul_kernel;
   uint64_t max_dispatch_bytes; /* 0 = the device table's */
+  double peak_gb_per_s;        /* a known ceiling (a CUDA copy, the memory's
+                                  peak); 0 = none */
   const char *csv, *svg;
 } tool_bench_options;
 
