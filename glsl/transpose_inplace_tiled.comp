@@ -10,7 +10,8 @@
  * GT_TRUNCATE_A: the grid covers the truncated main square M only; then,
  * as seed 000's option A, the invocations on M's last column swap their
  * rows of the right band with the matching columns of the bottom band, and
- * the one on M's last row and column transposes the corner. */
+ * the one on M's last row and column transposes the corner. Tile (i, j)
+ * is the group's in the group order, for the leftovers too. */
 #if !defined(GT_TILE) || !defined(GT_GROUP_ROWS)
 #error "GT_TILE and GT_GROUP_ROWS must be defined"
 #endif
@@ -36,7 +37,7 @@ void swap_pair(uvec2 idx) {
 }
 
 void main() {
-  uvec2 tile_ij = gt_tile();
+  uvec2 tile_ij = striped_tile(); /* the group order: transpose_order.glsl */
   bool owner = tile_ij.x <= tile_ij.y; /* the same for the whole group */
   uvec2 upper_origin = tile_ij * uint(GT_TILE);
   uvec2 lower_origin = tile_ij.yx * uint(GT_TILE);
@@ -63,7 +64,7 @@ void main() {
 #ifdef GT_TRUNCATE_A
   uint n = gt_extent(0u).x;
   uint m = n / uint(GT_TILE) * uint(GT_TILE);
-  uvec2 first = gt_global(); /* this invocation's first row, and its column */
+  uvec2 first = upper_origin + local; /* this invocation's first row, and its column */
   uint last_row = first.x + uint(GT_TILE - GT_GROUP_ROWS);
   if (first.y == m - 1u) {
     /* Right band row r <-> bottom band column r. */

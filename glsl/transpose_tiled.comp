@@ -23,30 +23,6 @@ layout(std430, binding = 1) writeonly GT_RESTRICT buffer Dst { GT_ELEM dst[]; };
  * different banks instead of one. */
 shared GT_ELEM tile[GT_TILE][GT_TILE + 1];
 
-/* Groups are taken in stripes of gt_stripe_tiles tile rows: down a
- * stripe's column of tiles, then the next column (1 = plain row order).
- * In plain order the groups running together write destination rows a
- * tile row apart each, spread over the whole destination when its rows
- * are long; down a stripe they fill the same few destination rows (the
- * figures behind the library's choice: docs/performance.md). A bijection
- * within each dispatch, so grids split by the group-count limit stay
- * whole. */
-uniform uint gt_stripe_tiles;
-
-uvec2 striped_tile() {
-  /* Plain order without the arithmetic (a uniform branch). */
-  if (gt_stripe_tiles <= 1u) return gt_tile();
-  uint stripe_rows = gt_stripe_tiles;
-  uvec2 groups = gl_NumWorkGroups.xy;
-  uint linear = gl_WorkGroupID.y * groups.x + gl_WorkGroupID.x;
-  uint stripe = linear / (stripe_rows * groups.x);
-  uint first_row = stripe * stripe_rows;
-  uint rows = min(stripe_rows, groups.y - first_row);
-  uint within = linear - stripe * stripe_rows * groups.x;
-  uvec2 tile_in_dispatch = uvec2(first_row + within % rows, within / rows);
-  return tile_in_dispatch + uvec2(gt_group_base.y, gt_group_base.x);
-}
-
 #ifdef GT_TRUNCATE_A
 void copy_element(uvec2 idx) { dst[gt_index(1u, idx.yx)] = src[gt_index(0u, idx)]; }
 
@@ -83,6 +59,7 @@ void copy_leftovers(uvec2 first) {
 #endif
 
 void main() {
+  /* The group order: transpose_order.glsl. */
   uvec2 origin = striped_tile() * uvec2(GT_TILE_ROWS, GT_TILE_COLS);
   uvec2 local = gt_local();
   for (uint k = 0u; k < uint(GT_TILE); k += uint(GT_GROUP_ROWS)) {

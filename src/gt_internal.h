@@ -384,6 +384,13 @@ gt_bound_view gt__bound_section(const gt_bound_view *parent, uint32_t row, uint3
  * several rows. 0 when the tile does not fit the device at all. */
 uint32_t gt__tiled_group_rows(const gt_limits *l, uint32_t tile, uint32_t shared_bytes);
 
+/* Tile rows per stripe of the tiled transposes' group order
+ * (transpose_order.glsl): the source rows that span 2^stripe_bytes_log2
+ * bytes of the device table. Going down a stripe's column of tiles, the
+ * groups running together touch few enough pages of both matrices
+ * (docs/performance.md); 1 is plain row order. */
+uint32_t gt__stripe_tiles(const gt_context *ctx, const gt_bound_view *src, uint32_t tile);
+
 /* true when a and b are the very same window: same buffer, offset,
  * extent, effective pitch and type. */
 bool gt__same_view(gt_view a, gt_view b);

@@ -11,6 +11,7 @@ extern const char gt__glsl_transpose_tiled[];
 extern const char gt__glsl_transpose_quads[];
 extern const char gt__glsl_transpose_inplace_simple[];
 extern const char gt__glsl_transpose_inplace_tiled[];
+extern const char gt__glsl_transpose_order[];
 extern const char gt__glsl_matmul_common[];
 extern const char gt__glsl_matmul_simple[];
 extern const char gt__glsl_matmul_tiled[];
@@ -29,12 +30,12 @@ static const struct {
   const char *include;
 } kernels[GT_KERNEL_COUNT] = {
     [GT_KERNEL_TRANSPOSE_SIMPLE] = {"transpose_simple.comp", gt__glsl_transpose_simple, NULL},
-    [GT_KERNEL_TRANSPOSE_TILED] = {"transpose_tiled.comp", gt__glsl_transpose_tiled, NULL},
+    [GT_KERNEL_TRANSPOSE_TILED] = {"transpose_tiled.comp", gt__glsl_transpose_tiled, gt__glsl_transpose_order},
     [GT_KERNEL_TRANSPOSE_QUADS] = {"transpose_quads.comp", gt__glsl_transpose_quads, NULL},
     [GT_KERNEL_TRANSPOSE_INPLACE_SIMPLE] = {"transpose_inplace_simple.comp",
                                             gt__glsl_transpose_inplace_simple, NULL},
     [GT_KERNEL_TRANSPOSE_INPLACE_TILED] = {"transpose_inplace_tiled.comp", gt__glsl_transpose_inplace_tiled,
-                                           NULL},
+                                           gt__glsl_transpose_order},
     [GT_KERNEL_MATMUL_SIMPLE] = {"matmul_simple.comp", gt__glsl_matmul_simple, gt__glsl_matmul_common},
     [GT_KERNEL_MATMUL_TILED] = {"matmul_tiled.comp", gt__glsl_matmul_tiled, gt__glsl_matmul_common},
     [GT_KERNEL_MATMUL_BLOCKED] = {"matmul_blocked.comp", gt__glsl_matmul_blocked, gt__glsl_matmul_common},
