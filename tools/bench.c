@@ -3,6 +3,7 @@
  * strategy is timed (median of several runs after a warm-up that is also
  * verified against the CPU), and the results go to a table, CSV and SVG. */
 #include "bench_calls.h"
+#include "bench_clblast.h"
 #include "bench_loop.h"
 #include "timing.h"
 #include "tool.h"
@@ -58,20 +59,27 @@ static tool_result *add_result(const char *op, const char *strategy, const char 
   return r;
 }
 
-/* The ceiling given by --peak-gbs, or 0. */
+/* The ceiling given by --peak-gbs, or 0; whether CLBlast was loaded. */
 static double peak_gb_per_s;
+static bool have_clblast;
 
-static void print_header(const char *of) {
-  printf("  %-16s %10s %10s %10s %8s  %s%s\n", "strategy", "ms", "GB/s", "GFLOP/s", of,
-         peak_gb_per_s > 0 ? "of peak  " : "", "verified");
+/* A second comparison column: of peak (transposes and copies, with
+ * --peak-gbs) or of clblast (matmul, always: '-' without it). */
+static bool second_column;
+
+static void print_header(const char *of, const char *second) {
+  second_column = second != NULL;
+  printf("  %-16s %10s %10s %10s %8s  %s%s%s\n", "strategy", "ms", "GB/s", "GFLOP/s", of, second ? second : "",
+         second ? "  " : "", "verified");
 }
 
 static void print_row(const tool_result *r) {
+  double second = strcmp(r->op, "matmul") == 0 ? r->pct_of_clblast : r->pct_of_peak;
   char peak[16] = "";
-  if (peak_gb_per_s > 0 && r->pct_of_peak > 0)
-    snprintf(peak, sizeof peak, "%6.1f%%  ", r->pct_of_peak);
-  else if (peak_gb_per_s > 0)
-    snprintf(peak, sizeof peak, "%7s  ", "-");
+  if (second_column && second > 0)
+    snprintf(peak, sizeof peak, "%9.1f%%  ", second);
+  else if (second_column)
+    snprintf(peak, sizeof peak, "%10s  ", "-");
   if (r->ms < 0) {
     printf("  %-16s %10s %10s %10s %8s  %s%s\n", r->strategy, "-", "-", "-", "-", peak, r->verified);
     return;
@@ -166,7 +174,7 @@ static int bench_transpose_case(gt_context *ctx, const tool_bench_options *o, ui
       want[(size_t)c * rows + r] = host[(size_t)r * cols + c];
   GLuint src = tool_buffer(n, host), dst = tool_buffer(n, NULL);
   printf("\ntranspose %u x %u %s\n", rows, cols, type_name(o->type));
-  print_header("of copy");
+  print_header("of copy", peak_gb_per_s > 0 ? "   of peak" : NULL);
   int failures = 0;
   unsigned first_row = result_count;
   op_args args;
@@ -274,7 +282,7 @@ static int bench_matmul_case(gt_context *ctx, const tool_bench_options *o, uint3
   GLuint bc = tool_buffer((size_t)m * n, NULL);
   double flop = 2.0 * m * n * k;
   printf("\nmatmul %u x %u x %u f32 (c = a b)\n", m, n, k);
-  print_header("of blas");
+  print_header("of blas", "of clblast");
   op_args args;
   memset(&args, 0, sizeof args);
   args.a = (gt_view){ba, 0, m, k, 0, GT_F32};
@@ -299,6 +307,26 @@ static int bench_matmul_case(gt_context *ctx, const tool_bench_options *o, uint3
     print_row(r);
   }
 #endif
+  double clblast_ms = -1;
+  if (have_clblast) {
+    /* The OpenCL peer on its own device, timed by the wall clock. */
+    tool_result *r = add_result("matmul", "clblast", "f32", m, n, k);
+    for (size_t i = 0; i < (size_t)m * n; i++)
+      c[i] = NAN;
+    if (tool_clblast_sgemm(m, n, k, a, b, c, o->reps, scratch, &r->ms) == 0) {
+      clblast_ms = r->ms;
+      r->gflop_per_s = flop / (r->ms * 1e6);
+      r->pct_of_copy = blas_ms > 0 ? 100.0 * blas_ms / r->ms : 0;
+      r->pct_of_clblast = 100.0;
+      r->verified = o->verify ? check_matmul(a, b, c, m, n, k) : "skipped";
+      failures += r->verified[0] == 'N';
+    } else {
+      r->ms = -1;
+      r->verified = "failed";
+      failures++;
+    }
+    print_row(r);
+  }
   for (size_t s = 0; s < sizeof strategies / sizeof strategies[0]; s++) {
     if (!strategy_wanted(o, strategies[s])) continue;
     bool shared = gt_matmul_auto_kernel(ctx, m, n) == GT_MATMUL_KERNEL_SHARED;
@@ -330,6 +358,7 @@ static int bench_matmul_case(gt_context *ctx, const tool_bench_options *o, uint3
     }
     r->gflop_per_s = flop / (r->ms * 1e6);
     r->pct_of_copy = blas_ms > 0 ? 100.0 * blas_ms / r->ms : 0;
+    r->pct_of_clblast = clblast_ms > 0 ? 100.0 * clblast_ms / r->ms : 0;
     print_row(r);
   }
   glDeleteBuffers(1, &ba);
@@ -352,7 +381,7 @@ static int bench_copy_case(gt_context *ctx, const tool_bench_options *o, uint32_
     host[i] = next_word(&x);
   GLuint src = tool_buffer(n, host), dst = tool_buffer(n, NULL);
   printf("\ncopy %u x %u %s\n", rows, cols, type_name(o->type));
-  print_header("of copy");
+  print_header("of copy", peak_gb_per_s > 0 ? "   of peak" : NULL);
   double ms = bench_copy(ctx, o, src, dst, host, back, rows, cols, scratch, true);
   glDeleteBuffers(1, &src);
   glDeleteBuffers(1, &dst);
@@ -368,11 +397,13 @@ static int write_csv(const char *path) {
     perror(path);
     return 1;
   }
-  fprintf(f, "op,strategy,type,rows,cols,k,ms,gb_per_s,gflop_per_s,pct_of_copy,pct_of_peak,verified\n");
+  fprintf(f, "op,strategy,type,rows,cols,k,ms,gb_per_s,gflop_per_s,pct_of_copy,pct_of_peak,pct_of_clblast,"
+             "verified\n");
   for (unsigned i = 0; i < result_count; i++) {
     const tool_result *r = &results[i];
-    fprintf(f, "%s,%s,%s,%u,%u,%u,%.4f,%.3f,%.3f,%.1f,%.1f,\"%s\"\n", r->op, r->strategy, r->type, r->rows,
-            r->cols, r->k, r->ms, r->gb_per_s, r->gflop_per_s, r->pct_of_copy, r->pct_of_peak, r->verified);
+    fprintf(f, "%s,%s,%s,%u,%u,%u,%.4f,%.3f,%.3f,%.1f,%.1f,%.1f,\"%s\"\n", r->op, r->strategy, r->type,
+            r->rows, r->cols, r->k, r->ms, r->gb_per_s, r->gflop_per_s, r->pct_of_copy, r->pct_of_peak,
+            r->pct_of_clblast, r->verified);
   }
   return fclose(f) != 0;
 }
@@ -488,6 +519,14 @@ int tool_bench(const tool_bench_options *o) {
          TOOL_WARM_UP_MS);
   int failures = 0;
   if (strcmp(o->ops, "loop") == 0) failures += tool_bench_loop(ctx, o);
+  if (op_wanted(o, "matmul")) {
+    char why[256];
+    have_clblast = tool_clblast_open(why, sizeof why);
+    if (have_clblast)
+      printf("matmul peer: CLBlast on %s (OpenCL; wall clock around clFinish)\n", tool_clblast_device());
+    else
+      printf("matmul peer: CLBlast not run (%s)\n", why);
+  }
   char sizes[1024];
   snprintf(sizes, sizeof sizes, "%s", o->sizes);
   for (char *save = NULL, *tok = strtok_r(sizes, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
@@ -512,6 +551,8 @@ int tool_bench(const tool_bench_options *o) {
   if (o->csv && write_csv(o->csv)) failures++;
   if (o->svg && write_svg(o->svg, gt_context_renderer(ctx))) failures++;
   free(scratch);
+  if (have_clblast) tool_clblast_close();
+  have_clblast = false;
   tool_close(&egl, ctx);
   if (failures) printf("\n%d case%s failed\n", failures, failures == 1 ? "" : "s");
   return failures;

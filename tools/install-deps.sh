@@ -16,7 +16,8 @@
 #                                  (gcc brings its ASan and UBSan runtimes)
 #   tools/install-deps.sh fuzz     also clang and its runtimes (libFuzzer,
 #                                  ASan, UBSan) for tools/run-fuzz.sh
-# GT_BENCH_DEPS=1 adds OpenBLAS, the CPU peer `gltile bench` compares with.
+# GT_BENCH_DEPS=1 adds the peers `gltile bench` compares matmul with:
+# OpenBLAS, and CLBlast with pocl (OpenCL on the CPU).
 set -euo pipefail
 
 target=${1:-native}
@@ -40,7 +41,7 @@ case "$target" in
   fuzz) packages+=(clang libclang-rt-14-dev) ;;
   *) echo "install-deps: unknown target '$target' (native, arm64, armhf, android, sanitizers, fuzz)" >&2; exit 2 ;;
 esac
-if [[ "${GT_BENCH_DEPS:-0}" == 1 ]]; then packages+=(libopenblas-dev); fi
+if [[ "${GT_BENCH_DEPS:-0}" == 1 ]]; then packages+=(libopenblas-dev libclblast1 pocl-opencl-icd); fi
 
 # A package counts as installed when the wanted instance is: the native
 # (or arch: all) one, or the named architecture for name:arch. With

@@ -39,7 +39,8 @@ typedef struct tool_result {
   uint32_t rows, cols, k;
   double ms; /* median; < 0 when the case did not run */
   double gb_per_s, gflop_per_s, pct_of_copy;
-  double pct_of_peak; /* of tool_bench_options.peak_gb_per_s; 0 when not given */
+  double pct_of_peak;    /* of tool_bench_options.peak_gb_per_s; 0 when not given */
+  double pct_of_clblast; /* matmul: of CLBlast's time; 0 when it did not run */
   const char *verified; /* yes, sampled, no, skipped, or a status text */
 } tool_result;
 
