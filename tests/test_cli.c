@@ -423,6 +423,23 @@ static void test_info_tune_calls(void) {
   CHECK(last_stdout_contains("us of CPU per call"));
 }
 
+/* The bench's comparison columns: of peak with --peak-gbs (the copy of a
+ * 64x64 f32 matrix moves 32 KB, so at 1 GB/s given it shows far more than
+ * 0%), and the matmul peers: CLBlast named as run or not run, and a peer
+ * that did not run shown as '-', never 0.0%. */
+static void test_bench_columns(void) {
+  const char *transpose[] = {"bench", "--op", "transpose", "--sizes", "64", "--reps", "1", "--strategy", "simple",
+                             "--peak-gbs", "1", NULL};
+  CHECK_EQ_U(run(transpose), 0);
+  CHECK(last_stdout_contains("of peak"));
+  CHECK(!last_stdout_contains(" 0.0%"));
+  const char *matmul[] = {"bench", "--op", "matmul", "--sizes", "16", "--reps", "1", "--strategy", "simple", NULL};
+  CHECK_EQ_U(run(matmul), 0);
+  CHECK(last_stdout_contains("matmul peer: CLBlast"));
+  CHECK(last_stdout_contains("of clblast"));
+  CHECK(!last_stdout_contains(" 0.0%"));
+}
+
 int main(int argc, char **argv) {
   if (argc < 2) {
     fprintf(stderr, "usage: test_cli PATH_TO_GLTILE [EMULATOR]\n");
@@ -447,6 +464,7 @@ int main(int argc, char **argv) {
   }
   test_help();
   test_info_tune_calls();
+  test_bench_columns();
   test_transpose();
   test_matmul();
   test_failures();
