@@ -52,6 +52,7 @@ typedef enum gt_kernel {
   GT_KERNEL_COPY_VEC4,
   GT_KERNEL_IMAGE_SIMPLE,
   GT_KERNEL_IMAGE_TILED, /* TILED_EVEN, or TILED_PAD with GT_GUARDED */
+  GT_KERNEL_MATMUL_BLOCKED_SHARED_VEC4, /* through shared memory with vec4 loads */
   GT_KERNEL_COUNT
 } gt_kernel;
 

@@ -47,6 +47,7 @@ static gt_status run(gt_context *ctx, const gt_program *prog, const product *p) 
   case GT_KERNEL_MATMUL_BLOCKED:
   case GT_KERNEL_MATMUL_BLOCKED_SHARED:
   case GT_KERNEL_MATMUL_BLOCKED_VEC4:
+  case GT_KERNEL_MATMUL_BLOCKED_SHARED_VEC4:
     gx = gt__div_up(n, tile);
     gy = gt__div_up(m, tile);
     break;
@@ -171,8 +172,9 @@ static gt_status block_views(const gt_context *ctx, const product *whole, bool t
   return GT_OK;
 }
 
-/* The vec4 kernel reads a's rows and b's rows as vec4s: both must start
- * 16-byte aligned, and K and N be whole vec4s, so none reaches past a row. */
+/* The vec4 kernels read a's rows and b's rows as vec4s: both must start
+ * 16-byte aligned, and K, the K slice and N be whole vec4s, so none
+ * reaches past a row or straddles an edge. */
 static bool vec4_fits(const product *q) {
   const gt_bound_view *v[2] = {&q->a, &q->b};
   for (int i = 0; i < 2; i++)
@@ -239,6 +241,7 @@ gt_status gt_matmul(gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_m
    * elements (both are only read), so restrict stays. */
   uint32_t variant = (d->trans_a ? GT_VARIANT_TRANS_A : 0) | (d->trans_b ? GT_VARIANT_TRANS_B : 0);
   const gt_program *main_prog = NULL, *simple = NULL, *vec4 = NULL;
+  bool may_vec4 = false;
   switch (strategy) {
   case GT_STRATEGY_SIMPLE:
     GT__TRY(get_program(ctx, GT_KERNEL_MATMUL_SIMPLE, 0, MATMUL_SIMPLE_GROUP_COLS, MATMUL_SIMPLE_GROUP_ROWS,
@@ -259,9 +262,16 @@ gt_status gt_matmul(gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_m
     else
       GT__TRY(get_program(ctx, GT_KERNEL_MATMUL_BLOCKED, BLOCKED_TILE, BLOCKED_GROUP, BLOCKED_GROUP, variant,
                           &main_prog));
-    /* Where accesses cost most (llvmpipe), blocks whose rows are aligned
-     * load vec4s. */
-    if (ctx->auto_quads && variant == 0 && main_prog->key.kernel == GT_KERNEL_MATMUL_BLOCKED)
+    /* Blocks whose rows are aligned load vec4s: through shared memory
+     * always (fewer, wider loads, in flight during the arithmetic), in
+     * registers where accesses cost most (llvmpipe). Their program is
+     * built only where some block may fit it (vec4_fits decides each). */
+    may_vec4 = variant == 0 && k % 4 == 0 && n % 4 == 0 && a.offset % 4 == 0 && b.offset % 4 == 0 &&
+               gt__view_pitch(a) % 4 == 0 && gt__view_pitch(b) % 4 == 0;
+    if (may_vec4 && main_prog->key.kernel == GT_KERNEL_MATMUL_BLOCKED_SHARED)
+      GT__TRY(get_program(ctx, GT_KERNEL_MATMUL_BLOCKED_SHARED_VEC4, SHARED_TILE, SHARED_GROUP, SHARED_GROUP, 0,
+                          &vec4));
+    if (may_vec4 && ctx->auto_quads && main_prog->key.kernel == GT_KERNEL_MATMUL_BLOCKED)
       GT__TRY(get_program(ctx, GT_KERNEL_MATMUL_BLOCKED_VEC4, BLOCKED_TILE, BLOCKED_GROUP, BLOCKED_GROUP, 0,
                           &vec4));
     break;

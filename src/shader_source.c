@@ -18,6 +18,7 @@ extern const char gt__glsl_matmul_tiled[];
 extern const char gt__glsl_matmul_blocked[];
 extern const char gt__glsl_matmul_blocked_shared[];
 extern const char gt__glsl_matmul_blocked_vec4[];
+extern const char gt__glsl_matmul_blocked_shared_vec4[];
 extern const char gt__glsl_copy[];
 extern const char gt__glsl_copy_vec4[];
 extern const char gt__glsl_image_common[];
@@ -42,6 +43,8 @@ static const struct {
     [GT_KERNEL_MATMUL_BLOCKED_SHARED] = {"matmul_blocked_shared.comp", gt__glsl_matmul_blocked_shared,
                                          gt__glsl_matmul_common},
     [GT_KERNEL_MATMUL_BLOCKED_VEC4] = {"matmul_blocked_vec4.comp", gt__glsl_matmul_blocked_vec4, NULL},
+    [GT_KERNEL_MATMUL_BLOCKED_SHARED_VEC4] = {"matmul_blocked_shared_vec4.comp",
+                                              gt__glsl_matmul_blocked_shared_vec4, NULL},
     [GT_KERNEL_COPY] = {"copy.comp", gt__glsl_copy, NULL},
     [GT_KERNEL_COPY_VEC4] = {"copy_vec4.comp", gt__glsl_copy_vec4, NULL},
     [GT_KERNEL_IMAGE_SIMPLE] = {"image_simple.comp", gt__glsl_image_simple, gt__glsl_image_common},

@@ -890,6 +890,47 @@ static void test_each_auto_kernel(bool min_limits) {
   }
 }
 
+/* Counts the builds of the shared kernel's vec4 twin. */
+static void count_vec4_builds(int level, const char *msg, void *user) {
+  if (level == GT_LOG_DEBUG && strncmp(msg, "built matmul_blocked_shared_vec4.comp", 37) == 0) (*(unsigned *)user)++;
+}
+
+/* AUTO's shared kernel where the views allow vec4 loads (rows 16-byte
+ * aligned, K and N whole vec4s): its vec4 twin, whatever the device,
+ * through gt_context_desc.matmul_kernel. c wide enough for the shared
+ * kernel (192 blocks of 128 x 128 or more), M and N past whole blocks, K
+ * of one step, of a step and a half (the loads past the K slice must be
+ * zeros), and of several steps; scaling. The debug log shows the twin was
+ * built, so the cases cannot pass through the scalar kernel. */
+static void test_shared_vec4(bool min_limits) {
+  static const uint32_t shapes[][3] = {{1536, 2048, 8}, {1665, 1796, 12}, {1921, 1540, 36}};
+  static const layout layouts[] = {{0, 0, 0, false}, {8, 4, 4, true}};
+  if (min_limits) return; /* the shared kernel needs 256 invocations */
+  unsigned builds = 0;
+  gt_context_desc desc;
+  memset(&desc, 0, sizeof desc);
+  desc.matmul_kernel = GT_MATMUL_KERNEL_SHARED;
+  /* The suite's own limits (blocks and K slices where it asks for them). */
+  desc.max_dispatch_flops = gt_context_limits(ctx).max_dispatch_flops;
+  desc.max_storage_block_bytes = gt_context_limits(ctx).max_storage_block_bytes;
+  desc.logger.log = count_vec4_builds;
+  desc.logger.user = &builds;
+  gt_context *saved = ctx, *other = NULL;
+  CHECK_STATUS(gt_context_init(NULL, 0, &desc, &other), GT_OK);
+  if (other == NULL) return;
+  ctx = other;
+  for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
+    for (size_t j = 0; j < sizeof layouts / sizeof layouts[0]; j++) {
+      aligned_layout = &layouts[j];
+      mm_case cs = make_case(GT_STRATEGY_AUTO, 0, false, false, j == 1, shapes[i][0], shapes[i][1], shapes[i][2]);
+      run_case(&cs);
+      aligned_layout = NULL;
+    }
+  CHECK_EQ_U(builds, 1);
+  ctx = saved;
+  gt_context_release(other);
+}
+
 int main(int argc, char **argv) {
   gt_test_env env;
   int rc = gt_test_open(argc, argv, &env);
@@ -905,6 +946,7 @@ int main(int argc, char **argv) {
   test_transpose_of_product();
   test_long_k();
   test_each_auto_kernel(env.min_limits);
+  test_shared_vec4(env.min_limits);
   printf("%lu matmul calls checked, every word of c's buffer; %lu cut into blocks by the storage-block or "
          "dispatch limits\n",
          cases, block_cases);
