@@ -7,11 +7,19 @@
  * 2 + 2 vec4s per k for 64 multiply-adds: 8 times the arithmetic per
  * shared read of the tiled kernel, 16 times per global load.
  *
- * Not double-buffered: holding the next step's elements in registers
- * across the multiply-adds was slower (more registers per invocation,
- * presumably fewer groups per multiprocessor), and two shared buffers
- * double the shared memory for a gain at some sizes and a loss at others
- * (the figures: docs/performance.md).
+ * GT_VEC4 (AUTO where the views allow: a and b untransposed, their rows
+ * 16-byte aligned, K, the K slice and N whole vec4s; the host checks):
+ * each invocation loads one vec4 of a (4 steps of K of one row) and one
+ * of b (4 columns of one step) per step instead of 4 + 4 floats, and
+ * loads the next step's pair before this step's multiply-adds, so they
+ * are in flight while it computes (on the H100 25.7 TFLOP/s at 4096^3
+ * against 18.2). A vec4 lies wholly inside or outside the matrix and the
+ * K slice, so each load has one guard.
+ *
+ * Not double-buffered in shared memory: two shared buffers double the
+ * shared memory for a gain at some sizes and a loss at others; holding
+ * the next step in registers was slower with scalar loads (more registers
+ * per invocation), faster with vec4s (the figures: docs/performance.md).
  *
  * The invocation at (tx, ty) owns rows 4 ty .. 4 ty + 3 and 64 + 4 ty ..,
  * and columns 4 tx .. and 64 + 4 tx ..: its vec4 reads of a row of the
@@ -22,6 +30,12 @@
  * the whole group. Needs a 16 x 16 group (256 invocations) and 8 KiB. */
 #define BM 128u
 #define BK 8u
+
+#ifdef GT_VEC4
+/* NVIDIA's compiler unrolls every loop where asked (8% at 4096^3);
+ * others ignore a pragma they do not know (GLSL ES 3.10, 3.4). */
+#pragma optionNV(unroll all)
+#endif
 
 shared vec4 a_slice[BK][BM / 4u]; /* [k][swizzled m / 4], component m % 4 */
 shared vec4 b_slice[BK][BM / 4u]; /* [k][swizzled n / 4], component n % 4 */
@@ -96,7 +110,29 @@ void main() {
                           vec4(0.0), vec4(0.0), vec4(0.0), vec4(0.0), vec4(0.0), vec4(0.0), vec4(0.0),
                           vec4(0.0), vec4(0.0));
 
+#ifdef GT_VEC4
+  /* Invocation t loads row qm of the block's rows of a at K quad qk of
+   * each step, and row qk_b of the step's rows of b at column quad qn; in
+   * vec4s (offsets and pitches are multiples of 4 elements). Rows of a
+   * past M and columns of b past N are never loaded. */
+  uint qm = t / 2u, qk = t % 2u, qk_b = t / 32u, qn = t % 32u;
+  uvec4 va = gt_views[0], vb = gt_views[1];
+  uint b_pitch = vb.w / 4u, k_end = gt_k_range.y;
+  bool a_row = block.x + qm < gt_rows_m(), b_col = block.y + 4u * qn < gt_cols_n();
+  uint a_at = va.z / 4u + (block.x + qm) * (va.w / 4u) + gt_k_range.x / 4u + qk;
+  uint b_at = vb.z / 4u + (gt_k_range.x + qk_b) * b_pitch + block.y / 4u + qn;
+  vec4 la = a_row && gt_k_range.x + 4u * qk < k_end ? a4[a_at] : vec4(0.0);
+  vec4 lb = b_col && gt_k_range.x + qk_b < k_end ? b4[b_at] : vec4(0.0);
+#endif
   for (uint k0 = gt_k_range.x; k0 < gt_k_range.y; k0 += BK) {
+#ifdef GT_VEC4
+    /* a's vec4 holds 4 steps of K of row qm: one element per k row. */
+    put_a(4u * qk, qm, la.x);
+    put_a(4u * qk + 1u, qm, la.y);
+    put_a(4u * qk + 2u, qm, la.z);
+    put_a(4u * qk + 3u, qm, la.w);
+    b_slice[qk_b][slot(qk_b, qn)] = lb;
+#else
     /* Each invocation's 4 + 4 elements (zero past the K slice or the
      * matrix), all loads first: written out, so that they are in flight
      * together rather than each waited for by its store. */
@@ -104,8 +140,16 @@ void main() {
     vec4 lb = vec4(LOAD_B(0u, k0), LOAD_B(1u, k0), LOAD_B(2u, k0), LOAD_B(3u, k0));
     PUT_A(0u, la.x); PUT_A(1u, la.y); PUT_A(2u, la.z); PUT_A(3u, la.w);
     PUT_B(0u, lb.x); PUT_B(1u, lb.y); PUT_B(2u, lb.z); PUT_B(3u, lb.w);
+#endif
     memoryBarrierShared();
     barrier();
+#ifdef GT_VEC4
+    /* The next step's loads, in flight during this step's arithmetic. */
+    a_at += BK / 4u;
+    b_at += BK * b_pitch;
+    la = a_row && k0 + BK + 4u * qk < k_end ? a4[a_at] : vec4(0.0);
+    lb = b_col && k0 + BK + qk_b < k_end ? b4[b_at] : vec4(0.0);
+#endif
     for (uint kk = 0u; kk < BK; kk++) {
       vec4 a0 = a_slice[kk][slot(kk, ty)], a1 = a_slice[kk][slot(kk, ty + 16u)];
       vec4 b0 = b_slice[kk][slot(kk, tx)], b1 = b_slice[kk][slot(kk, tx + 16u)];

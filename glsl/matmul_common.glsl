@@ -3,8 +3,15 @@
  *
  * Slots: 0 = a, 1 = b, 2 = c, each as the caller's view (a is K x M when
  * GT_TRANS_A, b is N x K when GT_TRANS_B). */
+#ifdef GT_VEC4
+/* GT_VEC4: a and b are read as vec4s (untransposed, rows 16-byte aligned,
+ * K and N whole vec4s: the host checks). */
+layout(std430, binding = 0) readonly GT_RESTRICT buffer A { vec4 a4[]; };
+layout(std430, binding = 1) readonly GT_RESTRICT buffer B { vec4 b4[]; };
+#else
 layout(std430, binding = 0) readonly GT_RESTRICT buffer A { float a_data[]; };
 layout(std430, binding = 1) readonly GT_RESTRICT buffer B { float b_data[]; };
+#endif
 layout(std430, binding = 2) GT_RESTRICT buffer C { float c_data[]; };
 
 /* (alpha, beta): c = alpha * sum + beta * c, and c is not read when beta
@@ -18,6 +25,7 @@ uniform uvec2 gt_k_range;
 uint gt_rows_m() { return gt_views[2].x; }
 uint gt_cols_n() { return gt_views[2].y; }
 
+#ifndef GT_VEC4
 /* Element index of op(a)[m][k] and op(b)[k][n]. */
 #ifdef GT_TRANS_A
 uint a_index(uint m, uint k) { return gt_index(0u, uvec2(k, m)); }
@@ -37,6 +45,8 @@ float a_guarded(uint m, uint k) {
 float b_guarded(uint k, uint n) {
   return (k < gt_k_range.y && n < gt_cols_n()) ? b_data[b_index(k, n)] : 0.0;
 }
+
+#endif
 
 /* Stores one result. gt_scale is uniform, so the branch is too. */
 void store_c(uint m, uint n, float sum) {

@@ -46,13 +46,12 @@ typedef enum gt_kernel {
   GT_KERNEL_MATMUL_SIMPLE,
   GT_KERNEL_MATMUL_TILED,          /* TILED_EVEN, or TILED_PAD with GT_GUARDED */
   GT_KERNEL_MATMUL_BLOCKED,        /* register-blocked, AUTO without shared memory */
-  GT_KERNEL_MATMUL_BLOCKED_SHARED, /* register-blocked through shared memory */
+  GT_KERNEL_MATMUL_BLOCKED_SHARED, /* register-blocked through shared memory; GT_VEC4 variant */
   GT_KERNEL_MATMUL_BLOCKED_VEC4,   /* register-blocked with vec4 loads (AUTO on the CPU) */
   GT_KERNEL_COPY,
   GT_KERNEL_COPY_VEC4,
   GT_KERNEL_IMAGE_SIMPLE,
   GT_KERNEL_IMAGE_TILED, /* TILED_EVEN, or TILED_PAD with GT_GUARDED */
-  GT_KERNEL_MATMUL_BLOCKED_SHARED_VEC4, /* through shared memory with vec4 loads */
   GT_KERNEL_COUNT
 } gt_kernel;
 
@@ -63,7 +62,8 @@ enum {
   GT_VARIANT_TRANS_A = 1u << 2,    /* matmul reads a as its transpose */
   GT_VARIANT_TRANS_B = 1u << 3,    /* matmul reads b as its transpose */
   GT_VARIANT_TRUNCATE_A = 1u << 4, /* tiled transposes: edge threads do the bands */
-  GT_VARIANT_ROTATE_SHIFT = 5      /* images: bits 5-6 hold GT_ROTATE, quarter turns */
+  GT_VARIANT_ROTATE_SHIFT = 5,     /* images: bits 5-6 hold GT_ROTATE, quarter turns */
+  GT_VARIANT_VEC4 = 1u << 7        /* shared matmul: a and b read as vec4s */
 };
 
 /* Everything that makes one program different from another: the key of

@@ -47,7 +47,6 @@ static gt_status run(gt_context *ctx, const gt_program *prog, const product *p) 
   case GT_KERNEL_MATMUL_BLOCKED:
   case GT_KERNEL_MATMUL_BLOCKED_SHARED:
   case GT_KERNEL_MATMUL_BLOCKED_VEC4:
-  case GT_KERNEL_MATMUL_BLOCKED_SHARED_VEC4:
     gx = gt__div_up(n, tile);
     gy = gt__div_up(m, tile);
     break;
@@ -269,8 +268,8 @@ gt_status gt_matmul(gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_m
     may_vec4 = variant == 0 && k % 4 == 0 && n % 4 == 0 && a.offset % 4 == 0 && b.offset % 4 == 0 &&
                gt__view_pitch(a) % 4 == 0 && gt__view_pitch(b) % 4 == 0;
     if (may_vec4 && main_prog->key.kernel == GT_KERNEL_MATMUL_BLOCKED_SHARED)
-      GT__TRY(get_program(ctx, GT_KERNEL_MATMUL_BLOCKED_SHARED_VEC4, SHARED_TILE, SHARED_GROUP, SHARED_GROUP, 0,
-                          &vec4));
+      GT__TRY(get_program(ctx, GT_KERNEL_MATMUL_BLOCKED_SHARED, SHARED_TILE, SHARED_GROUP, SHARED_GROUP,
+                          GT_VARIANT_VEC4, &vec4));
     if (may_vec4 && ctx->auto_quads && main_prog->key.kernel == GT_KERNEL_MATMUL_BLOCKED)
       GT__TRY(get_program(ctx, GT_KERNEL_MATMUL_BLOCKED_VEC4, BLOCKED_TILE, BLOCKED_GROUP, BLOCKED_GROUP, 0,
                           &vec4));

@@ -18,7 +18,6 @@ extern const char gt__glsl_matmul_tiled[];
 extern const char gt__glsl_matmul_blocked[];
 extern const char gt__glsl_matmul_blocked_shared[];
 extern const char gt__glsl_matmul_blocked_vec4[];
-extern const char gt__glsl_matmul_blocked_shared_vec4[];
 extern const char gt__glsl_copy[];
 extern const char gt__glsl_copy_vec4[];
 extern const char gt__glsl_image_common[];
@@ -43,8 +42,6 @@ static const struct {
     [GT_KERNEL_MATMUL_BLOCKED_SHARED] = {"matmul_blocked_shared.comp", gt__glsl_matmul_blocked_shared,
                                          gt__glsl_matmul_common},
     [GT_KERNEL_MATMUL_BLOCKED_VEC4] = {"matmul_blocked_vec4.comp", gt__glsl_matmul_blocked_vec4, NULL},
-    [GT_KERNEL_MATMUL_BLOCKED_SHARED_VEC4] = {"matmul_blocked_shared_vec4.comp",
-                                              gt__glsl_matmul_blocked_shared_vec4, NULL},
     [GT_KERNEL_COPY] = {"copy.comp", gt__glsl_copy, NULL},
     [GT_KERNEL_COPY_VEC4] = {"copy_vec4.comp", gt__glsl_copy_vec4, NULL},
     [GT_KERNEL_IMAGE_SIMPLE] = {"image_simple.comp", gt__glsl_image_simple, gt__glsl_image_common},
@@ -99,7 +96,7 @@ size_t gt__program_preamble(const gt_program_key *key, char *buf, size_t size) {
                    "#define GT_TILE_ROWS %u\n"
                    "#define GT_TILE_COLS %u\n"
                    "#define GT_GROUP_ROWS %u\n"
-                   "%s%s%s%s%s%s%s"
+                   "%s%s%s%s%s%s%s%s"
                    "layout(local_size_x = %u, local_size_y = %u) in;\n"
                    "#line 1 1\n",
                    gt__glsl_type(key->elem), GT_MAX_VIEWS, tile_rows, tile_cols, key->group_rows, tile_define,
@@ -107,7 +104,8 @@ size_t gt__program_preamble(const gt_program_key *key, char *buf, size_t size) {
                    (key->variant & GT_VARIANT_ALIASED) ? "#define GT_ALIASED 1\n" : "",
                    (key->variant & GT_VARIANT_TRANS_A) ? "#define GT_TRANS_A 1\n" : "",
                    (key->variant & GT_VARIANT_TRANS_B) ? "#define GT_TRANS_B 1\n" : "",
-                   (key->variant & GT_VARIANT_TRUNCATE_A) ? "#define GT_TRUNCATE_A 1\n" : "", key->group_cols,
+                   (key->variant & GT_VARIANT_TRUNCATE_A) ? "#define GT_TRUNCATE_A 1\n" : "",
+                   (key->variant & GT_VARIANT_VEC4) ? "#define GT_VEC4 1\n" : "", key->group_cols,
                    key->group_rows);
   return n < 0 || (size_t)n >= size ? 0 : (size_t)n;
 }
@@ -141,7 +139,8 @@ uint64_t gt__source_hash(void) {
   uint64_t h = 0xCBF29CE484222325ull;
   char preamble[PREAMBLE_BYTES];
   const uint32_t every_flag = GT_VARIANT_GUARDED | GT_VARIANT_ALIASED | GT_VARIANT_TRANS_A |
-                              GT_VARIANT_TRANS_B | GT_VARIANT_TRUNCATE_A | 3u << GT_VARIANT_ROTATE_SHIFT;
+                              GT_VARIANT_TRANS_B | GT_VARIANT_TRUNCATE_A | GT_VARIANT_VEC4 |
+                              3u << GT_VARIANT_ROTATE_SHIFT;
   /* Each kernel as the library assembles it: the prelude, its include
    * and its text (every embedded GLSL file is one of these) and the
    * strings between them. */

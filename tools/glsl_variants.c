@@ -73,7 +73,7 @@ int main(int argc, char **argv) {
     emit(GT_KERNEL_MATMUL_BLOCKED, 32, 8, 8, v, GT_F32, 0);
     emit(GT_KERNEL_MATMUL_BLOCKED_SHARED, 128, 16, 16, v, GT_F32, 0);
     if (v == 0) emit(GT_KERNEL_MATMUL_BLOCKED_VEC4, 32, 8, 8, 0, GT_F32, 0);
-    if (v == 0) emit(GT_KERNEL_MATMUL_BLOCKED_SHARED_VEC4, 128, 16, 16, 0, GT_F32, 0);
+    if (v == 0) emit(GT_KERNEL_MATMUL_BLOCKED_SHARED, 128, 16, 16, GT_VARIANT_VEC4, GT_F32, 0);
     emit_tiled(GT_KERNEL_MATMUL_TILED, v, GT_F32, 0);
     emit_tiled(GT_KERNEL_MATMUL_TILED, v | GT_VARIANT_GUARDED, GT_F32, 0);
   }
