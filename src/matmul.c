@@ -261,16 +261,17 @@ gt_status gt_matmul(gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_m
     else
       GT__TRY(get_program(ctx, GT_KERNEL_MATMUL_BLOCKED, BLOCKED_TILE, BLOCKED_GROUP, BLOCKED_GROUP, variant,
                           &main_prog));
-    /* Blocks whose rows are aligned load vec4s: through shared memory
-     * always (fewer, wider loads, in flight during the arithmetic), in
-     * registers where accesses cost most (llvmpipe). Their program is
-     * built only where some block may fit it (vec4_fits decides each). */
+    /* Blocks whose rows are aligned load vec4s (vec4_fits decides each):
+     * through shared memory wherever the shared kernel runs (fewer, wider
+     * loads, in flight during the arithmetic), in registers where
+     * accesses cost most (llvmpipe). The shared variant is built only
+     * where some block may fit it. */
     may_vec4 = variant == 0 && k % 4 == 0 && n % 4 == 0 && a.offset % 4 == 0 && b.offset % 4 == 0 &&
                gt__view_pitch(a) % 4 == 0 && gt__view_pitch(b) % 4 == 0;
     if (may_vec4 && main_prog->key.kernel == GT_KERNEL_MATMUL_BLOCKED_SHARED)
       GT__TRY(get_program(ctx, GT_KERNEL_MATMUL_BLOCKED_SHARED, SHARED_TILE, SHARED_GROUP, SHARED_GROUP,
                           GT_VARIANT_VEC4, &vec4));
-    if (may_vec4 && ctx->auto_quads && main_prog->key.kernel == GT_KERNEL_MATMUL_BLOCKED)
+    if (variant == 0 && ctx->auto_quads && main_prog->key.kernel == GT_KERNEL_MATMUL_BLOCKED)
       GT__TRY(get_program(ctx, GT_KERNEL_MATMUL_BLOCKED_VEC4, BLOCKED_TILE, BLOCKED_GROUP, BLOCKED_GROUP, 0,
                           &vec4));
     break;
