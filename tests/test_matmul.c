@@ -904,7 +904,9 @@ static void count_vec4_builds(int level, const char *msg, void *user) {
  * kernel (192 blocks of 128 x 128 or more), M and N past whole blocks, K
  * of one step, of a step and a half (the loads past the K slice must be
  * zeros), and of several steps; scaling. The debug log shows the variant
- * was built, so the cases cannot pass through the scalar kernel. */
+ * was built, so the cases cannot pass through the scalar kernel. The
+ * context has the device's limits whatever the suite's: cut into the
+ * suite's smallest blocks, these products run thousands of dispatches. */
 static void test_shared_vec4(bool min_limits) {
   static const uint32_t shapes[][3] = {{1536, 2048, 8}, {1665, 1796, 12}, {1921, 1540, 36}};
   static const layout layouts[] = {{0, 0, 0, false}, {8, 4, 4, true}};
@@ -913,9 +915,6 @@ static void test_shared_vec4(bool min_limits) {
   gt_context_desc desc;
   memset(&desc, 0, sizeof desc);
   desc.matmul_kernel = GT_MATMUL_KERNEL_SHARED;
-  /* The suite's own limits (blocks and K slices where it asks for them). */
-  desc.max_dispatch_flops = gt_context_limits(ctx).max_dispatch_flops;
-  desc.max_storage_block_bytes = gt_context_limits(ctx).max_storage_block_bytes;
   desc.logger.log = count_vec4_builds;
   desc.logger.user = &builds;
   gt_context *saved = ctx, *other = NULL;
