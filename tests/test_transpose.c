@@ -163,11 +163,12 @@ static void test_sample_size(void) {
     }
 }
 
-/* Sources of 12288 rows or more: the tiled kernel takes its groups in
- * stripes of 128 tile rows, with a partial stripe at the bottom: 3 whole
- * stripes and 1 row (12320 / 32 = 385 tile rows), or 12 and 4 rows (12320
- * / 8 = 1540). Every word of the destination is checked, so a group order
- * that missed or repeated a tile fails. TRUNCATE_A's edge threads work
+/* Sources of 12288 rows or more: the tiled kernels take their groups in
+ * stripes of source rows spanning the device table's stripe bytes (1 MiB
+ * on llvmpipe: about 2,500 rows of these shapes, so several whole stripes
+ * and a partial one at the bottom of 385, 770 or 1540 tile rows; on the
+ * H100, 256 MiB, one stripe). Every word of the destination is checked,
+ * so a group order that missed or repeated a tile fails. TRUNCATE_A's edge threads work
  * from the tile their group moved: 12289 x 70 has bands beside whole
  * stripes, 12325 x 45 a bottom band under a partial stripe (385, 770 or
  * 1540 tile rows) and a right band of 13 or 5 columns. */
