@@ -181,6 +181,13 @@ static bool vec4_fits(const product *q) {
   return q->k_begin % 4 == 0 && q->k_end % 4 == 0 && q->c.view.cols % 4 == 0;
 }
 
+/* Before binding: whether some block of a x b (k deep, n wide) may pass
+ * vec4_fits, so a vec4 program is worth building. */
+static bool vec4_may_fit(gt_view a, gt_view b, uint32_t k, uint32_t n) {
+  return k % 4 == 0 && n % 4 == 0 && a.offset % 4 == 0 && b.offset % 4 == 0 && gt__view_pitch(a) % 4 == 0 &&
+         gt__view_pitch(b) % 4 == 0;
+}
+
 gt_status gt_matmul(gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_matmul_desc *d) {
   static const gt_matmul_desc defaults;
   if (d == NULL) d = &defaults;
@@ -240,7 +247,6 @@ gt_status gt_matmul(gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_m
    * elements (both are only read), so restrict stays. */
   uint32_t variant = (d->trans_a ? GT_VARIANT_TRANS_A : 0) | (d->trans_b ? GT_VARIANT_TRANS_B : 0);
   const gt_program *main_prog = NULL, *simple = NULL, *vec4 = NULL;
-  bool may_vec4 = false;
   switch (strategy) {
   case GT_STRATEGY_SIMPLE:
     GT__TRY(get_program(ctx, GT_KERNEL_MATMUL_SIMPLE, 0, MATMUL_SIMPLE_GROUP_COLS, MATMUL_SIMPLE_GROUP_ROWS,
@@ -265,10 +271,9 @@ gt_status gt_matmul(gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_m
      * through shared memory wherever the shared kernel runs (fewer, wider
      * loads, in flight during the arithmetic), in registers where
      * accesses cost most (llvmpipe). The shared variant is built only
-     * where some block may fit it. */
-    may_vec4 = variant == 0 && k % 4 == 0 && n % 4 == 0 && a.offset % 4 == 0 && b.offset % 4 == 0 &&
-               gt__view_pitch(a) % 4 == 0 && gt__view_pitch(b) % 4 == 0;
-    if (may_vec4 && main_prog->key.kernel == GT_KERNEL_MATMUL_BLOCKED_SHARED)
+     * where some block may fit it; the registers one with its kernel, as
+     * before (the soak's warm-up counts on it). */
+    if (variant == 0 && main_prog->key.kernel == GT_KERNEL_MATMUL_BLOCKED_SHARED && vec4_may_fit(a, b, k, n))
       GT__TRY(get_program(ctx, GT_KERNEL_MATMUL_BLOCKED_SHARED, SHARED_TILE, SHARED_GROUP, SHARED_GROUP,
                           GT_VARIANT_VEC4, &vec4));
     if (variant == 0 && ctx->auto_quads && main_prog->key.kernel == GT_KERNEL_MATMUL_BLOCKED)
