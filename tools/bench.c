@@ -231,12 +231,13 @@ static int bench_transpose_case(gt_context *ctx, const tool_bench_options *o, ui
   return failures;
 }
 
-/* Checks c against a double-precision product, with the bound
+/* Checks c = op(a) op(b) (a stored k x m when ta, b n x k when tb) against
+ * a double-precision product, with the bound
  * |c - ref| <= 2 (k + 2) eps sum |a b|. Every element when the product is
  * small enough for the CPU, else 4096 random elements plus the last row
  * and column (where edge handling lives). Returns "yes", "sampled" or "NO". */
 static const char *check_matmul(const float *a, const float *b, const float *c, uint32_t m, uint32_t n,
-                                uint32_t k) {
+                                uint32_t k, bool ta, bool tb) {
   bool full = (double)m * n * k <= 3e9;
   uint32_t x = 777;
   size_t count = full ? (size_t)m * n : 4096 + m + n;
@@ -253,7 +254,8 @@ static const char *check_matmul(const float *a, const float *b, const float *c, 
     }
     double sum = 0, mag = 0;
     for (uint32_t q = 0; q < k; q++) {
-      double p = (double)a[(size_t)i * k + q] * b[(size_t)q * n + j];
+      double p = (double)a[ta ? (size_t)q * m + i : (size_t)i * k + q] *
+                 b[tb ? (size_t)j * k + q : (size_t)q * n + j];
       sum += p;
       mag += fabs(p);
     }
@@ -281,12 +283,13 @@ static int bench_matmul_case(gt_context *ctx, const tool_bench_options *o, uint3
   GLuint ba = tool_buffer((size_t)m * k, a), bb = tool_buffer((size_t)k * n, b);
   GLuint bc = tool_buffer((size_t)m * n, NULL);
   double flop = 2.0 * m * n * k;
-  printf("\nmatmul %u x %u x %u f32 (c = a b)\n", m, n, k);
+  printf("\nmatmul %u x %u x %u f32 (c = %s %s)\n", m, n, k, o->trans_a ? "a^T" : "a",
+         o->trans_b ? "b^T" : "b");
   print_header("of blas", "of clblast");
   op_args args;
   memset(&args, 0, sizeof args);
-  args.a = (gt_view){ba, 0, m, k, 0, GT_F32};
-  args.b = (gt_view){bb, 0, k, n, 0, GT_F32};
+  args.a = o->trans_a ? (gt_view){ba, 0, k, m, 0, GT_F32} : (gt_view){ba, 0, m, k, 0, GT_F32};
+  args.b = o->trans_b ? (gt_view){bb, 0, n, k, 0, GT_F32} : (gt_view){bb, 0, k, n, 0, GT_F32};
   args.c = (gt_view){bc, 0, m, n, 0, GT_F32};
   int failures = 0;
   double blas_ms = -1;
@@ -296,14 +299,15 @@ static int bench_matmul_case(gt_context *ctx, const tool_bench_options *o, uint3
     tool_result *r = add_result("matmul", "openblas", "f32", m, n, k);
     for (unsigned rep = 0; rep <= o->reps; rep++) {
       double t0 = tool_now_ms();
-      cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)m, (int)n, (int)k, 1.0f, a, (int)k, b,
-                  (int)n, 0.0f, c, (int)n);
+      cblas_sgemm(CblasRowMajor, o->trans_a ? CblasTrans : CblasNoTrans,
+                  o->trans_b ? CblasTrans : CblasNoTrans, (int)m, (int)n, (int)k, 1.0f, a,
+                  (int)(o->trans_a ? m : k), b, (int)(o->trans_b ? k : n), 0.0f, c, (int)n);
       if (rep > 0) scratch[rep - 1] = tool_now_ms() - t0;
     }
     r->ms = blas_ms = tool_median(scratch, o->reps);
     r->gflop_per_s = flop / (r->ms * 1e6);
     r->pct_of_copy = 100.0;
-    r->verified = o->verify ? check_matmul(a, b, c, m, n, k) : "skipped";
+    r->verified = o->verify ? check_matmul(a, b, c, m, n, k, o->trans_a, o->trans_b) : "skipped";
     print_row(r);
   }
 #endif
@@ -313,12 +317,12 @@ static int bench_matmul_case(gt_context *ctx, const tool_bench_options *o, uint3
     tool_result *r = add_result("matmul", "clblast", "f32", m, n, k);
     for (size_t i = 0; i < (size_t)m * n; i++)
       c[i] = NAN;
-    if (tool_clblast_sgemm(m, n, k, a, b, c, o->reps, scratch, &r->ms) == 0) {
+    if (tool_clblast_sgemm(m, n, k, o->trans_a, o->trans_b, a, b, c, o->reps, scratch, &r->ms) == 0) {
       clblast_ms = r->ms;
       r->gflop_per_s = flop / (r->ms * 1e6);
       r->pct_of_copy = blas_ms > 0 ? 100.0 * blas_ms / r->ms : 0;
       r->pct_of_clblast = 100.0;
-      r->verified = o->verify ? check_matmul(a, b, c, m, n, k) : "skipped";
+      r->verified = o->verify ? check_matmul(a, b, c, m, n, k, o->trans_a, o->trans_b) : "skipped";
       failures += r->verified[0] == 'N';
     } else {
       r->ms = -1;
@@ -334,7 +338,7 @@ static int bench_matmul_case(gt_context *ctx, const tool_bench_options *o, uint3
                        : shared                          ? "auto=shared"
                                                          : "auto=registers";
     tool_result *r = add_result("matmul", name, "f32", m, n, k);
-    args.m = (gt_matmul_desc){strategies[s], o->tile, false, false, false, 0, 0};
+    args.m = (gt_matmul_desc){strategies[s], o->tile, o->trans_a, o->trans_b, false, 0, 0};
     gt_status st = tool_time_median(ctx, run_matmul, &args, o->reps, scratch, &r->ms);
     bool refused = strategies[s] == GT_STRATEGY_TILED_EVEN && st == GT_ERR_SHAPE_MISMATCH;
     if (st == GT_OK && o->verify) {
@@ -345,7 +349,7 @@ static int bench_matmul_case(gt_context *ctx, const tool_bench_options *o, uint3
       st = poison(ctx, args.c, c, what);
       if (st == GT_OK) st = run_matmul(ctx, &args);
       if (st == GT_OK) st = gt_read(ctx, args.c, c, 0);
-      r->verified = check_matmul(a, b, c, m, n, k);
+      r->verified = check_matmul(a, b, c, m, n, k, o->trans_a, o->trans_b);
       failures += st == GT_OK && r->verified[0] == 'N';
     }
     if (st != GT_OK) {

@@ -20,7 +20,7 @@ enum { CL_SUCCESS = 0, CL_DEVICE_NAME = 0x102B };
 #define CL_TRUE 1u
 
 /* CLBlast's enums (clblast_c.h). */
-enum { CLBLAST_ROW_MAJOR = 101, CLBLAST_NO_TRANSPOSE = 111 };
+enum { CLBLAST_ROW_MAJOR = 101, CLBLAST_NO_TRANSPOSE = 111, CLBLAST_TRANSPOSE = 112 };
 
 static struct {
   void *opencl, *clblast;
@@ -98,8 +98,8 @@ bool tool_clblast_open(char *why, size_t size) {
 
 const char *tool_clblast_device(void) { return cl.device; }
 
-int tool_clblast_sgemm(uint32_t m, uint32_t n, uint32_t k, const float *a, const float *b, float *c,
-                       unsigned reps, double *scratch, double *ms) {
+int tool_clblast_sgemm(uint32_t m, uint32_t n, uint32_t k, bool trans_a, bool trans_b, const float *a,
+                       const float *b, float *c, unsigned reps, double *scratch, double *ms) {
   if (cl.queue == NULL) return 1;
   size_t bytes[3] = {(size_t)m * k * 4, (size_t)k * n * 4, (size_t)m * n * 4};
   const float *host[2] = {a, b};
@@ -114,8 +114,9 @@ int tool_clblast_sgemm(uint32_t m, uint32_t n, uint32_t k, const float *a, const
     err = cl.finish(cl.queue);
     double t0 = tool_now_ms();
     if (err == CL_SUCCESS)
-      status = cl.sgemm(CLBLAST_ROW_MAJOR, CLBLAST_NO_TRANSPOSE, CLBLAST_NO_TRANSPOSE, m, n, k, 1.0f, buf[0], 0, k,
-                        buf[1], 0, n, 0.0f, buf[2], 0, n, &cl.queue, NULL);
+      status = cl.sgemm(CLBLAST_ROW_MAJOR, trans_a ? CLBLAST_TRANSPOSE : CLBLAST_NO_TRANSPOSE,
+                        trans_b ? CLBLAST_TRANSPOSE : CLBLAST_NO_TRANSPOSE, m, n, k, 1.0f, buf[0], 0,
+                        trans_a ? m : k, buf[1], 0, trans_b ? k : n, 0.0f, buf[2], 0, n, &cl.queue, NULL);
     if (err == CL_SUCCESS && status == 0) err = cl.finish(cl.queue);
     if (rep > 0) scratch[rep - 1] = tool_now_ms() - t0; /* rep 0 warms up */
   }

@@ -34,6 +34,8 @@ static const char usage[] =
     "  --type f32|i32|u32 element type of transpose and copy (default f32)\n"
     "  --reps N           timed runs per case, the median is reported (default 9 demo, 5 bench)\n"
     "  --tile N           8, 16 or 32 (default: chosen from the device limits)\n"
+    "  --trans a|b|ab|none  matmul: which operands are stored transposed\n"
+    "                     (c = op(a) op(b); default none)\n"
     "  --peak-gbs GB/S    also give transposes and copies as a share of this\n"
     "                     figure (a CUDA copy of the same size, say)\n"
     "  --max-dispatch-bytes MIB   bytes one transpose, copy or image dispatch may\n"
@@ -127,7 +129,11 @@ int main(int argc, char **argv) {
       bad = strcmp(v, "f32") && strcmp(v, "i32") && strcmp(v, "u32");
     } else if (strcmp(a, "--reps") == 0)
       bad = tool_parse_u32(v, 1000, &o.reps);
-    else if (strcmp(a, "--peak-gbs") == 0) {
+    else if (strcmp(a, "--trans") == 0) {
+      o.trans_a = strcmp(v, "a") == 0 || strcmp(v, "ab") == 0;
+      o.trans_b = strcmp(v, "b") == 0 || strcmp(v, "ab") == 0;
+      bad = strcmp(v, "a") && strcmp(v, "b") && strcmp(v, "ab") && strcmp(v, "none");
+    } else if (strcmp(a, "--peak-gbs") == 0) {
       uint32_t gbs = 0;
       bad = tool_parse_u32(v, 1u << 20, &gbs);
       o.peak_gb_per_s = gbs;

@@ -53,6 +53,7 @@ typedef struct tool_bench_options {
   gt_type type;
   uint32_t reps, tile;
   bool verify, min_limits;
+  bool trans_a, trans_b; /* matmul: operands stored transposed */
   gt_matmul_kernel matmul_kernel;
   uint64_t max_dispatch_bytes; /* 0 = the device table's */
   double peak_gb_per_s;        /* a known ceiling (a CUDA copy, the memory's
