@@ -3,171 +3,233 @@
  * computes a 128 x 128 block of c; each invocation keeps 8 x 8 results in
  * sixteen vec4 registers. For every 8-wide step of K the group stores a
  * 128 x 8 slice of op(a) and an 8 x 128 slice of op(b) in shared memory
- * (4 + 4 elements per invocation), waits, and each invocation then reads
- * 2 + 2 vec4s per k for 64 multiply-adds: 8 times the arithmetic per
- * shared read of the tiled kernel, 16 times per global load.
+ * (4 + 4 elements per invocation), waits, and each invocation then
+ * reads 2 + 2 vec4s per k for 64 multiply-adds: 8 times the arithmetic
+ * per shared read of the tiled kernel, 16 times per global load.
  *
- * GT_VEC4 (AUTO where the views allow: a and b untransposed, their rows
- * 16-byte aligned, K, the K slice and N whole vec4s; the host checks):
- * each invocation loads one vec4 of a (4 steps of K of one row) and one
- * of b (4 columns of one step) per step instead of 4 + 4 floats, and
- * loads the next step's pair before this step's multiply-adds, so they
- * are in flight while it computes (on the H100 25.7 TFLOP/s at 4096^3
- * against 18.2). A vec4 lies wholly inside or outside the matrix and the
- * K slice, so each load has one guard.
+ * Every layout runs this one kernel: a or b transposed, any offset and
+ * pitch, any extent. Each invocation loads the next step's 4 + 4
+ * elements before this step's multiply-adds, so they are in flight while
+ * it computes. Where a view allows (GT_VEC4_A, _B, _C: rows 16-byte
+ * aligned, and no vec4 straddling an edge of the view or of the K slice;
+ * the host checks), an operand's 4 elements are one vec4 load, and c's
+ * row of 4 results one vec4 store; elsewhere they are guarded floats.
+ * On the H100 at 4096^3 the vec4 loads ran 25.7 TFLOP/s, floats 18.2.
  *
  * Not double-buffered in shared memory: two shared buffers double the
- * shared memory for a gain at some sizes and a loss at others; holding
- * the next step in registers was slower with scalar loads (more registers
- * per invocation), faster with vec4s (the figures: docs/performance.md).
+ * shared memory for a gain at some sizes and a loss at others (the
+ * figures: docs/performance.md).
  *
  * The invocation at (tx, ty) owns rows 4 ty .. 4 ty + 3 and 64 + 4 ty ..,
  * and columns 4 tx .. and 64 + 4 tx ..: its vec4 reads of a row of the
  * shared slices are then either broadcast (a) or 16 distinct vec4s of
- * one row, a permutation of consecutive ones (b).
- * Loads are guarded with zero fill and stores are guarded, so any extent
- * works; the K loop has uniform bounds, so both barriers are reached by
- * the whole group. Needs a 16 x 16 group (256 invocations) and 8 KiB. */
+ * one row, a permutation of consecutive ones (b). The K loop has uniform
+ * bounds, so both barriers are reached by the whole group. Needs a
+ * 16 x 16 group (256 invocations) and 8 KiB. */
 #define BM 128u
 #define BK 8u
 
-#ifdef GT_VEC4
 /* NVIDIA's compiler unrolls every loop where asked (8% at 4096^3);
  * others ignore a pragma they do not know (GLSL ES 3.10, 3.4). */
 #pragma optionNV(unroll all)
-#endif
 
-shared vec4 a_slice[BK][BM / 4u]; /* [k][swizzled m / 4], component m % 4 */
+/* Each step, each invocation loads a quad of op(a) and one of op(b): 4
+ * elements adjacent in the stored matrix (zero outside the matrix or the
+ * K slice). Along K (a untransposed, b transposed): row t / 2 of the
+ * block, K from 4 (t % 2). Across K (a transposed, b untransposed): step
+ * row t / 32, 4 rows of op(a) (columns of op(b)) from 4 (t % 32). A
+ * quad is one vec4 load where the view allows (GT_VEC4_A, GT_VEC4_B; it
+ * then lies wholly inside or outside), else 4 guarded float loads.
+ *
+ * Each quad is stored in shared memory as one vec4 where it can be:
+ * storing its 4 elements one by one, each into a component chosen at run
+ * time, ran at 60-70% of the speed on the H100. So a's slice is
+ * row-major where a runs along K (A_ROWS: [m][k / 4], component k % 4)
+ * and [k][m / 4] where it runs across K, like b's slice for b
+ * untransposed. b transposed still stores element by element: a
+ * row-major b slice would be read with 8-way bank conflicts, and a
+ * quarter of the group loading 4 quads each to store them transposed
+ * ran slower still (docs/performance.md). */
+#ifndef GT_TRANS_A
+#define A_ROWS 1
+shared vec4 a_rows[BM][BK / 4u]; /* [m][k / 4], component k % 4 */
+#else
+shared vec4 a_slice[BK][BM / 4u]; /* [k][m / 4], component m % 4 */
+#endif
 shared vec4 b_slice[BK][BM / 4u]; /* [k][swizzled n / 4], component n % 4 */
 
-/* Where vec4 q of row k of a slice lives. Where neighbouring invocations
- * load neighbouring k of one row of op(a) or one column of op(b) (a
- * stored row-major, b stored transposed), eight of them would store into
- * one bank 128 floats apart; XOR with k spreads the eight rows over eight
- * banks. The readers take one k at a time, for which the XOR is a
- * permutation. */
+/* Where vec4 q of row k of b's slice lives. Quads of b along K store one
+ * element into each of 4 rows of the slice; neighbouring invocations'
+ * elements would land in one bank, 128 floats apart. XOR with k spreads
+ * them over eight banks. The readers take one k at a time, for which the
+ * XOR is a permutation. */
 uint slot(uint k, uint q) { return q ^ k; }
 
-/* Stores element (m, k) of op(a), or (k, n) of op(b), in its slice. */
-void put_a(uint k, uint m, float value) { a_slice[k][slot(k, m >> 2u)][m & 3u] = value; }
-void put_b(uint k, uint n, float value) { b_slice[k][slot(k, n >> 2u)][n & 3u] = value; }
+/* Invocation t's quad of one operand: at = the index of its first element
+ * in the stored matrix, advanced by step each step of K; row_k = its K
+ * within the step; inside = how many of its 4 lie inside op(x)'s rows
+ * (a) or columns (b). */
+struct quad {
+  uint at, step, row_k, inside;
+};
 
-/* Which elements of each slice an invocation loads: neighbours take
- * neighbouring addresses of the stored matrix, whichever way it is laid
- * out (not one vec4 of 4 rows per invocation: its loads would be
- * strided). Invocation t's element j of the a slice is
- * (am + j A_STEP_M, ak + j A_STEP_K), and likewise for b. */
-#ifdef GT_TRANS_A
-#define A_STEP_M 0u
-#define A_STEP_K (256u / BM)
+/* Along K: row first + t / 2 (of extent); across K: rows first + 4 (t %
+ * 32) .. + 3. v: the view's (rows, cols, offset, pitch). */
+quad quad_along(uvec4 v, uint t, uint first, uint extent) {
+  uint row = first + t / 2u, kq = 4u * (t % 2u);
+  return quad(v.z + row * v.w + gt_k_range.x + kq, BK, kq, row < extent ? 4u : 0u);
+}
+quad quad_across(uvec4 v, uint t, uint first, uint extent) {
+  uint kr = t / 32u, col = first + 4u * (t % 32u);
+  return quad(v.z + (gt_k_range.x + kr) * v.w + col, BK * v.w, kr, col < extent ? min(extent - col, 4u) : 0u);
+}
+
+/* How many of the 4 elements from k on lie in the K slice. */
+uint in_k_slice(uint k) { return k < gt_k_range.y ? min(gt_k_range.y - k, 4u) : 0u; }
+
+/* How many of quad q's 4 elements to load in the step at k0: along K,
+ * those inside the K slice too; across K, all or none. */
+uint valid_along(quad q, uint k0) { return min(q.inside, in_k_slice(k0 + q.row_k)); }
+uint valid_across(quad q, uint k0) { return k0 + q.row_k < gt_k_range.y ? q.inside : 0u; }
+
+/* The 4 elements from component r of lo on: a quad that starts r
+ * elements past a vec4 boundary, from the two vec4s it straddles. */
+vec4 realign(vec4 lo, vec4 hi, uint r) {
+  return r == 0u ? lo : r == 1u ? vec4(lo.yzw, hi.x) : r == 2u ? vec4(lo.zw, hi.xy) : vec4(lo.w, hi.xyz);
+}
+
+/* The quad's elements, zero from the valid-th on: one vec4 under
+ * GT_VEC4_x (valid is then 0 or 4); under GT_REALIGN_x two vec4 loads
+ * and a shuffle where the quad is whole and both vec4s lie in the
+ * binding (half the load instructions of 4 floats); else 4 floats. */
+vec4 load_a(uint at, uint valid) {
+#ifdef GT_VEC4_A
+  return valid != 0u ? a4[at >> 2u] : vec4(0.0);
 #else
-#define A_STEP_M (256u / BK)
-#define A_STEP_K 0u
+#ifdef GT_REALIGN_A
+  uint q = at >> 2u;
+  if (valid == 4u && q + 1u < uint(a4.length())) return realign(a4[q], a4[q + 1u], at & 3u);
+#endif
+  return vec4(valid > 0u ? a_data[at] : 0.0, valid > 1u ? a_data[at + 1u] : 0.0,
+              valid > 2u ? a_data[at + 2u] : 0.0, valid > 3u ? a_data[at + 3u] : 0.0);
+#endif
+}
+vec4 load_b(uint at, uint valid) {
+#ifdef GT_VEC4_B
+  return valid != 0u ? b4[at >> 2u] : vec4(0.0);
+#else
+#ifdef GT_REALIGN_B
+  uint q = at >> 2u;
+  if (valid == 4u && q + 1u < uint(b4.length())) return realign(b4[q], b4[q + 1u], at & 3u);
+#endif
+  return vec4(valid > 0u ? b_data[at] : 0.0, valid > 1u ? b_data[at + 1u] : 0.0,
+              valid > 2u ? b_data[at + 2u] : 0.0, valid > 3u ? b_data[at + 3u] : 0.0);
+#endif
+}
+
+#ifdef GT_TRANS_A
+#define A_QUAD quad_across
+#define A_VALID valid_across
+#define PUT_A(value) a_slice[qa.row_k][t % 32u] = (value)
+#else
+#define A_QUAD quad_along
+#define A_VALID valid_along
+#define PUT_A(value) a_rows[t / 2u][t % 2u] = (value)
 #endif
 #ifdef GT_TRANS_B
-#define B_STEP_N (256u / BK)
-#define B_STEP_K 0u
+#define B_QUAD quad_along
+#define B_VALID valid_along
+/* One element into each of 4 rows of the slice (row t / 2 of op(b)^T). */
+#define PUT_B(value)                                                                \
+  b_slice[qb.row_k][slot(qb.row_k, t / 8u)][(t / 2u) & 3u] = (value).x;           \
+  b_slice[qb.row_k + 1u][slot(qb.row_k + 1u, t / 8u)][(t / 2u) & 3u] = (value).y; \
+  b_slice[qb.row_k + 2u][slot(qb.row_k + 2u, t / 8u)][(t / 2u) & 3u] = (value).z; \
+  b_slice[qb.row_k + 3u][slot(qb.row_k + 3u, t / 8u)][(t / 2u) & 3u] = (value).w
 #else
-#define B_STEP_N 0u
-#define B_STEP_K (256u / BM)
+#define B_QUAD quad_across
+#define B_VALID valid_across
+#define PUT_B(value) b_slice[qb.row_k][slot(qb.row_k, t % 32u)] = (value)
 #endif
-#define LOAD_A(j, k0) a_guarded(block.x + am + (j) * A_STEP_M, (k0) + ak + (j) * A_STEP_K)
-#define LOAD_B(j, k0) b_guarded((k0) + bk + (j) * B_STEP_K, block.y + bn + (j) * B_STEP_N)
-#define PUT_A(j, value) put_a(ak + (j) * A_STEP_K, am + (j) * A_STEP_M, value)
-#define PUT_B(j, value) put_b(bk + (j) * B_STEP_K, bn + (j) * B_STEP_N, value)
 
-/* Stores columns n .. n + 3 and n + 64 .. n + 67 of row m of c. */
-void store_row(uint m, uint n, vec4 left, vec4 right) {
-  store_c_guarded(m, n, left.x);
-  store_c_guarded(m, n + 1u, left.y);
-  store_c_guarded(m, n + 2u, left.z);
-  store_c_guarded(m, n + 3u, left.w);
-  store_c_guarded(m, n + 64u, right.x);
-  store_c_guarded(m, n + 65u, right.y);
-  store_c_guarded(m, n + 66u, right.z);
-  store_c_guarded(m, n + 67u, right.w);
+/* Stores columns n .. n + 3 of row m of c. */
+void store_quad(uint m, uint n, vec4 sum) {
+#ifdef GT_VEC4_C
+  if (m >= gt_rows_m() || n >= gt_cols_n()) return;
+  uint i = gt_index(2u, uvec2(m, n)) >> 2u;
+  vec4 value = gt_scale.x * sum;
+  if (gt_scale.y != 0.0) value += gt_scale.y * c4[i];
+  c4[i] = value;
+#else
+  store_c_guarded(m, n, sum.x);
+  store_c_guarded(m, n + 1u, sum.y);
+  store_c_guarded(m, n + 2u, sum.z);
+  store_c_guarded(m, n + 3u, sum.w);
+#endif
+}
+
+/* acc[2 r + side] holds columns side * 64 + 4 tx .. + 3 of row 4 ty + r
+ * (r < 4) or 64 + 4 ty + r - 4. It is indexed by constants only: an
+ * index the compiler cannot resolve moves the array to local memory. */
+vec4 acc[16];
+
+/* One k of the step: a0 and a1 hold op(a) at rows 4 ty .. + 3 and
+ * 64 + 4 ty .. + 3, b0 and b1 op(b) at columns 4 tx .. + 3 and
+ * 64 + 4 tx .. + 3. */
+void multiply(vec4 a0, vec4 a1, vec4 b0, vec4 b1) {
+  acc[0] += a0.x * b0, acc[1] += a0.x * b1, acc[2] += a0.y * b0, acc[3] += a0.y * b1;
+  acc[4] += a0.z * b0, acc[5] += a0.z * b1, acc[6] += a0.w * b0, acc[7] += a0.w * b1;
+  acc[8] += a1.x * b0, acc[9] += a1.x * b1, acc[10] += a1.y * b0, acc[11] += a1.y * b1;
+  acc[12] += a1.z * b0, acc[13] += a1.z * b1, acc[14] += a1.w * b0, acc[15] += a1.w * b1;
 }
 
 void main() {
   uvec2 block = gt_tile() * BM; /* first row and column of c */
   uint tx = gl_LocalInvocationID.x, ty = gl_LocalInvocationID.y;
   uint t = ty * 16u + tx;
-#ifdef GT_TRANS_A
-  uint am = t % BM, ak = t / BM;
-#else
-  uint am = t / BK, ak = t % BK;
-#endif
-#ifdef GT_TRANS_B
-  uint bn = t / BK, bk = t % BK;
-#else
-  uint bn = t % BM, bk = t / BM;
-#endif
+  quad qa = A_QUAD(gt_views[0], t, block.x, gt_rows_m());
+  quad qb = B_QUAD(gt_views[1], t, block.y, gt_cols_n());
+  for (int i = 0; i < 16; i++)
+    acc[i] = vec4(0.0);
 
-  /* acc[2 r + side] holds columns side * 64 + 4 tx .. + 3 of row 4 ty + r
-   * (r < 4) or 64 + 4 ty + r - 4. It is indexed by constants only: an
-   * index the compiler cannot resolve moves the array to local memory. */
-  vec4 acc[16] = vec4[16](vec4(0.0), vec4(0.0), vec4(0.0), vec4(0.0), vec4(0.0), vec4(0.0), vec4(0.0),
-                          vec4(0.0), vec4(0.0), vec4(0.0), vec4(0.0), vec4(0.0), vec4(0.0), vec4(0.0),
-                          vec4(0.0), vec4(0.0));
-
-#ifdef GT_VEC4
-  /* Invocation t loads row qm of the block's rows of a at K quad qk of
-   * each step, and row qk_b of the step's rows of b at column quad qn; in
-   * vec4s (offsets and pitches are multiples of 4 elements). Rows of a
-   * past M and columns of b past N are never loaded. */
-  uint qm = t / 2u, qk = t % 2u, qk_b = t / 32u, qn = t % 32u;
-  uvec4 va = gt_views[0], vb = gt_views[1];
-  uint b_pitch = vb.w / 4u, k_end = gt_k_range.y;
-  bool a_row = block.x + qm < gt_rows_m(), b_col = block.y + 4u * qn < gt_cols_n();
-  uint a_at = va.z / 4u + (block.x + qm) * (va.w / 4u) + gt_k_range.x / 4u + qk;
-  uint b_at = vb.z / 4u + (gt_k_range.x + qk_b) * b_pitch + block.y / 4u + qn;
-  vec4 la = a_row && gt_k_range.x + 4u * qk < k_end ? a4[a_at] : vec4(0.0);
-  vec4 lb = b_col && gt_k_range.x + qk_b < k_end ? b4[b_at] : vec4(0.0);
-#endif
-  for (uint k0 = gt_k_range.x; k0 < gt_k_range.y; k0 += BK) {
-#ifdef GT_VEC4
-    /* a's vec4 holds 4 steps of K of row qm: one element per k row. */
-    put_a(4u * qk, qm, la.x);
-    put_a(4u * qk + 1u, qm, la.y);
-    put_a(4u * qk + 2u, qm, la.z);
-    put_a(4u * qk + 3u, qm, la.w);
-    b_slice[qk_b][slot(qk_b, qn)] = lb;
-#else
-    /* Each invocation's 4 + 4 elements (zero past the K slice or the
-     * matrix), all loads first: written out, so that they are in flight
-     * together rather than each waited for by its store. */
-    vec4 la = vec4(LOAD_A(0u, k0), LOAD_A(1u, k0), LOAD_A(2u, k0), LOAD_A(3u, k0));
-    vec4 lb = vec4(LOAD_B(0u, k0), LOAD_B(1u, k0), LOAD_B(2u, k0), LOAD_B(3u, k0));
-    PUT_A(0u, la.x); PUT_A(1u, la.y); PUT_A(2u, la.z); PUT_A(3u, la.w);
-    PUT_B(0u, lb.x); PUT_B(1u, lb.y); PUT_B(2u, lb.z); PUT_B(3u, lb.w);
-#endif
+  uint k0 = gt_k_range.x;
+  vec4 la = load_a(qa.at, A_VALID(qa, k0)), lb = load_b(qb.at, B_VALID(qb, k0));
+  for (; k0 < gt_k_range.y; k0 += BK) {
+    PUT_A(la);
+    PUT_B(lb);
     memoryBarrierShared();
     barrier();
-#ifdef GT_VEC4
     /* The next step's loads, in flight during this step's arithmetic. */
-    a_at += BK / 4u;
-    b_at += BK * b_pitch;
-    la = a_row && k0 + BK + 4u * qk < k_end ? a4[a_at] : vec4(0.0);
-    lb = b_col && k0 + BK + qk_b < k_end ? b4[b_at] : vec4(0.0);
-#endif
-    for (uint kk = 0u; kk < BK; kk++) {
-      vec4 a0 = a_slice[kk][slot(kk, ty)], a1 = a_slice[kk][slot(kk, ty + 16u)];
-      vec4 b0 = b_slice[kk][slot(kk, tx)], b1 = b_slice[kk][slot(kk, tx + 16u)];
-      acc[0] += a0.x * b0, acc[1] += a0.x * b1, acc[2] += a0.y * b0, acc[3] += a0.y * b1;
-      acc[4] += a0.z * b0, acc[5] += a0.z * b1, acc[6] += a0.w * b0, acc[7] += a0.w * b1;
-      acc[8] += a1.x * b0, acc[9] += a1.x * b1, acc[10] += a1.y * b0, acc[11] += a1.y * b1;
-      acc[12] += a1.z * b0, acc[13] += a1.z * b1, acc[14] += a1.w * b0, acc[15] += a1.w * b1;
+    qa.at += qa.step;
+    qb.at += qb.step;
+    la = load_a(qa.at, A_VALID(qa, k0 + BK));
+    lb = load_b(qb.at, B_VALID(qb, k0 + BK));
+#define B0(kk) b_slice[kk][slot(kk, tx)]
+#define B1(kk) b_slice[kk][slot(kk, tx + 16u)]
+#ifdef A_ROWS
+    /* 4 k at a time: each of the invocation's 8 rows as one vec4. */
+    for (uint kq = 0u; kq < BK / 4u; kq++) {
+      uint m = 4u * ty, k = 4u * kq;
+      vec4 r0 = a_rows[m][kq], r1 = a_rows[m + 1u][kq], r2 = a_rows[m + 2u][kq], r3 = a_rows[m + 3u][kq];
+      vec4 r4 = a_rows[m + 64u][kq], r5 = a_rows[m + 65u][kq], r6 = a_rows[m + 66u][kq], r7 = a_rows[m + 67u][kq];
+      multiply(vec4(r0.x, r1.x, r2.x, r3.x), vec4(r4.x, r5.x, r6.x, r7.x), B0(k), B1(k));
+      multiply(vec4(r0.y, r1.y, r2.y, r3.y), vec4(r4.y, r5.y, r6.y, r7.y), B0(k + 1u), B1(k + 1u));
+      multiply(vec4(r0.z, r1.z, r2.z, r3.z), vec4(r4.z, r5.z, r6.z, r7.z), B0(k + 2u), B1(k + 2u));
+      multiply(vec4(r0.w, r1.w, r2.w, r3.w), vec4(r4.w, r5.w, r6.w, r7.w), B0(k + 3u), B1(k + 3u));
     }
+#else
+    for (uint kk = 0u; kk < BK; kk++)
+      multiply(a_slice[kk][ty], a_slice[kk][ty + 16u], B0(kk), B1(kk));
+#endif
     /* The next step overwrites the slices everyone is reading. */
     barrier();
   }
   uint m = block.x + 4u * ty, n = block.y + 4u * tx;
-  store_row(m, n, acc[0], acc[1]);
-  store_row(m + 1u, n, acc[2], acc[3]);
-  store_row(m + 2u, n, acc[4], acc[5]);
-  store_row(m + 3u, n, acc[6], acc[7]);
-  store_row(m + 64u, n, acc[8], acc[9]);
-  store_row(m + 65u, n, acc[10], acc[11]);
-  store_row(m + 66u, n, acc[12], acc[13]);
-  store_row(m + 67u, n, acc[14], acc[15]);
+  store_quad(m, n, acc[0]), store_quad(m, n + 64u, acc[1]);
+  store_quad(m + 1u, n, acc[2]), store_quad(m + 1u, n + 64u, acc[3]);
+  store_quad(m + 2u, n, acc[4]), store_quad(m + 2u, n + 64u, acc[5]);
+  store_quad(m + 3u, n, acc[6]), store_quad(m + 3u, n + 64u, acc[7]);
+  store_quad(m + 64u, n, acc[8]), store_quad(m + 64u, n + 64u, acc[9]);
+  store_quad(m + 65u, n, acc[10]), store_quad(m + 65u, n + 64u, acc[11]);
+  store_quad(m + 66u, n, acc[12]), store_quad(m + 66u, n + 64u, acc[13]);
+  store_quad(m + 67u, n, acc[14]), store_quad(m + 67u, n + 64u, acc[15]);
 }

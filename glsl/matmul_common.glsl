@@ -3,16 +3,28 @@
  *
  * Slots: 0 = a, 1 = b, 2 = c, each as the caller's view (a is K x M when
  * GT_TRANS_A, b is N x K when GT_TRANS_B). */
-#ifdef GT_VEC4
-/* GT_VEC4: a and b are read as vec4s (untransposed, rows 16-byte aligned,
- * K and N whole vec4s: the host checks). */
-layout(std430, binding = 0) readonly GT_RESTRICT buffer A { vec4 a4[]; };
-layout(std430, binding = 1) readonly GT_RESTRICT buffer B { vec4 b4[]; };
-#else
+/* GT_VEC4_A, _B, _C (the shared kernel): that operand is read or written
+ * as vec4s; its rows start 16-byte aligned and no vec4 straddles an edge
+ * of the view or of the K slice (the host checks). GT_REALIGN_A, _B: the
+ * binding starts 16-byte aligned, the rows need not; the operand is read
+ * through both declarations (the same binding, both read-only). */
+#if defined(GT_VEC4_A) || defined(GT_REALIGN_A)
+layout(std430, binding = 0) readonly GT_RESTRICT buffer A4 { vec4 a4[]; };
+#endif
+#ifndef GT_VEC4_A
 layout(std430, binding = 0) readonly GT_RESTRICT buffer A { float a_data[]; };
+#endif
+#if defined(GT_VEC4_B) || defined(GT_REALIGN_B)
+layout(std430, binding = 1) readonly GT_RESTRICT buffer B4 { vec4 b4[]; };
+#endif
+#ifndef GT_VEC4_B
 layout(std430, binding = 1) readonly GT_RESTRICT buffer B { float b_data[]; };
 #endif
+#ifdef GT_VEC4_C
+layout(std430, binding = 2) GT_RESTRICT buffer C { vec4 c4[]; };
+#else
 layout(std430, binding = 2) GT_RESTRICT buffer C { float c_data[]; };
+#endif
 
 /* (alpha, beta): c = alpha * sum + beta * c, and c is not read when beta
  * is 0 (it may hold anything, NaN included). */
@@ -25,29 +37,31 @@ uniform uvec2 gt_k_range;
 uint gt_rows_m() { return gt_views[2].x; }
 uint gt_cols_n() { return gt_views[2].y; }
 
-#ifndef GT_VEC4
-/* Element index of op(a)[m][k] and op(b)[k][n]. */
+/* Element index of op(a)[m][k] and op(b)[k][n], and the element itself,
+ * zero outside op(a)'s rows, op(b)'s columns or the K slice (padded
+ * tiles). */
+#ifndef GT_VEC4_A
 #ifdef GT_TRANS_A
 uint a_index(uint m, uint k) { return gt_index(0u, uvec2(k, m)); }
 #else
 uint a_index(uint m, uint k) { return gt_index(0u, uvec2(m, k)); }
 #endif
+float a_guarded(uint m, uint k) {
+  return (m < gt_rows_m() && k < gt_k_range.y) ? a_data[a_index(m, k)] : 0.0;
+}
+#endif
+#ifndef GT_VEC4_B
 #ifdef GT_TRANS_B
 uint b_index(uint k, uint n) { return gt_index(1u, uvec2(n, k)); }
 #else
 uint b_index(uint k, uint n) { return gt_index(1u, uvec2(k, n)); }
 #endif
-
-/* Zero outside op(a)'s rows or the K slice, for padded tiles. */
-float a_guarded(uint m, uint k) {
-  return (m < gt_rows_m() && k < gt_k_range.y) ? a_data[a_index(m, k)] : 0.0;
-}
 float b_guarded(uint k, uint n) {
   return (k < gt_k_range.y && n < gt_cols_n()) ? b_data[b_index(k, n)] : 0.0;
 }
-
 #endif
 
+#ifndef GT_VEC4_C
 /* Stores one result. gt_scale is uniform, so the branch is too. */
 void store_c(uint m, uint n, float sum) {
   uint i = gt_index(2u, uvec2(m, n));
@@ -59,3 +73,4 @@ void store_c(uint m, uint n, float sum) {
 void store_c_guarded(uint m, uint n, float sum) {
   if (m < gt_rows_m() && n < gt_cols_n()) store_c(m, n, sum);
 }
+#endif

@@ -63,7 +63,11 @@ enum {
   GT_VARIANT_TRANS_B = 1u << 3,    /* matmul reads b as its transpose */
   GT_VARIANT_TRUNCATE_A = 1u << 4, /* tiled transposes: edge threads do the bands */
   GT_VARIANT_ROTATE_SHIFT = 5,     /* images: bits 5-6 hold GT_ROTATE, quarter turns */
-  GT_VARIANT_VEC4 = 1u << 7        /* shared matmul: a and b read as vec4s */
+  GT_VARIANT_VEC4_A = 1u << 7,     /* shared matmul: a read as vec4s */
+  GT_VARIANT_VEC4_B = 1u << 8,     /* shared matmul: b read as vec4s */
+  GT_VARIANT_VEC4_C = 1u << 9,     /* shared matmul: c read and written as vec4s */
+  GT_VARIANT_REALIGN_A = 1u << 10, /* shared matmul: a's unaligned quads from vec4 pairs */
+  GT_VARIANT_REALIGN_B = 1u << 11  /* shared matmul: b's unaligned quads from vec4 pairs */
 };
 
 /* Everything that makes one program different from another: the key of
@@ -322,6 +326,9 @@ void gt__transfer_release(gt_context *ctx);
 /* Waits up to timeout_ns for fence: GT_OK once signalled, GT_ERR_TIMEOUT
  * before, or the GL status of a failed wait. */
 gt_status gt__fence_wait(GLsync fence, gt_context *ctx, uint64_t timeout_ns);
+
+/* Room for any preamble gt__program_preamble writes, every flag set. */
+enum { GT_PREAMBLE_BYTES = 1024 };
 
 /* Writes the preamble (version, defines, layout) of key into buf. Returns
  * the length, or 0 when buf is too small. Needs no GL: the build uses it to

@@ -171,21 +171,96 @@ static gt_status block_views(const gt_context *ctx, const product *whole, bool t
   return GT_OK;
 }
 
-/* The vec4 kernels read a's rows and b's rows as vec4s: both must start
- * 16-byte aligned, and K, the K slice and N be whole vec4s, so none
- * reaches past a row or straddles an edge. */
-static bool vec4_fits(const product *q) {
-  const gt_bound_view *v[2] = {&q->a, &q->b};
-  for (int i = 0; i < 2; i++)
-    if (v[i]->bind_offset % 16 || v[i]->elem_offset % 4 || v[i]->view.pitch % 4) return false;
-  return q->k_begin % 4 == 0 && q->k_end % 4 == 0 && q->c.view.cols % 4 == 0;
+/* Whether a view's rows all start 16-byte aligned within its buffer. */
+static bool rows_aligned(gt_view v) { return v.offset % 4 == 0 && gt__view_pitch(v) % 4 == 0; }
+
+/* The operands the shared kernel may move as vec4s (GT_VARIANT_VEC4_A, _B,
+ * _C) given which views' rows are aligned: a vec4 must not straddle an
+ * edge, so along K (a untransposed, b transposed) the K slice [k_begin,
+ * k_end) is whole vec4s, and across K the extent it spans is (M for a
+ * transposed, N for b and for c). */
+static uint32_t vec4_operands(bool a_rows, bool b_rows, bool c_rows, uint32_t m, uint32_t n, uint32_t k_begin,
+                              uint32_t k_end, bool trans_a, bool trans_b) {
+  bool k_whole = k_begin % 4 == 0 && k_end % 4 == 0;
+  uint32_t bits = 0;
+  if (a_rows && (trans_a ? m % 4 == 0 : k_whole)) bits |= GT_VARIANT_VEC4_A;
+  if (b_rows && (trans_b ? k_whole : n % 4 == 0)) bits |= GT_VARIANT_VEC4_B;
+  if (c_rows && n % 4 == 0) bits |= GT_VARIANT_VEC4_C;
+  return bits;
 }
 
-/* Before binding: whether some block of a x b (k deep, n wide) may pass
- * vec4_fits, so a vec4 program is worth building. */
-static bool vec4_may_fit(gt_view a, gt_view b, uint32_t k, uint32_t n) {
-  return k % 4 == 0 && n % 4 == 0 && a.offset % 4 == 0 && b.offset % 4 == 0 && gt__view_pitch(a) % 4 == 0 &&
-         gt__view_pitch(b) % 4 == 0;
+/* The same for block q, bound: its bindings must start 16-byte aligned too. */
+static uint32_t block_vec4_operands(const product *q, bool trans_a, bool trans_b) {
+  const gt_bound_view *v[3] = {&q->a, &q->b, &q->c};
+  bool rows[3];
+  for (int i = 0; i < 3; i++)
+    rows[i] = v[i]->bind_offset % 16 == 0 && v[i]->elem_offset % 4 == 0 && v[i]->view.pitch % 4 == 0;
+  return vec4_operands(rows[0], rows[1], rows[2], q->c.view.rows, q->c.view.cols, q->k_begin, q->k_end,
+                       trans_a, trans_b);
+}
+
+/* The shared kernel reads a and b quads that are not 16-byte aligned as
+ * two vec4s (GT_VARIANT_REALIGN_A, _B) where every binding starts
+ * 16-byte aligned, as every one does when the device's offset alignment
+ * is a multiple of 16. */
+static uint32_t realign_bits(const gt_context *ctx) {
+  return ctx->limits.storage_offset_alignment % 16 == 0 ? GT_VARIANT_REALIGN_A | GT_VARIANT_REALIGN_B : 0;
+}
+
+/* Steps at, the (m, n, k) origin of a block, through the plan's blocks in
+ * dispatch order (K innermost); false after the last. */
+static bool next_block(const gt_block_plan *plan, uint32_t at[3]) {
+  for (int d = 2; d >= 0; d--) {
+    at[d] += plan->block[d];
+    if (at[d] < plan->extent[d]) return true;
+    at[d] = 0;
+  }
+  return false;
+}
+
+/* The block at `at` of the whole product as a product of its own. */
+static gt_status block_at(const gt_context *ctx, const product *whole, const gt_matmul_desc *d, bool rebind,
+                          const gt_block_plan *plan, const uint32_t at[3], product *q) {
+  uint32_t size[3];
+  for (int i = 0; i < 3; i++)
+    size[i] = gt__min_u32(plan->block[i], plan->extent[i] - at[i]);
+  *q = *whole;
+  return block_views(ctx, whole, d->trans_a, d->trans_b, rebind, at[0], at[1], at[2], size[0], size[1],
+                     size[2], q);
+}
+
+/* Whether block q may run the vec4 program made for the operands `needs`. */
+static bool block_runs_vec4(const product *q, const gt_matmul_desc *d, uint32_t needs) {
+  return needs != 0 && (block_vec4_operands(q, d->trans_a, d->trans_b) & needs) == needs;
+}
+
+/* AUTO's shared-kernel programs: the variant moving as vec4s every
+ * operand the whole views allow (`needs`), and the plain one (variant:
+ * transposes and realigning), each only if some block runs it (a pass
+ * over the blocks, without GL). */
+static gt_status shared_programs(gt_context *ctx, const product *whole, const gt_matmul_desc *d, bool rebind,
+                                 const gt_block_plan *plan, uint32_t variant, uint32_t needs,
+                                 const gt_program **plain, const gt_program **vec4) {
+  bool any_plain = false, any_vec4 = false;
+  uint32_t at[3] = {0, 0, 0};
+  do {
+    product q;
+    GT__TRY(block_at(ctx, whole, d, rebind, plan, at, &q));
+    if (block_runs_vec4(&q, d, needs))
+      any_vec4 = true;
+    else
+      any_plain = true;
+  } while (next_block(plan, at) && !(any_plain && any_vec4));
+  if (any_plain)
+    GT__TRY(get_program(ctx, GT_KERNEL_MATMUL_BLOCKED_SHARED, SHARED_TILE, SHARED_GROUP, SHARED_GROUP,
+                        variant, plain));
+  /* An operand read as aligned vec4s needs no realigning. */
+  uint32_t realigned = ((needs & GT_VARIANT_VEC4_A) ? GT_VARIANT_REALIGN_A : 0) |
+                       ((needs & GT_VARIANT_VEC4_B) ? GT_VARIANT_REALIGN_B : 0);
+  if (any_vec4)
+    GT__TRY(get_program(ctx, GT_KERNEL_MATMUL_BLOCKED_SHARED, SHARED_TILE, SHARED_GROUP, SHARED_GROUP,
+                        (variant & ~realigned) | needs, vec4));
+  return GT_OK;
 }
 
 gt_status gt_matmul(gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_matmul_desc *d) {
@@ -247,6 +322,7 @@ gt_status gt_matmul(gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_m
    * elements (both are only read), so restrict stays. */
   uint32_t variant = (d->trans_a ? GT_VARIANT_TRANS_A : 0) | (d->trans_b ? GT_VARIANT_TRANS_B : 0);
   const gt_program *main_prog = NULL, *simple = NULL, *vec4 = NULL;
+  uint32_t vec4_needs = 0; /* the GT_VARIANT_VEC4_* a block must allow to run vec4 */
   switch (strategy) {
   case GT_STRATEGY_SIMPLE:
     GT__TRY(get_program(ctx, GT_KERNEL_MATMUL_SIMPLE, 0, MATMUL_SIMPLE_GROUP_COLS, MATMUL_SIMPLE_GROUP_ROWS,
@@ -261,24 +337,26 @@ gt_status gt_matmul(gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_m
                         &main_prog));
     break;
   default: /* AUTO: the kernel chosen for the device at init, if c is big enough for it */
-    if (gt_matmul_auto_kernel(ctx, m, n) == GT_MATMUL_KERNEL_SHARED)
-      GT__TRY(get_program(ctx, GT_KERNEL_MATMUL_BLOCKED_SHARED, SHARED_TILE, SHARED_GROUP, SHARED_GROUP,
-                          variant, &main_prog));
-    else
-      GT__TRY(get_program(ctx, GT_KERNEL_MATMUL_BLOCKED, BLOCKED_TILE, BLOCKED_GROUP, BLOCKED_GROUP, variant,
-                          &main_prog));
-    /* Blocks whose rows are aligned load vec4s (vec4_fits decides each):
-     * through shared memory wherever the shared kernel runs (fewer, wider
-     * loads, in flight during the arithmetic), in registers where
-     * accesses cost most (llvmpipe). The shared variant is built only
-     * where some block may fit it; the registers one with its kernel, as
-     * before (the soak's warm-up counts on it). */
-    if (variant == 0 && main_prog->key.kernel == GT_KERNEL_MATMUL_BLOCKED_SHARED && vec4_may_fit(a, b, k, n))
-      GT__TRY(get_program(ctx, GT_KERNEL_MATMUL_BLOCKED_SHARED, SHARED_TILE, SHARED_GROUP, SHARED_GROUP,
-                          GT_VARIANT_VEC4, &vec4));
-    if (variant == 0 && ctx->auto_quads && main_prog->key.kernel == GT_KERNEL_MATMUL_BLOCKED)
+    /* Operands whose rows are aligned move as vec4s (each block's own
+     * views decide, block_vec4_operands): through shared memory wherever
+     * the shared kernel runs (fewer, wider accesses), in registers where
+     * accesses cost most (llvmpipe), for a and b untransposed. The
+     * registers kernel's vec4 program is fetched with its kernel, whatever
+     * the views (the soak's warm-up counts on it). */
+    if (gt_matmul_auto_kernel(ctx, m, n) == GT_MATMUL_KERNEL_SHARED) {
+      vec4_needs = vec4_operands(rows_aligned(a), rows_aligned(b), rows_aligned(c), m, n, 0, k, d->trans_a,
+                                 d->trans_b);
+      GT__TRY(shared_programs(ctx, &whole, d, rebind, &plan, variant | realign_bits(ctx), vec4_needs,
+                              &main_prog, &vec4));
+      break;
+    }
+    GT__TRY(get_program(ctx, GT_KERNEL_MATMUL_BLOCKED, BLOCKED_TILE, BLOCKED_GROUP, BLOCKED_GROUP, variant,
+                        &main_prog));
+    if (variant == 0 && ctx->auto_quads) {
+      vec4_needs = GT_VARIANT_VEC4_A | GT_VARIANT_VEC4_B;
       GT__TRY(get_program(ctx, GT_KERNEL_MATMUL_BLOCKED_VEC4, BLOCKED_TILE, BLOCKED_GROUP, BLOCKED_GROUP, 0,
                           &vec4));
+    }
     break;
   }
   if (strategy == GT_STRATEGY_TRUNCATE_B)
@@ -286,27 +364,21 @@ gt_status gt_matmul(gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_m
                         variant, &simple));
 
   gt_status status = GT_OK;
-  const uint32_t *blk = plan.block;
-  for (uint32_t r0 = 0; r0 < m && status == GT_OK; r0 += blk[0]) {
-    for (uint32_t c0 = 0; c0 < n && status == GT_OK; c0 += blk[1]) {
-      for (uint32_t k0 = 0; k0 < k && status == GT_OK; k0 += blk[2]) {
-        product q = whole;
-        status =
-            block_views(ctx, &whole, d->trans_a, d->trans_b, rebind, r0, c0, k0, gt__min_u32(blk[0], m - r0),
-                        gt__min_u32(blk[1], n - c0), gt__min_u32(blk[2], k - k0), &q);
-        if (status != GT_OK) break;
-        if (k0 > 0) {
-          /* ES 3.1, "Shader Memory Access Synchronization": this slice
-           * of K adds to the c the last one wrote. */
-          glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-          q.beta = 1.0f;
-        }
-        if (strategy == GT_STRATEGY_TRUNCATE_B)
-          status = run_truncate_b(ctx, main_prog, simple, &q, d->trans_a, d->trans_b);
-        else
-          status = run(ctx, vec4 && vec4_fits(&q) ? vec4 : main_prog, &q);
-      }
+  uint32_t at[3] = {0, 0, 0};
+  do {
+    product q;
+    status = block_at(ctx, &whole, d, rebind, &plan, at, &q);
+    if (status != GT_OK) break;
+    if (at[2] > 0) {
+      /* ES 3.1, "Shader Memory Access Synchronization": this slice of K
+       * adds to the c the last one wrote. */
+      glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+      q.beta = 1.0f;
     }
-  }
+    if (strategy == GT_STRATEGY_TRUNCATE_B)
+      status = run_truncate_b(ctx, main_prog, simple, &q, d->trans_a, d->trans_b);
+    else
+      status = run(ctx, vec4 && block_runs_vec4(&q, d, vec4_needs) ? vec4 : main_prog, &q);
+  } while (status == GT_OK && next_block(&plan, at));
   return gt__operation_end(ctx, status, GT__BUFFER_WRITE_BARRIERS, "gt_matmul");
 }

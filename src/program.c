@@ -94,7 +94,7 @@ gt_status gt__program_adopt(gt_context *ctx, gt_program *slot, const gt_program_
 }
 
 static gt_status build(gt_context *ctx, const gt_program_key *key, gt_program *slot) {
-  char preamble[512], what[160];
+  char preamble[GT_PREAMBLE_BYTES], what[160];
   GT__CHECK(gt__program_preamble(key, preamble, sizeof preamble) != 0, GT_ERR_INVALID_ARGUMENT);
   const char *parts[GT_PROGRAM_PARTS];
   gt__program_parts(key, preamble, parts);

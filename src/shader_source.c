@@ -96,7 +96,7 @@ size_t gt__program_preamble(const gt_program_key *key, char *buf, size_t size) {
                    "#define GT_TILE_ROWS %u\n"
                    "#define GT_TILE_COLS %u\n"
                    "#define GT_GROUP_ROWS %u\n"
-                   "%s%s%s%s%s%s%s%s"
+                   "%s%s%s%s%s%s%s%s%s%s%s%s"
                    "layout(local_size_x = %u, local_size_y = %u) in;\n"
                    "#line 1 1\n",
                    gt__glsl_type(key->elem), GT_MAX_VIEWS, tile_rows, tile_cols, key->group_rows, tile_define,
@@ -105,7 +105,11 @@ size_t gt__program_preamble(const gt_program_key *key, char *buf, size_t size) {
                    (key->variant & GT_VARIANT_TRANS_A) ? "#define GT_TRANS_A 1\n" : "",
                    (key->variant & GT_VARIANT_TRANS_B) ? "#define GT_TRANS_B 1\n" : "",
                    (key->variant & GT_VARIANT_TRUNCATE_A) ? "#define GT_TRUNCATE_A 1\n" : "",
-                   (key->variant & GT_VARIANT_VEC4) ? "#define GT_VEC4 1\n" : "", key->group_cols,
+                   (key->variant & GT_VARIANT_VEC4_A) ? "#define GT_VEC4_A 1\n" : "",
+                   (key->variant & GT_VARIANT_VEC4_B) ? "#define GT_VEC4_B 1\n" : "",
+                   (key->variant & GT_VARIANT_VEC4_C) ? "#define GT_VEC4_C 1\n" : "",
+                   (key->variant & GT_VARIANT_REALIGN_A) ? "#define GT_REALIGN_A 1\n" : "",
+                   (key->variant & GT_VARIANT_REALIGN_B) ? "#define GT_REALIGN_B 1\n" : "", key->group_cols,
                    key->group_rows);
   return n < 0 || (size_t)n >= size ? 0 : (size_t)n;
 }
@@ -124,8 +128,6 @@ void gt__program_parts(const gt_program_key *key, const char *preamble, const ch
   gt__source_parts(preamble, gt__kernel_include(key->kernel), gt__kernel_source(key->kernel), parts);
 }
 
-enum { PREAMBLE_BYTES = 512 };
-
 /* FNV-1a, 64-bit, over text and its terminating NUL: text moved from one
  * string to the next changes the hash. */
 static uint64_t hash_text(uint64_t h, const char *text) {
@@ -137,10 +139,11 @@ static uint64_t hash_text(uint64_t h, const char *text) {
 
 uint64_t gt__source_hash(void) {
   uint64_t h = 0xCBF29CE484222325ull;
-  char preamble[PREAMBLE_BYTES];
+  char preamble[GT_PREAMBLE_BYTES];
   const uint32_t every_flag = GT_VARIANT_GUARDED | GT_VARIANT_ALIASED | GT_VARIANT_TRANS_A |
-                              GT_VARIANT_TRANS_B | GT_VARIANT_TRUNCATE_A | GT_VARIANT_VEC4 |
-                              3u << GT_VARIANT_ROTATE_SHIFT;
+                              GT_VARIANT_TRANS_B | GT_VARIANT_TRUNCATE_A | GT_VARIANT_VEC4_A |
+                              GT_VARIANT_VEC4_B | GT_VARIANT_VEC4_C | GT_VARIANT_REALIGN_A |
+                              GT_VARIANT_REALIGN_B | 3u << GT_VARIANT_ROTATE_SHIFT;
   /* Each kernel as the library assembles it: the prelude, its include
    * and its text (every embedded GLSL file is one of these) and the
    * strings between them. */

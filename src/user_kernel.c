@@ -191,7 +191,7 @@ gt_status gt_kernel_create(gt_context *ctx, const gt_kernel_desc *d, gt_kernel_i
                           .group_rows = rows,
                           .variant = aliased ? GT_VARIANT_ALIASED : 0,
                           .elem = GT_U32};
-    char preamble[512];
+    char preamble[GT_PREAMBLE_BYTES];
     const char *parts[GT_PROGRAM_PARTS];
     if (gt__program_preamble(&key, preamble, sizeof preamble) == 0) {
       delete_kernel(k);

@@ -811,33 +811,47 @@ done:
     operand_free(all[i]);
 }
 
-/* Counts the builds of the registers kernel (builds[0]) and the shared
- * one (builds[1]), from the library's debug log. */
+/* The variant a "built ..." debug message names, or UINT32_MAX. */
+static uint32_t built_variant(const char *msg) {
+  const char *v = strstr(msg, "variant ");
+  return v ? (uint32_t)strtoul(v + 8, NULL, 10) : UINT32_MAX;
+}
+
+/* The shared kernel's variant bits for operands moved as vec4s
+ * (GT_VARIANT_VEC4_A, _B, _C in the library). */
+enum { VEC4_A = 1u << 7, VEC4_B = 1u << 8, VEC4_C = 1u << 9, VEC4_ALL = VEC4_A | VEC4_B | VEC4_C };
+/* And for a and b read as realigned vec4 pairs (GT_VARIANT_REALIGN_A, _B),
+ * where bindings start 16-byte aligned. */
+enum { REALIGN_BOTH = 3u << 10 };
+
+/* Counts the builds of the registers kernel (builds[0]) and of the shared
+ * one without vec4 operands (builds[1]), from the library's debug log. */
 static void count_builds(int level, const char *msg, void *user) {
   unsigned *builds = user;
   if (level != GT_LOG_DEBUG) return;
   if (strncmp(msg, "built matmul_blocked.comp", 25) == 0) builds[0]++;
-  if (strncmp(msg, "built matmul_blocked_shared.comp", 32) == 0) builds[1]++;
+  if (strncmp(msg, "built matmul_blocked_shared.comp", 32) == 0 && (built_variant(msg) & VEC4_ALL) == 0)
+    builds[1]++;
 }
 
 /* AUTO runs the kernel chosen at init; both kernels are checked here
  * whatever the device, through gt_context_desc.matmul_kernel: shapes around
  * their 32- and 128-wide blocks, every transpose and scaling case, and a
- * long K. The shared kernel runs only where c has
- * enough blocks of 128 x 128 (192 in every device-table entry), so its shapes are
- * wide; the debug log shows it was
- * built. It needs 256 invocations, which the ES 3.1 minimums do not give:
- * init must then refuse it. */
+ * long K. The shared kernel runs only where c has enough blocks of
+ * 128 x 128 (the device table's count: 64 on NVIDIA, 192 elsewhere), so
+ * its shapes are wide; the debug log shows it was built. It needs 256 invocations, which the ES 3.1 minimums
+ * do not give: init must then refuse it. */
 static void test_each_auto_kernel(bool min_limits) {
   static const gt_matmul_kernel kernels[] = {GT_MATMUL_KERNEL_REGISTERS, GT_MATMUL_KERNEL_SHARED};
   static const uint32_t small[][3] = {{1, 1, 1},     {31, 33, 7},     {127, 129, 9},
                                       {128, 128, 8}, {200, 131, 257}, {3, 5, 70000}};
   /* Blocks of 128 x 128 in c: 14 x 15, 12 x 16 (exactly 192, counted
-   * with partial blocks), 16 x 13, then 1 x 191 and 12 x 15, which run the
-   * registers kernel; K of whole and partial 8-wide steps. */
+   * with partial blocks), 16 x 13, which run the shared kernel on every
+   * device, then 1 x 191 and 12 x 15, which run the registers kernel
+   * where the count is 192; K of whole and partial 8-wide steps. */
   static const uint32_t wide[][3] = {
       {1665, 1793, 9}, {1535, 2047, 8}, {1921, 1537, 19}, {128, 24448, 2}, {1409, 1919, 5}};
-  static const bool wide_runs_shared[] = {true, true, true, false, false};
+  static const size_t wide_always_shared = 3;
   gt_context *saved = ctx;
   for (size_t ki = 0; ki < 2; ki++) {
     bool shared = kernels[ki] == GT_MATMUL_KERNEL_SHARED;
@@ -873,9 +887,9 @@ static void test_each_auto_kernel(bool min_limits) {
       }
       /* The kernel this shape runs is built in its 4 transpose variants
        * by now, and the other kernel not built by it. */
-      bool runs_shared = shared && wide_runs_shared[si];
-      CHECK(gt_matmul_auto_kernel(ctx, shapes[si][0], shapes[si][1]) ==
-            (runs_shared ? GT_MATMUL_KERNEL_SHARED : GT_MATMUL_KERNEL_REGISTERS));
+      bool runs_shared =
+          shared && gt_matmul_auto_kernel(ctx, shapes[si][0], shapes[si][1]) == GT_MATMUL_KERNEL_SHARED;
+      CHECK(runs_shared || !shared || si >= wide_always_shared);
       unsigned ran = runs_shared ? 1 : 0;
       if (builds[ran] != 4u || builds[1 - ran] != before[1 - ran]) {
         printf("FAILED: AUTO on %ux%ux%u with the %s context built %u registers and %u shared programs "
@@ -890,45 +904,67 @@ static void test_each_auto_kernel(bool min_limits) {
   }
 }
 
-/* Counts the builds of the shared kernel's vec4 variant (GT_VEC4, variant
- * 128 in the log). */
-static void count_vec4_builds(int level, const char *msg, void *user) {
-  if (level == GT_LOG_DEBUG && strncmp(msg, "built matmul_blocked_shared.comp", 32) == 0 &&
-      strstr(msg, "variant 128") != NULL)
-    (*(unsigned *)user)++;
+/* Records which variants of the shared kernel were built: seen[v] for
+ * variant v (its transposes and vec4 operands). */
+static void record_shared_builds(int level, const char *msg, void *user) {
+  bool *seen = user;
+  uint32_t v = built_variant(msg);
+  if (level == GT_LOG_DEBUG && strncmp(msg, "built matmul_blocked_shared.comp", 32) == 0 && v < 4096)
+    seen[v] = true;
 }
 
-/* AUTO's shared kernel where the views allow vec4 loads (rows 16-byte
- * aligned, K and N whole vec4s): its GT_VEC4 variant, whatever the device,
- * through gt_context_desc.matmul_kernel. c wide enough for the shared
- * kernel (192 blocks of 128 x 128 or more), M and N past whole blocks, K
- * of one step, of a step and a half (the loads past the K slice must be
- * zeros), and of several steps; scaling. The debug log shows the variant
- * was built, so the cases cannot pass through the scalar kernel. The
- * context has the device's limits whatever the suite's: cut into the
- * suite's smallest blocks, these products run thousands of dispatches. */
+/* AUTO's shared kernel with operands moved as vec4s where their views
+ * allow (rows 16-byte aligned, and no vec4 across an edge: K whole vec4s
+ * for a untransposed and b transposed, M for a transposed, N for b
+ * untransposed and c), whatever the device, through
+ * gt_context_desc.matmul_kernel: c wide enough for the shared kernel (192
+ * blocks of 128 x 128 or more), M and N past whole blocks, K of one step,
+ * of a step and a half (the loads past the K slice must be zeros), and of
+ * several steps; every transpose; scaling (c read as vec4s). The debug
+ * log shows which variants were built: every operand as vec4s on the
+ * aligned layout where the extents allow, none on the misaligned one, so
+ * the cases cannot pass through another variant. The context has the
+ * device's limits whatever the suite's: cut into the suite's smallest
+ * blocks, these products run thousands of dispatches. */
 static void test_shared_vec4(bool min_limits) {
   static const uint32_t shapes[][3] = {{1536, 2048, 8}, {1665, 1796, 12}, {1921, 1540, 36}};
-  static const layout layouts[] = {{0, 0, 0, false}, {8, 4, 4, true}};
+  static const layout layouts[] = {{1, 3, 1, true}, {8, 4, 4, true}}; /* misaligned, aligned */
   if (min_limits) return; /* the shared kernel needs 256 invocations */
-  unsigned builds = 0;
+  bool seen[4096] = {false};
   gt_context_desc desc;
   memset(&desc, 0, sizeof desc);
   desc.matmul_kernel = GT_MATMUL_KERNEL_SHARED;
-  desc.logger.log = count_vec4_builds;
-  desc.logger.user = &builds;
+  desc.logger.log = record_shared_builds;
+  desc.logger.user = seen;
   gt_context *saved = ctx, *other = NULL;
   CHECK_STATUS(gt_context_init(NULL, 0, &desc, &other), GT_OK);
   if (other == NULL) return;
   ctx = other;
-  for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
+  for (int trans = 0; trans < 4; trans++) {
+    bool ta = trans & 1, tb = trans & 2;
+    uint32_t t_bits = (ta ? 1u << 2 : 0) | (tb ? 1u << 3 : 0); /* GT_VARIANT_TRANS_A, _B */
+    uint32_t plain = t_bits | (gt_context_limits(ctx).storage_offset_alignment % 16 == 0 ? REALIGN_BOTH : 0);
     for (size_t j = 0; j < sizeof layouts / sizeof layouts[0]; j++) {
-      aligned_layout = &layouts[j];
-      mm_case cs = make_case(GT_STRATEGY_AUTO, 0, false, false, j == 1, shapes[i][0], shapes[i][1], shapes[i][2]);
-      run_case(&cs);
-      aligned_layout = NULL;
+      memset(seen, 0, sizeof seen);
+      for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+        aligned_layout = &layouts[j];
+        mm_case cs = make_case(GT_STRATEGY_AUTO, 0, ta, tb, i == 2, shapes[i][0], shapes[i][1], shapes[i][2]);
+        run_case(&cs);
+        aligned_layout = NULL;
+      }
+      /* The misaligned layout runs (and builds) the plain variant, with
+       * a and b realigned where bindings allow it, and no other; on the
+       * aligned one 1536 x 2048 x 8 allows every operand as vec4s,
+       * whatever the transposes. */
+      bool any_vec4 = false;
+      for (uint32_t v = 0; v < 4096; v++)
+        any_vec4 = any_vec4 || (seen[v] && (v & VEC4_ALL) != 0);
+      if (j == 0 ? any_vec4 || !seen[plain] : !seen[t_bits | VEC4_ALL]) {
+        printf("FAILED: shared vec4 variants for transposes %d, layout %zu\n", trans, j);
+        CHECK(false);
+      }
     }
-  CHECK_EQ_U(builds, 1);
+  }
   ctx = saved;
   gt_context_release(other);
 }
