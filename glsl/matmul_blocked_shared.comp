@@ -13,8 +13,10 @@
  * it computes. Where a view allows (GT_VEC4_A, _B, _C: rows 16-byte
  * aligned, and no vec4 straddling an edge of the view or of the K slice;
  * the host checks), an operand's 4 elements are one vec4 load, and c's
- * row of 4 results one vec4 store; elsewhere they are guarded floats.
- * On the H100 at 4096^3 the vec4 loads ran 25.7 TFLOP/s, floats 18.2.
+ * row of 4 results one vec4 store; elsewhere two vec4 loads realigned
+ * (GT_REALIGN_A, _B) or guarded floats, and guarded float stores. On the
+ * H100 at 4096^3: 34.0 TFLOP/s for a b, 43.3 for a^T b (more figures in
+ * docs/performance.md).
  *
  * Not double-buffered in shared memory: two shared buffers double the
  * shared memory for a gain at some sizes and a loss at others (the
@@ -45,18 +47,26 @@
  * storing its 4 elements one by one, each into a component chosen at run
  * time, ran at 60-70% of the speed on the H100. So a's slice is
  * row-major where a runs along K (A_ROWS: [m][k / 4], component k % 4)
- * and [k][m / 4] where it runs across K, like b's slice for b
- * untransposed. b transposed still stores element by element: a
- * row-major b slice would be read with 8-way bank conflicts, and a
- * quarter of the group loading 4 quads each to store them transposed
- * ran slower still (docs/performance.md). */
+ * and [k][m / 4] where it runs across K, like b's slice. b transposed
+ * runs along K but a row-major b slice would be read with 8-way bank
+ * conflicts, and a quarter of the group loading 4 quads each to store
+ * them transposed ran slower still; its slice is then a float array,
+ * where an element's store is a plain store to a computed address and a
+ * reader's 4 floats lie in one aligned vec4 (a b^T at 4096^3: 27.2
+ * TFLOP/s, against 16.8 with the vec4 array). */
 #ifndef GT_TRANS_A
 #define A_ROWS 1
 shared vec4 a_rows[BM][BK / 4u]; /* [m][k / 4], component k % 4 */
 #else
 shared vec4 a_slice[BK][BM / 4u]; /* [k][m / 4], component m % 4 */
 #endif
-shared vec4 b_slice[BK][BM / 4u]; /* [k][swizzled n / 4], component n % 4 */
+/* b's slice, [k][swizzled n / 4], component n % 4; floats where b is
+ * transposed, whose quads are stored element by element. */
+#ifdef GT_TRANS_B
+shared float b_flat[BK * BM];
+#else
+shared vec4 b_slice[BK][BM / 4u];
+#endif
 
 /* Where vec4 q of row k of b's slice lives. Quads of b along K store one
  * element into each of 4 rows of the slice; neighbouring invocations'
@@ -64,6 +74,17 @@ shared vec4 b_slice[BK][BM / 4u]; /* [k][swizzled n / 4], component n % 4 */
  * them over eight banks. The readers take one k at a time, for which the
  * XOR is a permutation. */
 uint slot(uint k, uint q) { return q ^ k; }
+
+/* Element n of row k of b's slice, and the vec4 of columns 4 q .. 4 q + 3. */
+#ifdef GT_TRANS_B
+void put_b(uint k, uint n, float value) { b_flat[k * BM + 4u * slot(k, n >> 2u) + (n & 3u)] = value; }
+vec4 b_quad(uint k, uint q) {
+  uint i = k * BM + 4u * slot(k, q);
+  return vec4(b_flat[i], b_flat[i + 1u], b_flat[i + 2u], b_flat[i + 3u]);
+}
+#else
+vec4 b_quad(uint k, uint q) { return b_slice[k][slot(k, q)]; }
+#endif
 
 /* Invocation t's quad of one operand: at = the index of its first element
  * in the stored matrix, advanced by step each step of K; row_k = its K
@@ -141,10 +162,10 @@ vec4 load_b(uint at, uint valid) {
 #define B_VALID valid_along
 /* One element into each of 4 rows of the slice (row t / 2 of op(b)^T). */
 #define PUT_B(value)                                                                \
-  b_slice[qb.row_k][slot(qb.row_k, t / 8u)][(t / 2u) & 3u] = (value).x;           \
-  b_slice[qb.row_k + 1u][slot(qb.row_k + 1u, t / 8u)][(t / 2u) & 3u] = (value).y; \
-  b_slice[qb.row_k + 2u][slot(qb.row_k + 2u, t / 8u)][(t / 2u) & 3u] = (value).z; \
-  b_slice[qb.row_k + 3u][slot(qb.row_k + 3u, t / 8u)][(t / 2u) & 3u] = (value).w
+  put_b(qb.row_k, t / 2u, (value).x);                                            \
+  put_b(qb.row_k + 1u, t / 2u, (value).y);                                       \
+  put_b(qb.row_k + 2u, t / 2u, (value).z);                                       \
+  put_b(qb.row_k + 3u, t / 2u, (value).w)
 #else
 #define B_QUAD quad_across
 #define B_VALID valid_across
@@ -203,8 +224,8 @@ void main() {
     qb.at += qb.step;
     la = load_a(qa.at, A_VALID(qa, k0 + BK));
     lb = load_b(qb.at, B_VALID(qb, k0 + BK));
-#define B0(kk) b_slice[kk][slot(kk, tx)]
-#define B1(kk) b_slice[kk][slot(kk, tx + 16u)]
+#define B0(kk) b_quad(kk, tx)
+#define B1(kk) b_quad(kk, tx + 16u)
 #ifdef A_ROWS
     /* 4 k at a time: each of the invocation's 8 rows as one vec4. */
     for (uint kq = 0u; kq < BK / 4u; kq++) {
