@@ -26,20 +26,24 @@ enum { BYTES_MOBILE = 27, BYTES_DESKTOP = 31 };
 #define H100_ORDER .stripe_bytes_log2 = 28, .shared_min_blocks = 64
 
 /* On the CPU a stripe spans 1 MiB, about a core's L2 cache; the tests
- * then run shapes of several stripes in little time. */
-#define CPU_ORDER .stripe_bytes_log2 = 20, .shared_min_blocks = 192
+ * then run shapes of several stripes in little time. On llvmpipe the
+ * shared matmul kernel (its second version, docs/performance.md) ran
+ * 12.2 GFLOP/s at 1024^3 (64 blocks) against the registers kernel's 10.2,
+ * and 11.8-12.1 at 2048^3 against 4.3-9.2; at 512^3 (16 blocks) 11.9
+ * against 13.8. */
+#define CPU_ORDER .stripe_bytes_log2 = 20, .shared_min_blocks = 64
 
 /* First match wins; the last entry (renderer NULL) is the fallback.
  *
  * Measured here (gltile bench, medians): llvmpipe, where shared memory is
  * plain memory and each barrier() switches coroutines, runs SIMPLE about
- * 1.5x faster than TILED_PAD (999x666 and 4096x4096) and the registers
- * matmul 5.2 GFLOP/s to the shared one's 2.0 (333x222x111); on the H100
+ * 1.5x faster than TILED_PAD (999x666 and 4096x4096), and AUTO's
+ * matmul the shared kernel from 64 blocks of c (CPU_ORDER); on the H100
  * TILED_EVEN ran 100% of a copy at 4096^2 and the shared matmul 18.3
  * TFLOP/s to the registers one's 12.4 (4096^3; 16.7 to 13.9 at
  * 4099x4097x4101), while below about 192 blocks of c the registers kernel
  * wins (matmul.c). The other entries are not measured: Mali has
- * no dedicated shared memory (so SIMPLE and registers, as on llvmpipe);
+ * no dedicated shared memory (so SIMPLE and the registers kernel);
  * Adreno, PowerVR, AMD and Intel have small caches next to their shared
  * memory, which the shared kernel is for. VideoCore (V3D) has little of
  * either; its compute units are narrow, hence the 16-tile.
@@ -54,40 +58,97 @@ enum { BYTES_MOBILE = 27, BYTES_DESKTOP = 31 };
  * the uvec4 copy makes a quarter of SIMPLE's accesses; AUTO there moves
  * 4x4 blocks as uvec4s (transpose_quads.comp) where the views allow. */
 static const gt_device_entry table[] = {
-    {.renderer = "llvmpipe", .name = "llvmpipe", .measured = true, .transpose = GT_STRATEGY_SIMPLE, .quads = true,
-     .matmul_kernel = GT_MATMUL_KERNEL_REGISTERS, .dispatch_flops_log2 = FLOPS_MOBILE,
-     .dispatch_bytes_log2 = BYTES_MOBILE, CPU_ORDER},
-    {.renderer = "softpipe", .name = "softpipe", .transpose = GT_STRATEGY_SIMPLE, .quads = true,
-     .matmul_kernel = GT_MATMUL_KERNEL_REGISTERS, .dispatch_flops_log2 = FLOPS_MOBILE,
-     .dispatch_bytes_log2 = BYTES_MOBILE, CPU_ORDER},
-    {.renderer = "NVIDIA", .name = "NVIDIA", .measured = true, .transpose = GT_STRATEGY_TILED_PAD, .auto_tile = 64,
-     .matmul_kernel = GT_MATMUL_KERNEL_SHARED, .dispatch_flops_log2 = FLOPS_DESKTOP,
-     .dispatch_bytes_log2 = BYTES_DESKTOP, H100_ORDER},
-    {.renderer = "Radeon", .name = "AMD", .transpose = GT_STRATEGY_TILED_PAD,
-     .matmul_kernel = GT_MATMUL_KERNEL_SHARED, .dispatch_flops_log2 = FLOPS_DESKTOP,
-     .dispatch_bytes_log2 = BYTES_DESKTOP, H100_ORDER},
-    {.renderer = "AMD", .name = "AMD", .transpose = GT_STRATEGY_TILED_PAD, .matmul_kernel = GT_MATMUL_KERNEL_SHARED,
-     .dispatch_flops_log2 = FLOPS_DESKTOP, .dispatch_bytes_log2 = BYTES_DESKTOP, H100_ORDER},
-    {.renderer = "Intel", .name = "Intel", .transpose = GT_STRATEGY_TILED_PAD,
-     .matmul_kernel = GT_MATMUL_KERNEL_SHARED, .dispatch_flops_log2 = FLOPS_MOBILE,
-     .dispatch_bytes_log2 = BYTES_MOBILE, H100_ORDER},
-    {.renderer = "Mali", .name = "Mali", .transpose = GT_STRATEGY_SIMPLE, .matmul_kernel = GT_MATMUL_KERNEL_REGISTERS,
-     .dispatch_flops_log2 = FLOPS_MOBILE, .dispatch_bytes_log2 = BYTES_MOBILE, H100_ORDER},
-    {.renderer = "Adreno", .name = "Adreno", .transpose = GT_STRATEGY_TILED_PAD,
-     .matmul_kernel = GT_MATMUL_KERNEL_SHARED, .dispatch_flops_log2 = FLOPS_MOBILE,
-     .dispatch_bytes_log2 = BYTES_MOBILE, H100_ORDER},
-    {.renderer = "PowerVR", .name = "PowerVR", .transpose = GT_STRATEGY_TILED_PAD,
-     .matmul_kernel = GT_MATMUL_KERNEL_SHARED, .dispatch_flops_log2 = FLOPS_MOBILE,
-     .dispatch_bytes_log2 = BYTES_MOBILE, H100_ORDER},
-    {.renderer = "V3D", .name = "VideoCore", .transpose = GT_STRATEGY_TILED_PAD, .tile = 16,
-     .matmul_kernel = GT_MATMUL_KERNEL_REGISTERS, .dispatch_flops_log2 = FLOPS_MOBILE,
-     .dispatch_bytes_log2 = BYTES_MOBILE, H100_ORDER},
-    {.renderer = "VideoCore", .name = "VideoCore", .transpose = GT_STRATEGY_TILED_PAD, .tile = 16,
-     .matmul_kernel = GT_MATMUL_KERNEL_REGISTERS, .dispatch_flops_log2 = FLOPS_MOBILE,
-     .dispatch_bytes_log2 = BYTES_MOBILE, H100_ORDER},
-    {.renderer = NULL, .name = "fallback", .transpose = GT_STRATEGY_TILED_PAD,
-     .matmul_kernel = GT_MATMUL_KERNEL_SHARED, .dispatch_flops_log2 = FLOPS_MOBILE,
-     .dispatch_bytes_log2 = BYTES_MOBILE, H100_ORDER},
+    {.renderer = "llvmpipe",
+     .name = "llvmpipe",
+     .measured = true,
+     .transpose = GT_STRATEGY_SIMPLE,
+     .quads = true,
+     .matmul_kernel = GT_MATMUL_KERNEL_SHARED,
+     .dispatch_flops_log2 = FLOPS_MOBILE,
+     .dispatch_bytes_log2 = BYTES_MOBILE,
+     CPU_ORDER},
+    {.renderer = "softpipe",
+     .name = "softpipe",
+     .transpose = GT_STRATEGY_SIMPLE,
+     .quads = true,
+     .matmul_kernel = GT_MATMUL_KERNEL_REGISTERS,
+     .dispatch_flops_log2 = FLOPS_MOBILE,
+     .dispatch_bytes_log2 = BYTES_MOBILE,
+     CPU_ORDER},
+    {.renderer = "NVIDIA",
+     .name = "NVIDIA",
+     .measured = true,
+     .transpose = GT_STRATEGY_TILED_PAD,
+     .auto_tile = 64,
+     .matmul_kernel = GT_MATMUL_KERNEL_SHARED,
+     .dispatch_flops_log2 = FLOPS_DESKTOP,
+     .dispatch_bytes_log2 = BYTES_DESKTOP,
+     H100_ORDER},
+    {.renderer = "Radeon",
+     .name = "AMD",
+     .transpose = GT_STRATEGY_TILED_PAD,
+     .matmul_kernel = GT_MATMUL_KERNEL_SHARED,
+     .dispatch_flops_log2 = FLOPS_DESKTOP,
+     .dispatch_bytes_log2 = BYTES_DESKTOP,
+     H100_ORDER},
+    {.renderer = "AMD",
+     .name = "AMD",
+     .transpose = GT_STRATEGY_TILED_PAD,
+     .matmul_kernel = GT_MATMUL_KERNEL_SHARED,
+     .dispatch_flops_log2 = FLOPS_DESKTOP,
+     .dispatch_bytes_log2 = BYTES_DESKTOP,
+     H100_ORDER},
+    {.renderer = "Intel",
+     .name = "Intel",
+     .transpose = GT_STRATEGY_TILED_PAD,
+     .matmul_kernel = GT_MATMUL_KERNEL_SHARED,
+     .dispatch_flops_log2 = FLOPS_MOBILE,
+     .dispatch_bytes_log2 = BYTES_MOBILE,
+     H100_ORDER},
+    {.renderer = "Mali",
+     .name = "Mali",
+     .transpose = GT_STRATEGY_SIMPLE,
+     .matmul_kernel = GT_MATMUL_KERNEL_REGISTERS,
+     .dispatch_flops_log2 = FLOPS_MOBILE,
+     .dispatch_bytes_log2 = BYTES_MOBILE,
+     H100_ORDER},
+    {.renderer = "Adreno",
+     .name = "Adreno",
+     .transpose = GT_STRATEGY_TILED_PAD,
+     .matmul_kernel = GT_MATMUL_KERNEL_SHARED,
+     .dispatch_flops_log2 = FLOPS_MOBILE,
+     .dispatch_bytes_log2 = BYTES_MOBILE,
+     H100_ORDER},
+    {.renderer = "PowerVR",
+     .name = "PowerVR",
+     .transpose = GT_STRATEGY_TILED_PAD,
+     .matmul_kernel = GT_MATMUL_KERNEL_SHARED,
+     .dispatch_flops_log2 = FLOPS_MOBILE,
+     .dispatch_bytes_log2 = BYTES_MOBILE,
+     H100_ORDER},
+    {.renderer = "V3D",
+     .name = "VideoCore",
+     .transpose = GT_STRATEGY_TILED_PAD,
+     .tile = 16,
+     .matmul_kernel = GT_MATMUL_KERNEL_REGISTERS,
+     .dispatch_flops_log2 = FLOPS_MOBILE,
+     .dispatch_bytes_log2 = BYTES_MOBILE,
+     H100_ORDER},
+    {.renderer = "VideoCore",
+     .name = "VideoCore",
+     .transpose = GT_STRATEGY_TILED_PAD,
+     .tile = 16,
+     .matmul_kernel = GT_MATMUL_KERNEL_REGISTERS,
+     .dispatch_flops_log2 = FLOPS_MOBILE,
+     .dispatch_bytes_log2 = BYTES_MOBILE,
+     H100_ORDER},
+    {.renderer = NULL,
+     .name = "fallback",
+     .transpose = GT_STRATEGY_TILED_PAD,
+     .matmul_kernel = GT_MATMUL_KERNEL_SHARED,
+     .dispatch_flops_log2 = FLOPS_MOBILE,
+     .dispatch_bytes_log2 = BYTES_MOBILE,
+     H100_ORDER},
 };
 
 const gt_device_entry *gt__device_entry(const char *renderer) {

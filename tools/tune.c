@@ -161,8 +161,9 @@ int tool_tune(const tool_tune_options *o) {
   }
 
   gt_context_release(ctx);
-  /* c must have enough blocks of 128x128 (192 in the device table; 16 x 16
-   * here) for AUTO to run the shared kernel; a short K keeps a CPU quick. */
+  /* c must have enough blocks of 128x128 (64 in the device table; 16 x 16
+   * here) for AUTO to run the shared kernel, whose views here are aligned,
+   * so it runs its vec4 variant; a short K keeps a CPU quick. */
   uint32_t n = 2048, k = software ? 64 : 2048;
   printf("\nmatmul AUTO %ux%ux%u\n", n, n, k);
   double reg = -1, shared = -1, flop = 2.0 * n * n * k;
