@@ -119,7 +119,8 @@ vec4 realign(vec4 lo, vec4 hi, uint r) {
   return r == 0u ? lo : r == 1u ? vec4(lo.yzw, hi.x) : r == 2u ? vec4(lo.zw, hi.xy) : vec4(lo.w, hi.xyz);
 }
 
-/* The quad's elements, zero from the valid-th on: one vec4 under
+/* The quad's elements, zero from the valid-th on (one function per
+ * operand: GLSL cannot pass a storage block to a function): one vec4 under
  * GT_VEC4_x (valid is then 0 or 4); under GT_REALIGN_x two vec4 loads
  * and a shuffle where the quad is whole and both vec4s lie in the
  * binding (half the load instructions of 4 floats); else 4 floats. */
