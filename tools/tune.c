@@ -185,11 +185,15 @@ int tool_tune(const tool_tune_options *o) {
     int log2 = 0;
     while (((uint64_t)1 << (log2 + 1)) <= limits.max_dispatch_flops)
       log2++;
-    printf("\nentry for src/device_table.c (trim the renderer to the part that names the family):\n");
+    printf("\nentry for src/device_table.c (trim the renderer to the part that names the family; the\n"
+           "fields not measured here, dispatch bytes, auto_tile, stripes and the shared kernel's\n"
+           "threshold, come from the entry of a similar device):\n");
     /* quads: AUTO's SIMPLE as 4x4 uvec4 blocks, kept when AUTO (which
      * uses them where the entry has them) beats plain SIMPLE clearly. */
     bool quads = best->strategy == GT_STRATEGY_SIMPLE && auto_ms > 0 && auto_ms < 0.9 * simple_ms;
-    printf("    {\"%s\", \"%s\", true, %s, %s, %u, %s, %d},\n", renderer, entry,
+    printf("    {.renderer = \"%s\", .name = \"%s\", .measured = true, .transpose = %s, .quads = %s, .tile = %u,\n"
+           "     .matmul_kernel = %s, .dispatch_flops_log2 = %d},\n",
+           renderer, entry,
            strategy_constant(best->strategy), quads ? "true" : "false", best_tiled ? best_tiled->tile : 0,
            use_shared ? "GT_MATMUL_KERNEL_SHARED" : "GT_MATMUL_KERNEL_REGISTERS", log2);
   }
