@@ -42,8 +42,9 @@ enum { BYTES_MOBILE = 27, BYTES_DESKTOP = 31 };
  * TILED_EVEN ran 100% of a copy at 4096^2 and the shared matmul 18.3
  * TFLOP/s to the registers one's 12.4 (4096^3; 16.7 to 13.9 at
  * 4099x4097x4101, first versions of both), and since then below 64
- * blocks of c AUTO runs the registers kernel (H100_ORDER, matmul.c). The other entries are not measured: Mali has
- * no dedicated shared memory (so SIMPLE and the registers kernel);
+ * blocks of c AUTO runs the registers kernel (H100_ORDER, matmul.c).
+ * The other entries are not measured: Mali has no dedicated shared
+ * memory (so SIMPLE and the registers kernel);
  * Adreno, PowerVR, AMD and Intel have small caches next to their shared
  * memory, which the shared kernel is for. VideoCore (V3D) has little of
  * either; its compute units are narrow, hence the 16-tile.

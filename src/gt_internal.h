@@ -294,6 +294,13 @@ uint64_t gt__view_span(gt_view v);
 /* Effective pitch: cols when pitch is 0. */
 uint32_t gt__view_pitch(gt_view v);
 
+/* Whether every row of v starts 16-byte aligned in its buffer (offset and
+ * pitch multiples of 4 elements), and of a bound view within its binding
+ * too (the binding starting 16-byte aligned): where rows can move as
+ * vec4s. */
+bool gt__view_rows_aligned(gt_view v);
+bool gt__bound_rows_aligned(const gt_bound_view *v);
+
 /* Compiles and links parts into a program; compile and link logs go to
  * the logger, introduced by `what`. */
 gt_status gt__program_build(gt_context *ctx, const char *const *parts, int count, const char *what,

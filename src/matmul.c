@@ -171,9 +171,6 @@ static gt_status block_views(const gt_context *ctx, const product *whole, bool t
   return GT_OK;
 }
 
-/* Whether a view's rows all start 16-byte aligned within its buffer. */
-static bool rows_aligned(gt_view v) { return v.offset % 4 == 0 && gt__view_pitch(v) % 4 == 0; }
-
 /* The operands the shared kernel may move as vec4s (GT_VARIANT_VEC4_A, _B,
  * _C) given which views' rows are aligned: a vec4 must not straddle an
  * edge, so along K (a untransposed, b transposed) the K slice [k_begin,
@@ -191,11 +188,8 @@ static uint32_t vec4_operands(bool a_rows, bool b_rows, bool c_rows, uint32_t m,
 
 /* The same for block q, bound: its bindings must start 16-byte aligned too. */
 static uint32_t block_vec4_operands(const product *q, bool trans_a, bool trans_b) {
-  const gt_bound_view *v[3] = {&q->a, &q->b, &q->c};
-  bool rows[3];
-  for (int i = 0; i < 3; i++)
-    rows[i] = v[i]->bind_offset % 16 == 0 && v[i]->elem_offset % 4 == 0 && v[i]->view.pitch % 4 == 0;
-  return vec4_operands(rows[0], rows[1], rows[2], q->c.view.rows, q->c.view.cols, q->k_begin, q->k_end,
+  return vec4_operands(gt__bound_rows_aligned(&q->a), gt__bound_rows_aligned(&q->b),
+                       gt__bound_rows_aligned(&q->c), q->c.view.rows, q->c.view.cols, q->k_begin, q->k_end,
                        trans_a, trans_b);
 }
 
@@ -344,8 +338,8 @@ gt_status gt_matmul(gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_m
      * registers kernel's vec4 program is fetched with its kernel, whatever
      * the views (the soak's warm-up counts on it). */
     if (gt_matmul_auto_kernel(ctx, m, n) == GT_MATMUL_KERNEL_SHARED) {
-      vec4_needs = vec4_operands(rows_aligned(a), rows_aligned(b), rows_aligned(c), m, n, 0, k, d->trans_a,
-                                 d->trans_b);
+      vec4_needs = vec4_operands(gt__view_rows_aligned(a), gt__view_rows_aligned(b), gt__view_rows_aligned(c),
+                                 m, n, 0, k, d->trans_a, d->trans_b);
       GT__TRY(shared_programs(ctx, &whole, d, rebind, &plan, variant | realign_bits(ctx), vec4_needs,
                               &main_prog, &vec4));
       break;

@@ -67,8 +67,7 @@ static gt_status run_truncate_b(gt_context *ctx, const gt_program *tiled, const 
 
 /* 4x4 blocks as uvec4s need both views' rows to start 16-byte aligned. */
 static bool quads_fit(const gt_bound_view *v) {
-  return v->bind_offset % 16 == 0 && v->elem_offset % 4 == 0 && v->view.pitch % 4 == 0 && v->view.rows >= 4 &&
-         v->view.cols >= 4;
+  return gt__bound_rows_aligned(v) && v->view.rows >= 4 && v->view.cols >= 4;
 }
 
 /* The 4x4 blocks by transpose_quads, then the bottom rows and right

@@ -13,6 +13,12 @@ size_t gt_type_size(gt_type t) {
 
 uint32_t gt__view_pitch(gt_view v) { return v.pitch ? v.pitch : v.cols; }
 
+bool gt__view_rows_aligned(gt_view v) { return v.offset % 4 == 0 && gt__view_pitch(v) % 4 == 0; }
+
+bool gt__bound_rows_aligned(const gt_bound_view *v) {
+  return v->bind_offset % 16 == 0 && v->elem_offset % 4 == 0 && v->view.pitch % 4 == 0;
+}
+
 uint64_t gt__view_span(gt_view v) {
   if (v.rows == 0 || v.cols == 0) return 0;
   return (uint64_t)(v.rows - 1) * gt__view_pitch(v) + v.cols;
