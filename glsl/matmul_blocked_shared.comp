@@ -13,10 +13,10 @@
  * it computes. Where a view allows (GT_VEC4_A, _B, _C: rows 16-byte
  * aligned, and no vec4 straddling an edge of the view or of the K slice;
  * the host checks), an operand's 4 elements are one vec4 load, and c's
- * row of 4 results one vec4 store; elsewhere two vec4 loads realigned
- * (GT_REALIGN_A, _B) or guarded floats, and guarded float stores. On the
- * H100 at 4096^3: 34.0 TFLOP/s for a b, 43.3 for a^T b (more figures in
- * docs/performance.md).
+ * row of 4 results one vec4 store; elsewhere 4 float loads, guarded only
+ * where the quad is not whole, and guarded float stores. On the H100 at
+ * 4096^3: 34.0 TFLOP/s for a b, 43.3 for a^T b; 31.5 for a b at
+ * 4099x4097x4101 (more figures in docs/performance.md).
  *
  * Not double-buffered in shared memory: two shared buffers double the
  * shared memory for a gain at some sizes and a loss at others (the
@@ -41,7 +41,7 @@
  * block, K from 4 (t % 2). Across K (a transposed, b untransposed): step
  * row t / 32, 4 rows of op(a) (columns of op(b)) from 4 (t % 32). A
  * quad is one vec4 load where the view allows (GT_VEC4_A, GT_VEC4_B; it
- * then lies wholly inside or outside), else 4 guarded float loads.
+ * then lies wholly inside or outside), else 4 float loads.
  *
  * Each quad is stored in shared memory as one vec4 where it can be:
  * storing its 4 elements one by one, each into a component chosen at run
@@ -113,39 +113,28 @@ uint in_k_slice(uint k) { return k < gt_k_range.y ? min(gt_k_range.y - k, 4u) : 
 uint valid_along(quad q, uint k0) { return min(q.inside, in_k_slice(k0 + q.row_k)); }
 uint valid_across(quad q, uint k0) { return k0 + q.row_k < gt_k_range.y ? q.inside : 0u; }
 
-/* The 4 elements from component r of lo on: a quad that starts r
- * elements past a vec4 boundary, from the two vec4s it straddles. */
-vec4 realign(vec4 lo, vec4 hi, uint r) {
-  return r == 0u ? lo : r == 1u ? vec4(lo.yzw, hi.x) : r == 2u ? vec4(lo.zw, hi.xy) : vec4(lo.w, hi.xyz);
-}
-
 /* The quad's elements, zero from the valid-th on (one function per
  * operand: GLSL cannot pass a storage block to a function): one vec4 under
- * GT_VEC4_x (valid is then 0 or 4); under GT_REALIGN_x two vec4 loads
- * and a shuffle where the quad is whole and both vec4s lie in the
- * binding (half the load instructions of 4 floats); else 4 floats. */
+ * GT_VEC4_x (valid is then 0 or 4), else 4 floats, guarded only where the
+ * quad is not whole. Unaligned quads once came from two vec4 loads and a
+ * shuffle: the plain floats ran 31.5 TFLOP/s at 4099x4097x4101 on the
+ * H100, the shuffle 21.5 (docs/performance.md). */
 vec4 load_a(uint at, uint valid) {
 #ifdef GT_VEC4_A
   return valid != 0u ? a4[at >> 2u] : vec4(0.0);
 #else
-#ifdef GT_REALIGN_A
-  uint q = at >> 2u;
-  if (valid == 4u && q + 1u < uint(a4.length())) return realign(a4[q], a4[q + 1u], at & 3u);
-#endif
+  if (valid == 4u) return vec4(a_data[at], a_data[at + 1u], a_data[at + 2u], a_data[at + 3u]);
   return vec4(valid > 0u ? a_data[at] : 0.0, valid > 1u ? a_data[at + 1u] : 0.0,
-              valid > 2u ? a_data[at + 2u] : 0.0, valid > 3u ? a_data[at + 3u] : 0.0);
+              valid > 2u ? a_data[at + 2u] : 0.0, 0.0);
 #endif
 }
 vec4 load_b(uint at, uint valid) {
 #ifdef GT_VEC4_B
   return valid != 0u ? b4[at >> 2u] : vec4(0.0);
 #else
-#ifdef GT_REALIGN_B
-  uint q = at >> 2u;
-  if (valid == 4u && q + 1u < uint(b4.length())) return realign(b4[q], b4[q + 1u], at & 3u);
-#endif
+  if (valid == 4u) return vec4(b_data[at], b_data[at + 1u], b_data[at + 2u], b_data[at + 3u]);
   return vec4(valid > 0u ? b_data[at] : 0.0, valid > 1u ? b_data[at + 1u] : 0.0,
-              valid > 2u ? b_data[at + 2u] : 0.0, valid > 3u ? b_data[at + 3u] : 0.0);
+              valid > 2u ? b_data[at + 2u] : 0.0, 0.0);
 #endif
 }
 

@@ -5,19 +5,15 @@
  * GT_TRANS_A, b is N x K when GT_TRANS_B). */
 /* GT_VEC4_A, _B, _C (the shared kernel): that operand is read or written
  * as vec4s; its rows start 16-byte aligned and no vec4 straddles an edge
- * of the view or of the K slice (the host checks). GT_REALIGN_A, _B: the
- * binding starts 16-byte aligned, the rows need not; the operand is read
- * through both declarations (the same binding, both read-only). */
-#if defined(GT_VEC4_A) || defined(GT_REALIGN_A)
+ * of the view or of the K slice (the host checks). */
+#ifdef GT_VEC4_A
 layout(std430, binding = 0) readonly GT_RESTRICT buffer A4 { vec4 a4[]; };
-#endif
-#ifndef GT_VEC4_A
+#else
 layout(std430, binding = 0) readonly GT_RESTRICT buffer A { float a_data[]; };
 #endif
-#if defined(GT_VEC4_B) || defined(GT_REALIGN_B)
+#ifdef GT_VEC4_B
 layout(std430, binding = 1) readonly GT_RESTRICT buffer B4 { vec4 b4[]; };
-#endif
-#ifndef GT_VEC4_B
+#else
 layout(std430, binding = 1) readonly GT_RESTRICT buffer B { float b_data[]; };
 #endif
 #ifdef GT_VEC4_C

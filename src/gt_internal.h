@@ -65,9 +65,7 @@ enum {
   GT_VARIANT_ROTATE_SHIFT = 5,     /* images: bits 5-6 hold GT_ROTATE, quarter turns */
   GT_VARIANT_VEC4_A = 1u << 7,     /* shared matmul: a read as vec4s */
   GT_VARIANT_VEC4_B = 1u << 8,     /* shared matmul: b read as vec4s */
-  GT_VARIANT_VEC4_C = 1u << 9,     /* shared matmul: c read and written as vec4s */
-  GT_VARIANT_REALIGN_A = 1u << 10, /* shared matmul: a's unaligned quads from vec4 pairs */
-  GT_VARIANT_REALIGN_B = 1u << 11  /* shared matmul: b's unaligned quads from vec4 pairs */
+  GT_VARIANT_VEC4_C = 1u << 9      /* shared matmul: c read and written as vec4s */
 };
 
 /* Everything that makes one program different from another: the key of

@@ -193,14 +193,6 @@ static uint32_t block_vec4_operands(const product *q, bool trans_a, bool trans_b
                        trans_a, trans_b);
 }
 
-/* The shared kernel reads a and b quads that are not 16-byte aligned as
- * two vec4s (GT_VARIANT_REALIGN_A, _B) where every binding starts
- * 16-byte aligned, as every one does when the device's offset alignment
- * is a multiple of 16. */
-static uint32_t realign_bits(const gt_context *ctx) {
-  return ctx->limits.storage_offset_alignment % 16 == 0 ? GT_VARIANT_REALIGN_A | GT_VARIANT_REALIGN_B : 0;
-}
-
 /* Steps at, the (m, n, k) origin of a block, through the plan's blocks in
  * dispatch order (K innermost); false after the last. */
 static bool next_block(const gt_block_plan *plan, uint32_t at[3]) {
@@ -230,7 +222,7 @@ static bool block_runs_vec4(const product *q, const gt_matmul_desc *d, uint32_t 
 
 /* AUTO's shared-kernel programs: the variant moving as vec4s every
  * operand the whole views allow (`needs`), and the plain one (variant:
- * transposes and realigning), each only if some block runs it (a pass
+ * transposes), each only if some block runs it (a pass
  * over the blocks, without GL). */
 static gt_status shared_programs(gt_context *ctx, const product *whole, const gt_matmul_desc *d, bool rebind,
                                  const gt_block_plan *plan, uint32_t variant, uint32_t needs,
@@ -248,12 +240,9 @@ static gt_status shared_programs(gt_context *ctx, const product *whole, const gt
   if (any_plain)
     GT__TRY(get_program(ctx, GT_KERNEL_MATMUL_BLOCKED_SHARED, SHARED_TILE, SHARED_GROUP, SHARED_GROUP,
                         variant, plain));
-  /* An operand read as aligned vec4s needs no realigning. */
-  uint32_t realigned = ((needs & GT_VARIANT_VEC4_A) ? GT_VARIANT_REALIGN_A : 0) |
-                       ((needs & GT_VARIANT_VEC4_B) ? GT_VARIANT_REALIGN_B : 0);
   if (any_vec4)
     GT__TRY(get_program(ctx, GT_KERNEL_MATMUL_BLOCKED_SHARED, SHARED_TILE, SHARED_GROUP, SHARED_GROUP,
-                        (variant & ~realigned) | needs, vec4));
+                        variant | needs, vec4));
   return GT_OK;
 }
 
@@ -340,7 +329,7 @@ gt_status gt_matmul(gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_m
     if (gt_matmul_auto_kernel(ctx, m, n) == GT_MATMUL_KERNEL_SHARED) {
       vec4_needs = vec4_operands(gt__view_rows_aligned(a), gt__view_rows_aligned(b), gt__view_rows_aligned(c),
                                  m, n, 0, k, d->trans_a, d->trans_b);
-      GT__TRY(shared_programs(ctx, &whole, d, rebind, &plan, variant | realign_bits(ctx), vec4_needs,
+      GT__TRY(shared_programs(ctx, &whole, d, rebind, &plan, variant, vec4_needs,
                               &main_prog, &vec4));
       break;
     }

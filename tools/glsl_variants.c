@@ -73,17 +73,11 @@ int main(int argc, char **argv) {
     emit(GT_KERNEL_MATMUL_BLOCKED, 32, 8, 8, v, GT_F32, 0);
     emit(GT_KERNEL_MATMUL_BLOCKED_SHARED, 128, 16, 16, v, GT_F32, 0);
     if (v == 0) emit(GT_KERNEL_MATMUL_BLOCKED_VEC4, 32, 8, 8, 0, GT_F32, 0);
-    /* The shared kernel with each operand read, or c written, as vec4s,
-     * and a and b otherwise realigned or not. */
+    /* The shared kernel with each operand read, or c written, as vec4s. */
     for (uint32_t q = 1; q < 8; q++)
       emit(GT_KERNEL_MATMUL_BLOCKED_SHARED, 128, 16, 16,
            v | (q & 1 ? GT_VARIANT_VEC4_A : 0) | (q & 2 ? GT_VARIANT_VEC4_B : 0) |
                (q & 4 ? GT_VARIANT_VEC4_C : 0),
-           GT_F32, 0);
-    for (uint32_t q = 0; q < 8; q++)
-      emit(GT_KERNEL_MATMUL_BLOCKED_SHARED, 128, 16, 16,
-           v | GT_VARIANT_REALIGN_A | GT_VARIANT_REALIGN_B | (q & 1 ? GT_VARIANT_VEC4_A : 0) |
-               (q & 2 ? GT_VARIANT_VEC4_B : 0) | (q & 4 ? GT_VARIANT_VEC4_C : 0),
            GT_F32, 0);
     emit_tiled(GT_KERNEL_MATMUL_TILED, v, GT_F32, 0);
     emit_tiled(GT_KERNEL_MATMUL_TILED, v | GT_VARIANT_GUARDED, GT_F32, 0);
