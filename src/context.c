@@ -161,7 +161,7 @@ gt_status gt_context_init(void *mem, size_t size, const gt_context_desc *d, gt_c
   if (d == NULL) d = &zero_desc;
   const gt_allocator *a = &d->allocator;
   GT__CHECK((a->alloc == NULL) == (a->free == NULL), GT_ERR_INVALID_ARGUMENT);
-  GT__CHECK((unsigned)d->matmul_kernel <= GT_MATMUL_KERNEL_SHARED, GT_ERR_INVALID_ARGUMENT);
+  GT__CHECK((unsigned)d->matmul_kernel <= GT_MATMUL_KERNEL_TEXELS, GT_ERR_INVALID_ARGUMENT);
   GT__CHECK(d->transpose_strategy == GT_STRATEGY_AUTO || d->transpose_strategy == GT_STRATEGY_SIMPLE ||
                 d->transpose_strategy == GT_STRATEGY_TILED_PAD ||
                 d->transpose_strategy == GT_STRATEGY_TRUNCATE_A ||
@@ -224,12 +224,24 @@ gt_status gt_context_init(void *mem, size_t size, const gt_context_desc *d, gt_c
   ctx->auto_strategy = d->transpose_strategy ? d->transpose_strategy : ctx->device->transpose;
   ctx->auto_quads = !d->transpose_strategy && ctx->device->quads && ctx->auto_strategy == GT_STRATEGY_SIMPLE;
   ctx->matmul_kernel = d->matmul_kernel ? d->matmul_kernel : ctx->device->matmul_kernel;
-  if (!d->matmul_kernel && !shared_kernel_fits(&ctx->limits)) ctx->matmul_kernel = GT_MATMUL_KERNEL_REGISTERS;
+  if (!d->matmul_kernel && ctx->matmul_kernel == GT_MATMUL_KERNEL_SHARED && !shared_kernel_fits(&ctx->limits))
+    ctx->matmul_kernel = GT_MATMUL_KERNEL_REGISTERS;
   if (ctx->matmul_kernel == GT_MATMUL_KERNEL_SHARED && !shared_kernel_fits(&ctx->limits)) {
     gt__log(ctx, GT_LOG_ERROR, "matmul_kernel SHARED needs 256 invocations and 8 KiB of shared memory");
     gt_context_release(ctx);
     return GT_ERR_UNSUPPORTED;
   }
+  if (ctx->matmul_kernel == GT_MATMUL_KERNEL_TEXELS && !gt__texels_init(ctx, major, minor, d->min_limits)) {
+    if (d->matmul_kernel) {
+      gt__log(ctx, GT_LOG_ERROR, "matmul_kernel TEXELS needs texture buffers (ES 3.2)");
+      gt_context_release(ctx);
+      return GT_ERR_UNSUPPORTED;
+    }
+    ctx->matmul_kernel =
+        shared_kernel_fits(&ctx->limits) ? GT_MATMUL_KERNEL_SHARED : GT_MATMUL_KERNEL_REGISTERS;
+  }
+  ctx->texel_fallback =
+      shared_kernel_fits(&ctx->limits) ? GT_MATMUL_KERNEL_SHARED : GT_MATMUL_KERNEL_REGISTERS;
   s = gt__gl_status(ctx, "gt_context_init");
   if (s != GT_OK) {
     gt_context_release(ctx);
@@ -249,6 +261,7 @@ void gt_context_release(gt_context *ctx) {
     gt__program_release_all(ctx);
     gt__user_kernels_release_all(ctx);
     gt__transfer_release(ctx);
+    gt__texels_release(ctx);
   }
   if (ctx->owns_memory) {
     gt_allocator a = ctx->allocator;

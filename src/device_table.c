@@ -60,7 +60,7 @@ enum { BYTES_MOBILE = 27, BYTES_DESKTOP = 31 };
  * 4x4 blocks as uvec4s (transpose_quads.comp) where the views allow. */
 static const gt_device_entry table[] = {
     {.renderer = "llvmpipe", .name = "llvmpipe", .measured = true, .transpose = GT_STRATEGY_SIMPLE, .quads = true,
-     .matmul_kernel = GT_MATMUL_KERNEL_SHARED, .dispatch_flops_log2 = FLOPS_MOBILE,
+     .matmul_kernel = GT_MATMUL_KERNEL_TEXELS, .dispatch_flops_log2 = FLOPS_MOBILE,
      .dispatch_bytes_log2 = BYTES_MOBILE, CPU_ORDER},
     {.renderer = "softpipe", .name = "softpipe", .transpose = GT_STRATEGY_SIMPLE, .quads = true,
      .matmul_kernel = GT_MATMUL_KERNEL_REGISTERS, .dispatch_flops_log2 = FLOPS_MOBILE,

@@ -47,7 +47,8 @@ typedef enum gt_kernel {
   GT_KERNEL_MATMUL_TILED,          /* TILED_EVEN, or TILED_PAD with GT_GUARDED */
   GT_KERNEL_MATMUL_BLOCKED,        /* register-blocked, AUTO without shared memory */
   GT_KERNEL_MATMUL_BLOCKED_SHARED, /* register-blocked through shared memory; GT_VEC4 variant */
-  GT_KERNEL_MATMUL_BLOCKED_VEC4,   /* register-blocked with vec4 loads (AUTO on the CPU) */
+  GT_KERNEL_MATMUL_BLOCKED_VEC4,   /* register-blocked with vec4 loads */
+  GT_KERNEL_MATMUL_TEXELS,         /* register-blocked, a and b as texels (AUTO on the CPU) */
   GT_KERNEL_COPY,
   GT_KERNEL_COPY_VEC4,
   GT_KERNEL_IMAGE_SIMPLE,
@@ -196,6 +197,14 @@ struct gt_context {
    * read, limits.staging_bytes long; 0 until then. */
   GLuint staging;
   gt_pending_read pending; /* a read-back begun and not yet ended */
+  /* A TEXELS context's two texture objects, a's and b's texture
+   * buffers (matmul_texels.c), and glTexBufferRange (ES 3.2, looked up at
+   * init so the library links against ES 3.1 libraries). */
+  GLuint texel_textures[2];
+  void(GL_APIENTRYP tex_buffer_range)(GLenum, GLenum, GLuint, GLintptr, GLsizeiptr);
+  uint32_t texel_offset_alignment; /* GL_TEXTURE_BUFFER_OFFSET_ALIGNMENT */
+  uint64_t max_texels;             /* GL_MAX_TEXTURE_BUFFER_SIZE */
+  gt_matmul_kernel texel_fallback; /* what runs the products TEXELS cannot */
   /* gt__source_hash, computed when the program cache first needs it. */
   bool source_hash_known;
   uint64_t source_hash;
@@ -412,6 +421,42 @@ bool gt__same_view(gt_view a, gt_view b);
  * given strategy (not AUTO), tile and group rows. */
 gt_status gt__transpose_inplace(gt_context *ctx, const gt_bound_view *v, gt_strategy strategy, uint32_t tile,
                                 uint32_t group_rows);
+
+/* ---- texture-buffer texels for matmul (texels.c) -------------------- */
+
+/* ES 3.2 names the ES 3.1 headers lack. */
+#ifndef GL_TEXTURE_BUFFER
+#define GL_TEXTURE_BUFFER 0x8C2A
+#define GL_MAX_TEXTURE_BUFFER_SIZE 0x8C2B
+#define GL_TEXTURE_BINDING_BUFFER 0x8C2C
+#define GL_TEXTURE_BUFFER_OFFSET_ALIGNMENT 0x919F
+#endif
+
+/* Sets up a TEXELS context: glTexBufferRange, the texel limits and the two
+ * texture objects. false (nothing made) where the context is older than
+ * ES 3.2, under min_limits (ES 3.1 has no texture buffers) or GL fails. */
+bool gt__texels_init(gt_context *ctx, int major, int minor, bool min_limits);
+
+/* Deletes the texture objects (the context is current). */
+void gt__texels_release(gt_context *ctx);
+
+/* true when the bound view v can be fetched as vec4 texels: its rows start
+ * 16-byte aligned, its binding starts at a multiple of the texture-buffer
+ * offset alignment and holds no more texels than a texture buffer may. */
+bool gt__texels_fit(const gt_context *ctx, const gt_bound_view *v);
+
+/* The GL_TEXTURE_BUFFER bindings of units 0-1 and the active unit, as the
+ * caller had them. */
+typedef struct gt_texel_units {
+  GLint active, bound[2];
+} gt_texel_units;
+
+/* Attaches a's and b's bindings to the context's texture buffers on units
+ * 0 and 1 (saving what those units held into saved). */
+void gt__texels_bind(gt_context *ctx, const gt_bound_view *a, const gt_bound_view *b, gt_texel_units *saved);
+
+/* Puts back what gt__texels_bind saved. */
+void gt__texels_unbind(const gt_texel_units *saved);
 
 /* ---- blocks of work ------------------------------------------------ */
 

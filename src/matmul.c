@@ -9,15 +9,28 @@ enum { MATMUL_SIMPLE_GROUP_COLS = 16, MATMUL_SIMPLE_GROUP_ROWS = 8 };
 /* The blocked kernel: 8 x 8 invocations of 4 x 4 results each; the
  * shared-memory one: 16 x 16 invocations of 8 x 8 results. */
 enum { BLOCKED_GROUP = 8, BLOCKED_TILE = 4 * BLOCKED_GROUP, SHARED_GROUP = 16, SHARED_TILE = 128 };
+/* The texels kernel: 8 x 8 invocations of 8 x 8 results each. */
+enum { TEXELS_GROUP = 8, TEXELS_TILE = 8 * TEXELS_GROUP };
 
 /* The shared kernel's 128 x 128 blocks leave much of a large GPU idle when
  * c has few of them: below the device entry's count the registers kernel
  * (32 x 32 blocks, 16 times as many groups) runs instead. */
+static bool shared_pays(const gt_context *ctx, uint32_t m, uint32_t n) {
+  return ctx != NULL &&
+         (uint64_t)gt__div_up(m, SHARED_TILE) * gt__div_up(n, SHARED_TILE) >= ctx->device->shared_min_blocks;
+}
+
 gt_matmul_kernel gt_matmul_auto_kernel(const gt_context *ctx, uint32_t m, uint32_t n) {
   gt_matmul_kernel k = gt_context_matmul_kernel(ctx);
-  bool pays = ctx != NULL && (uint64_t)gt__div_up(m, SHARED_TILE) * gt__div_up(n, SHARED_TILE) >=
-                                 ctx->device->shared_min_blocks;
-  return k == GT_MATMUL_KERNEL_SHARED && !pays ? GT_MATMUL_KERNEL_REGISTERS : k;
+  return k == GT_MATMUL_KERNEL_SHARED && !shared_pays(ctx, m, n) ? GT_MATMUL_KERNEL_REGISTERS : k;
+}
+
+/* What a TEXELS context's AUTO runs for the products that kernel cannot
+ * take: what a SHARED context would (REGISTERS where SHARED does not fit). */
+static gt_matmul_kernel texel_fallback(const gt_context *ctx, uint32_t m, uint32_t n) {
+  return ctx->texel_fallback == GT_MATMUL_KERNEL_SHARED && shared_pays(ctx, m, n)
+             ? GT_MATMUL_KERNEL_SHARED
+             : GT_MATMUL_KERNEL_REGISTERS;
 }
 
 /* One multiply over bound views: m x n results, the K slice [k_begin,
@@ -47,6 +60,7 @@ static gt_status run(gt_context *ctx, const gt_program *prog, const product *p) 
   case GT_KERNEL_MATMUL_BLOCKED:
   case GT_KERNEL_MATMUL_BLOCKED_SHARED:
   case GT_KERNEL_MATMUL_BLOCKED_VEC4:
+  case GT_KERNEL_MATMUL_TEXELS:
     gx = gt__div_up(n, tile);
     gy = gt__div_up(m, tile);
     break;
@@ -65,6 +79,17 @@ static gt_status run(gt_context *ctx, const gt_program *prog, const product *p) 
 static gt_status get_program(gt_context *ctx, gt_kernel kernel, uint32_t tile, uint32_t group_cols,
                              uint32_t group_rows, uint32_t variant, const gt_program **out) {
   return gt__program_for(ctx, kernel, tile, group_cols, group_rows, variant, GT_F32, out);
+}
+
+/* Runs the texels kernel over p: a and b as the context's texture
+ * buffers for the dispatch, those texture units as the caller had them
+ * after. */
+static gt_status run_texels(gt_context *ctx, const gt_program *prog, const product *p) {
+  gt_texel_units saved;
+  gt__texels_bind(ctx, &p->a, &p->b, &saved);
+  gt_status status = run(ctx, prog, p);
+  gt__texels_unbind(&saved);
+  return status;
 }
 
 /* Seed 000, option B, in three dimensions: TILED_EVEN on the main block
@@ -216,27 +241,50 @@ static gt_status block_at(const gt_context *ctx, const product *whole, const gt_
 }
 
 /* Whether block q may run the vec4 program made for the operands `needs`. */
-static bool block_runs_vec4(const product *q, const gt_matmul_desc *d, uint32_t needs) {
+static bool block_runs_vec4(const gt_context *ctx, const product *q, const gt_matmul_desc *d,
+                            uint32_t needs) {
+  (void)ctx;
   return needs != 0 && (block_vec4_operands(q, d->trans_a, d->trans_b) & needs) == needs;
 }
 
-/* AUTO's shared-kernel programs: the variant moving as vec4s every
- * operand the whole views allow (`needs`), and the plain one (variant:
- * transposes), each only if some block runs it (a pass
- * over the blocks, without GL). */
-static gt_status shared_programs(gt_context *ctx, const product *whole, const gt_matmul_desc *d, bool rebind,
-                                 const gt_block_plan *plan, uint32_t variant, uint32_t needs,
-                                 const gt_program **plain, const gt_program **vec4) {
-  bool any_plain = false, any_vec4 = false;
+/* Whether block q may run the texels kernel: a and b untransposed, each
+ * fetchable as texels, and no texel straddling the K slice's ends or a
+ * row's end in b (K and N multiples of 4). */
+static bool block_runs_texels(const gt_context *ctx, const product *q, const gt_matmul_desc *d,
+                              uint32_t needs) {
+  (void)needs;
+  return !d->trans_a && !d->trans_b && q->k_begin % 4 == 0 && q->k_end % 4 == 0 && q->c.view.cols % 4 == 0 &&
+         gt__texels_fit(ctx, &q->a) && gt__texels_fit(ctx, &q->b);
+}
+
+typedef bool (*block_test)(const gt_context *ctx, const product *q, const gt_matmul_desc *d, uint32_t needs);
+
+/* Whether some block passes test (*some) and some does not (*others): a
+ * pass over the blocks, without GL, so programs are fetched only if used. */
+static gt_status split_blocks(gt_context *ctx, const product *whole, const gt_matmul_desc *d, bool rebind,
+                              const gt_block_plan *plan, block_test test, uint32_t needs, bool *some,
+                              bool *others) {
+  *some = *others = false;
   uint32_t at[3] = {0, 0, 0};
   do {
     product q;
     GT__TRY(block_at(ctx, whole, d, rebind, plan, at, &q));
-    if (block_runs_vec4(&q, d, needs))
-      any_vec4 = true;
+    if (test(ctx, &q, d, needs))
+      *some = true;
     else
-      any_plain = true;
-  } while (next_block(plan, at) && !(any_plain && any_vec4));
+      *others = true;
+  } while (next_block(plan, at) && !(*some && *others));
+  return GT_OK;
+}
+
+/* AUTO's shared-kernel programs: the variant moving as vec4s every
+ * operand the whole views allow (`needs`), and the plain one (variant:
+ * transposes), each only if some block runs it. */
+static gt_status shared_programs(gt_context *ctx, const product *whole, const gt_matmul_desc *d, bool rebind,
+                                 const gt_block_plan *plan, uint32_t variant, uint32_t needs,
+                                 const gt_program **plain, const gt_program **vec4) {
+  bool any_plain, any_vec4;
+  GT__TRY(split_blocks(ctx, whole, d, rebind, plan, block_runs_vec4, needs, &any_vec4, &any_plain));
   if (any_plain)
     GT__TRY(get_program(ctx, GT_KERNEL_MATMUL_BLOCKED_SHARED, SHARED_TILE, SHARED_GROUP, SHARED_GROUP,
                         variant, plain));
@@ -304,7 +352,8 @@ gt_status gt_matmul(gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_m
    * dispatch, so a build failure writes nothing. a and b may share
    * elements (both are only read), so restrict stays. */
   uint32_t variant = (d->trans_a ? GT_VARIANT_TRANS_A : 0) | (d->trans_b ? GT_VARIANT_TRANS_B : 0);
-  const gt_program *main_prog = NULL, *simple = NULL, *vec4 = NULL;
+  const gt_program *main_prog = NULL, *simple = NULL, *vec4 = NULL, *texels = NULL;
+  gt_matmul_kernel kernel;
   uint32_t vec4_needs = 0; /* the GT_VARIANT_VEC4_* a block must allow to run vec4 */
   switch (strategy) {
   case GT_STRATEGY_SIMPLE:
@@ -320,13 +369,27 @@ gt_status gt_matmul(gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_m
                         &main_prog));
     break;
   default: /* AUTO: the kernel chosen for the device at init, if c is big enough for it */
+    kernel = gt_matmul_auto_kernel(ctx, m, n);
+    if (kernel == GT_MATMUL_KERNEL_TEXELS) {
+      /* Fetched for every untransposed product, whatever the views, like
+       * the registers kernel's vec4 program (the soak's warm-up counts on
+       * it); the blocks it cannot take run the fallback. */
+      bool any_texels = false, any_other = true;
+      if (variant == 0) {
+        GT__TRY(
+            get_program(ctx, GT_KERNEL_MATMUL_TEXELS, TEXELS_TILE, TEXELS_GROUP, TEXELS_GROUP, 0, &texels));
+        GT__TRY(split_blocks(ctx, &whole, d, rebind, &plan, block_runs_texels, 0, &any_texels, &any_other));
+      }
+      if (!any_other) break;
+      kernel = texel_fallback(ctx, m, n);
+    }
     /* Operands whose rows are aligned move as vec4s (each block's own
      * views decide, block_vec4_operands): through shared memory wherever
      * the shared kernel runs (fewer, wider accesses), in registers where
-     * accesses cost most (llvmpipe), for a and b untransposed. The
-     * registers kernel's vec4 program is fetched with its kernel, whatever
-     * the views (the soak's warm-up counts on it). */
-    if (gt_matmul_auto_kernel(ctx, m, n) == GT_MATMUL_KERNEL_SHARED) {
+     * accesses cost most, for a and b untransposed. The registers
+     * kernel's vec4 program is fetched with its kernel, whatever the views
+     * (the soak's warm-up counts on it). */
+    if (kernel == GT_MATMUL_KERNEL_SHARED) {
       vec4_needs = vec4_operands(gt__view_rows_aligned(a), gt__view_rows_aligned(b), gt__view_rows_aligned(c),
                                  m, n, 0, k, d->trans_a, d->trans_b);
       GT__TRY(shared_programs(ctx, &whole, d, rebind, &plan, variant, vec4_needs,
@@ -360,8 +423,10 @@ gt_status gt_matmul(gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_m
     }
     if (strategy == GT_STRATEGY_TRUNCATE_B)
       status = run_truncate_b(ctx, main_prog, simple, &q, d->trans_a, d->trans_b);
+    else if (texels && block_runs_texels(ctx, &q, d, 0))
+      status = run_texels(ctx, texels, &q);
     else
-      status = run(ctx, vec4 && block_runs_vec4(&q, d, vec4_needs) ? vec4 : main_prog, &q);
+      status = run(ctx, vec4 && block_runs_vec4(ctx, &q, d, vec4_needs) ? vec4 : main_prog, &q);
   } while (status == GT_OK && next_block(&plan, at));
   return gt__operation_end(ctx, status, GT__BUFFER_WRITE_BARRIERS, "gt_matmul");
 }

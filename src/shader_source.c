@@ -18,6 +18,7 @@ extern const char gt__glsl_matmul_tiled[];
 extern const char gt__glsl_matmul_blocked[];
 extern const char gt__glsl_matmul_blocked_shared[];
 extern const char gt__glsl_matmul_blocked_vec4[];
+extern const char gt__glsl_matmul_texels[];
 extern const char gt__glsl_copy[];
 extern const char gt__glsl_copy_vec4[];
 extern const char gt__glsl_image_common[];
@@ -30,7 +31,8 @@ static const struct {
   const char *include;
 } kernels[GT_KERNEL_COUNT] = {
     [GT_KERNEL_TRANSPOSE_SIMPLE] = {"transpose_simple.comp", gt__glsl_transpose_simple, NULL},
-    [GT_KERNEL_TRANSPOSE_TILED] = {"transpose_tiled.comp", gt__glsl_transpose_tiled, gt__glsl_transpose_order},
+    [GT_KERNEL_TRANSPOSE_TILED] = {"transpose_tiled.comp", gt__glsl_transpose_tiled,
+                                   gt__glsl_transpose_order},
     [GT_KERNEL_TRANSPOSE_QUADS] = {"transpose_quads.comp", gt__glsl_transpose_quads, NULL},
     [GT_KERNEL_TRANSPOSE_INPLACE_SIMPLE] = {"transpose_inplace_simple.comp",
                                             gt__glsl_transpose_inplace_simple, NULL},
@@ -42,6 +44,7 @@ static const struct {
     [GT_KERNEL_MATMUL_BLOCKED_SHARED] = {"matmul_blocked_shared.comp", gt__glsl_matmul_blocked_shared,
                                          gt__glsl_matmul_common},
     [GT_KERNEL_MATMUL_BLOCKED_VEC4] = {"matmul_blocked_vec4.comp", gt__glsl_matmul_blocked_vec4, NULL},
+    [GT_KERNEL_MATMUL_TEXELS] = {"matmul_texels.comp", gt__glsl_matmul_texels, NULL},
     [GT_KERNEL_COPY] = {"copy.comp", gt__glsl_copy, NULL},
     [GT_KERNEL_COPY_VEC4] = {"copy_vec4.comp", gt__glsl_copy_vec4, NULL},
     [GT_KERNEL_IMAGE_SIMPLE] = {"image_simple.comp", gt__glsl_image_simple, gt__glsl_image_common},
@@ -90,7 +93,7 @@ size_t gt__program_preamble(const gt_program_key *key, char *buf, size_t size) {
     snprintf(image_defines, sizeof image_defines, "#define GT_FORMAT_%s 1\n#define GT_ROTATE %u\n",
              format_name(key->format), (key->variant >> GT_VARIANT_ROTATE_SHIFT) & 3u);
   int n = snprintf(buf, size,
-                   "#version 310 es\n"
+                   "#version %s\n"
                    "#define GT_ELEM %s\n"
                    "#define GT_VIEWS %d\n"
                    "#define GT_TILE_ROWS %u\n"
@@ -99,8 +102,10 @@ size_t gt__program_preamble(const gt_program_key *key, char *buf, size_t size) {
                    "%s%s%s%s%s%s%s%s%s%s"
                    "layout(local_size_x = %u, local_size_y = %u) in;\n"
                    "#line 1 1\n",
-                   gt__glsl_type(key->elem), GT_MAX_VIEWS, tile_rows, tile_cols, key->group_rows, tile_define,
-                   image_defines, (key->variant & GT_VARIANT_GUARDED) ? "#define GT_GUARDED 1\n" : "",
+                   /* Texture buffers are ES 3.2; every other kernel is ES 3.1. */
+                   key->kernel == GT_KERNEL_MATMUL_TEXELS ? "320 es" : "310 es", gt__glsl_type(key->elem),
+                   GT_MAX_VIEWS, tile_rows, tile_cols, key->group_rows, tile_define, image_defines,
+                   (key->variant & GT_VARIANT_GUARDED) ? "#define GT_GUARDED 1\n" : "",
                    (key->variant & GT_VARIANT_ALIASED) ? "#define GT_ALIASED 1\n" : "",
                    (key->variant & GT_VARIANT_TRANS_A) ? "#define GT_TRANS_A 1\n" : "",
                    (key->variant & GT_VARIANT_TRANS_B) ? "#define GT_TRANS_B 1\n" : "",

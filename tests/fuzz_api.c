@@ -729,8 +729,9 @@ static bool fixture_open(void) {
     if (glIsBuffer(stray_names[i]) || glIsTexture(stray_names[i])) return false;
   if (glIsBuffer(fx.unbound_buffer) || glIsBuffer(fx.deleted_buffer) || glIsTexture(fx.unbound_texture))
     return false;
-  for (int b = 0; b < NBUF; b++)
-    if (texture_index(fx.buf[b].name) < 0 && glIsTexture(fx.buf[b].name)) return false;
+  /* A buffer's name may also name a texture: a TEXELS context's texture
+   * buffers. Those are no GL_TEXTURE_2D, so an image of one is refused as
+   * an image of no texture is, which the model expects of buffer names. */
   for (int t = 0; t < NTEX; t++)
     if (buffer_index(fx.tex[t].name) < 0 && glIsBuffer(fx.tex[t].name)) fx.tex_names_staging |= 1u << t;
   fx.arena_size = gt_context_size(NULL) + 32;
@@ -2110,7 +2111,7 @@ static void op_context_init(reader *r) {
   if (a == 4) d.allocator.free = counting_free;
   if (coin(r, 2)) d.logger.log = fz_log;
   d.min_limits = coin(r, 2);
-  d.matmul_kernel = (gt_matmul_kernel)(coin(r, 8) ? (coin(r, 2) ? 3u : 0x7FFFFFFFu) : u8(r) % 3u);
+  d.matmul_kernel = (gt_matmul_kernel)(coin(r, 8) ? (coin(r, 2) ? 4u : 0x7FFFFFFFu) : u8(r) % 4u);
   bool null_desc = coin(r, 8), null_out = coin(r, 16), use_mem = coin(r, 2);
   size_t off = use_mem ? u8(r) % 17 : 0, need = gt_context_size(null_desc ? NULL : &d);
   size_t size;
@@ -2130,7 +2131,7 @@ static void op_context_init(reader *r) {
   const gt_context_desc *dd = dp ? dp : &z;
   if (null_out) must(&e, GT_ERR_INVALID_ARGUMENT);
   if ((dd->allocator.alloc == NULL) != (dd->allocator.free == NULL)) must(&e, GT_ERR_INVALID_ARGUMENT);
-  if ((unsigned)dd->matmul_kernel > GT_MATMUL_KERNEL_SHARED) must(&e, GT_ERR_INVALID_ARGUMENT);
+  if ((unsigned)dd->matmul_kernel > GT_MATMUL_KERNEL_TEXELS) must(&e, GT_ERR_INVALID_ARGUMENT);
   if (mem) {
     if (size < need) must(&e, GT_ERR_OUT_OF_MEMORY);
     if (off % sizeof(void *) || off % 8) must(&e, GT_ERR_INVALID_ARGUMENT);
@@ -2139,9 +2140,11 @@ static void op_context_init(reader *r) {
     must(&e, GT_ERR_OUT_OF_MEMORY);
   }
   if (in.no_context) must(&e, GT_ERR_NO_CONTEXT);
-  if (dd->matmul_kernel == GT_MATMUL_KERNEL_SHARED) {
+  if (dd->matmul_kernel == GT_MATMUL_KERNEL_SHARED || dd->matmul_kernel == GT_MATMUL_KERNEL_TEXELS) {
+    /* SHARED needs 256 invocations, the minimum is 128; TEXELS needs
+     * texture buffers, which ES 3.1 has not. */
     if (dd->min_limits)
-      must(&e, GT_ERR_UNSUPPORTED); /* SHARED needs 256 invocations; the minimum is 128 */
+      must(&e, GT_ERR_UNSUPPORTED);
     else
       may(&e, GT_ERR_UNSUPPORTED);
   }
@@ -2171,7 +2174,9 @@ static void op_context_init(reader *r) {
       die("min_limits context with limits above the ES 3.1 minimums");
     if (tile != 8 && tile != 16 && tile != 32) die("default tile %u", tile);
     if (st == GT_STRATEGY_AUTO || (unsigned)st > GT_STRATEGY_TRUNCATE_B) die("auto strategy %d", (int)st);
-    if (mk != GT_MATMUL_KERNEL_REGISTERS && mk != GT_MATMUL_KERNEL_SHARED) die("matmul kernel %d", (int)mk);
+    if (mk != GT_MATMUL_KERNEL_REGISTERS && mk != GT_MATMUL_KERNEL_SHARED && mk != GT_MATMUL_KERNEL_TEXELS)
+      die("matmul kernel %d", (int)mk);
+    if (dd->min_limits && mk == GT_MATMUL_KERNEL_TEXELS) die("TEXELS on a min_limits context");
     if (dd->matmul_kernel && mk != dd->matmul_kernel)
       die("matmul kernel %d asked, %d in effect", (int)dd->matmul_kernel, (int)mk);
     if (gt_context_renderer(out) == NULL) die("gt_context_renderer is NULL");

@@ -25,6 +25,13 @@ int gt_test_open(int argc, char **argv, gt_test_env *env) {
       desc.max_dispatch_bytes = strtoull(argv[++i], NULL, 10);
     if (strcmp(argv[i], "--staging-bytes") == 0 && i + 1 < argc)
       desc.staging_bytes = strtoull(argv[++i], NULL, 10);
+    /* The context's matmul kernel (skipped where the device refuses it). */
+    if (strcmp(argv[i], "--matmul-kernel") == 0 && i + 1 < argc) {
+      const char *k = argv[++i];
+      desc.matmul_kernel = strcmp(k, "texels") == 0   ? GT_MATMUL_KERNEL_TEXELS
+                           : strcmp(k, "shared") == 0 ? GT_MATMUL_KERNEL_SHARED
+                                                      : GT_MATMUL_KERNEL_REGISTERS;
+    }
   }
   if (gt_egl_open(&env->egl) != GT_OK) {
     printf("no OpenGL ES 3.1 context: skipped\n");

@@ -13,6 +13,10 @@
 static gt_context *ctx;
 static GLuint a, b, c, tex_src, tex_dst;
 static GLuint app_ssbo, app_read, app_write, app_array, app_tex;
+/* On a TEXELS context: the application's texture buffers on units 0 and 1,
+ * the units the matmul's texels kernel borrows. */
+static bool texels;
+static GLuint app_tbo[2];
 
 typedef struct binding {
   GLenum query;
@@ -28,11 +32,18 @@ static const binding bindings[] = {
     {GL_TEXTURE_BINDING_2D, "GL_TEXTURE_2D", &app_tex},
 };
 
+/* GL_TEXTURE_BUFFER and its binding query (ES 3.2, beyond gl31.h). */
+enum { TEXTURE_BUFFER = 0x8C2A, TEXTURE_BINDING_BUFFER = 0x8C2C };
+
 static void set_app_bindings(void) {
   glBindBuffer(GL_SHADER_STORAGE_BUFFER, app_ssbo);
   glBindBuffer(GL_COPY_READ_BUFFER, app_read);
   glBindBuffer(GL_COPY_WRITE_BUFFER, app_write);
   glBindBuffer(GL_ARRAY_BUFFER, app_array);
+  for (GLuint unit = 0; texels && unit < 2; unit++) {
+    glActiveTexture(GL_TEXTURE0 + unit);
+    glBindTexture(TEXTURE_BUFFER, app_tbo[unit]);
+  }
   glActiveTexture(GL_TEXTURE0);
   glBindTexture(GL_TEXTURE_2D, app_tex);
 }
@@ -46,6 +57,21 @@ static void check_bindings(const char *call) {
               *bindings[i].want);
     CHECK_EQ_U((GLuint)got, *bindings[i].want);
   }
+  if (!texels) return;
+  GLint active = 0;
+  glGetIntegerv(GL_ACTIVE_TEXTURE, &active);
+  if (active != GL_TEXTURE0) fprintf(stderr, "%s left the active texture unit at 0x%x\n", call, active);
+  CHECK_EQ_U((GLuint)active, GL_TEXTURE0);
+  for (GLuint unit = 0; unit < 2; unit++) {
+    GLint got = 0;
+    glActiveTexture(GL_TEXTURE0 + unit);
+    glGetIntegerv(TEXTURE_BINDING_BUFFER, &got);
+    if ((GLuint)got != app_tbo[unit])
+      fprintf(stderr, "%s left unit %u's GL_TEXTURE_BUFFER at %d, the application had %u\n", call, unit, got,
+              app_tbo[unit]);
+    CHECK_EQ_U((GLuint)got, app_tbo[unit]);
+  }
+  glActiveTexture((GLenum)active);
 }
 
 static GLuint texture(uint32_t w, uint32_t h) {
@@ -78,6 +104,16 @@ int main(int argc, char **argv) {
   app_tex = texture(4, 4);
   tex_src = texture(16, 16);
   tex_dst = texture(16, 16);
+  texels = gt_context_matmul_kernel(ctx) == GT_MATMUL_KERNEL_TEXELS;
+  if (texels) {
+    /* Names bound once to the buffer target are texture-buffer objects;
+     * they need no storage for the bindings to be checked. */
+    glGenTextures(2, app_tbo);
+    for (int i = 0; i < 2; i++)
+      glBindTexture(TEXTURE_BUFFER, app_tbo[i]);
+    glBindTexture(TEXTURE_BUFFER, 0);
+  }
+  printf("texture-buffer units checked: %s\n", texels ? "yes (a TEXELS context)" : "no");
 
   gt_view src = {a, 7, 19, 23, 30, GT_F32}, dst = {b, 3, 23, 19, 21, GT_F32};
   gt_view square = {c, 5, 21, 21, 25, GT_F32};
@@ -91,6 +127,10 @@ int main(int argc, char **argv) {
   CALL(gt_copy(ctx, src, (gt_view){b, 9, 19, 23, 27, GT_F32}), GT_OK);
   CALL(gt_matmul(ctx, (gt_view){a, 1, 13, 37, 40, GT_F32}, (gt_view){c, 0, 37, 11, 12, GT_F32},
                  (gt_view){b, 4, 13, 11, 17, GT_F32}, NULL),
+       GT_OK);
+  /* Rows 16-byte aligned, K and N multiples of 4: the texels kernel. */
+  CALL(gt_matmul(ctx, (gt_view){a, 0, 13, 36, 40, GT_F32}, (gt_view){c, 0, 36, 12, 12, GT_F32},
+                 (gt_view){b, 4, 13, 12, 17, GT_F32}, NULL),
        GT_OK);
   float host[19 * 23];
   memset(host, 0, sizeof host);
@@ -156,6 +196,7 @@ int main(int argc, char **argv) {
   glDeleteBuffers(7, buffers);
   GLuint textures[3] = {app_tex, tex_src, tex_dst};
   glDeleteTextures(3, textures);
+  if (texels) glDeleteTextures(2, app_tbo);
   gt_test_close(&env);
   return CHECK_SUMMARY();
 }

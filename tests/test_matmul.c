@@ -965,6 +965,71 @@ static void test_shared_vec4(bool min_limits) {
   gt_context_release(other);
 }
 
+static void count_texel_builds(int level, const char *msg, void *user) {
+  if (level == GT_LOG_DEBUG && strncmp(msg, "built matmul_texels.comp", 24) == 0) (*(unsigned *)user)++;
+}
+
+/* The texels kernel through gt_context_desc.matmul_kernel, whatever the
+ * device's own choice: a and b untransposed with rows 16-byte aligned and
+ * K and N multiples of 4, on shapes around its 8-wide invocation blocks
+ * and 64-wide groups (N 4 past a multiple of 8, M past a group), K past
+ * the 4096-long slices, scaling; then the shapes it cannot take, which
+ * run the fallback kernel. Transposed products never build it. ES 3.1
+ * has no texture buffers: under the minimum limits init refuses it. */
+static void test_texels(bool min_limits) {
+  static const uint32_t shapes[][3] = {{1, 4, 4},        {8, 8, 8},    {63, 68, 12},  {65, 60, 36},
+                                       {130, 196, 4100}, {7, 4, 8196}, {200, 132, 64}};
+  static const uint32_t others[][3] = {{37, 29, 23}, {64, 66, 64}, {64, 64, 66}, {129, 130, 131}};
+  static const layout layouts[] = {{0, 0, 0, false}, {8, 4, 4, true}, {4, 12, 8, true}};
+  unsigned builds = 0;
+  gt_context_desc desc;
+  memset(&desc, 0, sizeof desc);
+  desc.min_limits = min_limits;
+  desc.matmul_kernel = GT_MATMUL_KERNEL_TEXELS;
+  desc.logger.log = count_texel_builds;
+  desc.logger.user = &builds;
+  gt_context *saved = ctx, *other = NULL;
+  gt_status s = gt_context_init(NULL, 0, &desc, &other);
+  if (min_limits || s == GT_ERR_UNSUPPORTED) {
+    if (min_limits) CHECK_STATUS(s, GT_ERR_UNSUPPORTED);
+    CHECK(other == NULL);
+    printf("texels kernel: %s\n",
+           min_limits ? "refused under the ES 3.1 minimums" : "no ES 3.2 here, skipped");
+    return;
+  }
+  CHECK_STATUS(s, GT_OK);
+  if (s != GT_OK) return;
+  CHECK(gt_context_matmul_kernel(other) == GT_MATMUL_KERNEL_TEXELS);
+  CHECK(gt_matmul_auto_kernel(other, 1, 1) == GT_MATMUL_KERNEL_TEXELS);
+  ctx = other;
+  aligned_layout = &layouts[1];
+  for (int trans = 1; trans < 4; trans++) {
+    mm_case cs = make_case(GT_STRATEGY_AUTO, 0, trans & 1, trans & 2, false, 64, 64, 64);
+    run_case(&cs);
+  }
+  CHECK_EQ_U(builds, 0);
+  for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
+    for (size_t j = 0; j < sizeof layouts / sizeof layouts[0]; j++)
+      for (int scale = 0; scale < 2; scale++) {
+        aligned_layout = &layouts[j];
+        mm_case cs = make_case(GT_STRATEGY_AUTO, 0, false, false, scale != 0, shapes[i][0], shapes[i][1],
+                               shapes[i][2]);
+        if (shapes[i][2] > 4096) cs.fill_a = cs.fill_b = FILL_MARKERS;
+        run_case(&cs);
+      }
+  aligned_layout = NULL;
+  CHECK_EQ_U(builds, 1);
+  for (size_t i = 0; i < sizeof others / sizeof others[0]; i++)
+    for (int flags = 0; flags < 8; flags++) {
+      mm_case cs = make_case(GT_STRATEGY_AUTO, 0, flags & 1, (flags >> 1) & 1, (flags >> 2) & 1, others[i][0],
+                             others[i][1], others[i][2]);
+      run_case(&cs);
+    }
+  CHECK_EQ_U(builds, 1);
+  ctx = saved;
+  gt_context_release(other);
+}
+
 int main(int argc, char **argv) {
   gt_test_env env;
   int rc = gt_test_open(argc, argv, &env);
@@ -981,6 +1046,7 @@ int main(int argc, char **argv) {
   test_long_k();
   test_each_auto_kernel(env.min_limits);
   test_shared_vec4(env.min_limits);
+  test_texels(env.min_limits);
   printf("%lu matmul calls checked, every word of c's buffer; %lu cut into blocks by the storage-block or "
          "dispatch limits\n",
          cases, block_cases);

@@ -333,10 +333,11 @@ static int bench_matmul_case(gt_context *ctx, const tool_bench_options *o, uint3
   }
   for (size_t s = 0; s < sizeof strategies / sizeof strategies[0]; s++) {
     if (!strategy_wanted(o, strategies[s])) continue;
-    bool shared = gt_matmul_auto_kernel(ctx, m, n) == GT_MATMUL_KERNEL_SHARED;
-    const char *name = strategies[s] != GT_STRATEGY_AUTO ? gt_strategy_name(strategies[s])
-                       : shared                          ? "auto=shared"
-                                                         : "auto=registers";
+    gt_matmul_kernel kernel = gt_matmul_auto_kernel(ctx, m, n);
+    const char *name = strategies[s] != GT_STRATEGY_AUTO   ? gt_strategy_name(strategies[s])
+                       : kernel == GT_MATMUL_KERNEL_SHARED ? "auto=shared"
+                       : kernel == GT_MATMUL_KERNEL_TEXELS ? "auto=texels"
+                                                           : "auto=registers";
     tool_result *r = add_result("matmul", name, "f32", m, n, k);
     args.m = (gt_matmul_desc){strategies[s], o->tile, o->trans_a, o->trans_b, false, 0, 0};
     gt_status st = tool_time_median(ctx, run_matmul, &args, o->reps, scratch, &r->ms);

@@ -44,7 +44,7 @@ static const char usage[] =
     "  --svg FILE         write throughput against size, a line per strategy\n"
     "  --no-verify        skip the CPU check (the table then says skipped)\n"
     "  --min-limits       clamp the device limits to the ES 3.1 minimums\n"
-    "  --matmul-kernel registers|shared|device   the kernel matmul's AUTO runs\n";
+    "  --matmul-kernel registers|shared|texels|device   the kernel matmul's AUTO runs\n";
 
 static int cmd_info(bool min_limits, gt_matmul_kernel kernel) {
   gt_egl egl;
@@ -75,9 +75,11 @@ static int cmd_info(bool min_limits, gt_matmul_kernel kernel) {
   printf("  other per dispatch:  %llu bytes moved at most (transpose, copy, images)\n",
          (unsigned long long)l.max_dispatch_bytes);
   printf("  read staging:        %llu bytes\n", (unsigned long long)l.staging_bytes);
-  printf("  matmul auto:         %s\n", gt_context_matmul_kernel(ctx) == GT_MATMUL_KERNEL_SHARED
-                                            ? "8x8 per invocation, 128x128 blocks through shared memory"
-                                            : "4x4 per invocation in registers, no shared memory");
+  gt_matmul_kernel chosen = gt_context_matmul_kernel(ctx);
+  printf("  matmul auto:         %s\n",
+         chosen == GT_MATMUL_KERNEL_SHARED   ? "8x8 per invocation, 128x128 blocks through shared memory"
+         : chosen == GT_MATMUL_KERNEL_TEXELS ? "8x8 per invocation in registers, a and b as texels"
+                                             : "4x4 per invocation in registers, no shared memory");
   tool_close(&egl, ctx);
   return 0;
 }
@@ -146,6 +148,7 @@ int main(int argc, char **argv) {
     else if (strcmp(a, "--matmul-kernel") == 0) {
       o.matmul_kernel = strcmp(v, "registers") == 0 ? GT_MATMUL_KERNEL_REGISTERS
                         : strcmp(v, "shared") == 0  ? GT_MATMUL_KERNEL_SHARED
+                        : strcmp(v, "texels") == 0  ? GT_MATMUL_KERNEL_TEXELS
                                                     : GT_MATMUL_KERNEL_DEVICE;
       bad = strcmp(v, "registers") && strcmp(v, "shared") && strcmp(v, "device");
     } else if (strcmp(a, "--csv") == 0)

@@ -182,16 +182,25 @@ typedef struct gt_logger {
 
 /* The kernel matmul's AUTO strategy runs. */
 typedef enum gt_matmul_kernel {
-  GT_MATMUL_KERNEL_DEVICE = 0,     /* chosen from the renderer and limits */
-  GT_MATMUL_KERNEL_REGISTERS,      /* 4x4 results per invocation, no shared memory:
-                                      for llvmpipe, Mali and other devices whose
-                                      shared memory is plain memory */
-  GT_MATMUL_KERNEL_SHARED          /* 8x8 results per invocation, 128x128 blocks
-                                      staged through shared memory: desktop GPUs,
-                                      Adreno-class; needs 256 invocations. Runs
-                                      where c has enough such blocks to fill the
-                                      device (gt_matmul_auto_kernel); smaller
-                                      products run REGISTERS */
+  GT_MATMUL_KERNEL_DEVICE = 0, /* chosen from the renderer and limits */
+  GT_MATMUL_KERNEL_REGISTERS,  /* 4x4 results per invocation, no shared memory:
+                                  for llvmpipe, Mali and other devices whose
+                                  shared memory is plain memory */
+  GT_MATMUL_KERNEL_SHARED,     /* 8x8 results per invocation, 128x128 blocks
+                                  staged through shared memory: desktop GPUs,
+                                  Adreno-class; needs 256 invocations. Runs
+                                  where c has enough such blocks to fill the
+                                  device (gt_matmul_auto_kernel); smaller
+                                  products run REGISTERS */
+  GT_MATMUL_KERNEL_TEXELS      /* 8x8 results per invocation in registers,
+                                  a and b fetched as vec4 texels of texture
+                                  buffers: llvmpipe, where a texel fetch costs
+                                  a fraction of a storage load. Needs an ES 3.2
+                                  context. Runs where a and b are untransposed,
+                                  their rows start 16-byte aligned and K and N
+                                  are multiples of 4; other products run as on
+                                  a SHARED context (REGISTERS where SHARED
+                                  does not fit) */
 } gt_matmul_kernel;
 
 /* Context options. Zero means default for every field. */
@@ -347,8 +356,9 @@ size_t gt_context_size(const gt_context_desc *d);
  *            misaligned mem, unknown matmul_kernel, transpose_strategy
  *            TILED_EVEN or unknown, tile not 0, 8, 16 or 32); GT_ERR_OUT_OF_MEMORY (size too
  *            small or the allocator failed); GT_ERR_NO_CONTEXT (no current
- *            context); GT_ERR_UNSUPPORTED (context older than ES 3.1, or
- *            matmul_kernel SHARED beyond the device's limits).
+ *            context); GT_ERR_UNSUPPORTED (context older than ES 3.1,
+ *            matmul_kernel SHARED beyond the device's limits, or TEXELS
+ *            on a context older than ES 3.2 or under min_limits).
  * GL state   none changed.
  * Allocates  once, only when mem is NULL. */
 gt_status gt_context_init(void *mem, size_t size, const gt_context_desc *d, gt_context **out);
@@ -386,8 +396,10 @@ gt_matmul_kernel gt_context_matmul_kernel(const gt_context *ctx);
 
 /* The kernel matmul's AUTO runs for a c of m x n on this context: the
  * context's kernel, or REGISTERS where it is SHARED and c has fewer blocks
- * of 128x128 than the device table gives for the device (192 on every
- * entry today, measured on the H100; REGISTERS for NULL). */
+ * of 128x128 than the device table gives for the device (64 on every
+ * entry today, measured on the H100; REGISTERS for NULL). A TEXELS
+ * context answers TEXELS; the products it cannot take (see
+ * GT_MATMUL_KERNEL_TEXELS) run what a SHARED context would. */
 gt_matmul_kernel gt_matmul_auto_kernel(const gt_context *ctx, uint32_t m, uint32_t n);
 
 /* GL_RENDERER as read at init ("" for NULL). */

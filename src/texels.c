@@ -1,0 +1,62 @@
+/* Texture buffers over matmul's operands: on llvmpipe a storage-buffer
+ * load is a loop over the 8 lanes with a bounds check per element, while
+ * a texel fetch gathers the lanes' vec4s at once (matmul_texels.comp; the
+ * figures are in docs/performance.md). ES 3.2 core; the context makes two
+ * texture objects once and points them at a and b for each dispatch. */
+#include "gt_internal.h"
+
+#include <EGL/egl.h>
+
+bool gt__texels_init(gt_context *ctx, int major, int minor, bool min_limits) {
+  if (min_limits || !(major > 3 || (major == 3 && minor >= 2))) return false;
+  ctx->tex_buffer_range =
+      (void(GL_APIENTRYP)(GLenum, GLenum, GLuint, GLintptr, GLsizeiptr))eglGetProcAddress("glTexBufferRange");
+  if (ctx->tex_buffer_range == NULL) return false;
+  GLint align = 0, texels = 0;
+  glGetIntegerv(GL_TEXTURE_BUFFER_OFFSET_ALIGNMENT, &align);
+  glGetIntegerv(GL_MAX_TEXTURE_BUFFER_SIZE, &texels);
+  /* Binding starts are multiples of 16 bytes before they are of this. */
+  ctx->texel_offset_alignment = align > 16 ? (uint32_t)align : 16;
+  ctx->max_texels = texels > 0 ? (uint64_t)texels : 0;
+  if (ctx->max_texels == 0) return false;
+  /* A GL error here stays pending for gt_context_init's own check. A
+   * name is only reserved until first bound: bind both, so the context
+   * owns its objects from the start, and put the unit back. */
+  GLint previous = 0;
+  glGenTextures(2, ctx->texel_textures);
+  glGetIntegerv(GL_TEXTURE_BINDING_BUFFER, &previous);
+  glBindTexture(GL_TEXTURE_BUFFER, ctx->texel_textures[0]);
+  glBindTexture(GL_TEXTURE_BUFFER, ctx->texel_textures[1]);
+  glBindTexture(GL_TEXTURE_BUFFER, (GLuint)previous);
+  return true;
+}
+
+void gt__texels_release(gt_context *ctx) {
+  if (ctx->texel_textures[0] != 0) glDeleteTextures(2, ctx->texel_textures);
+  ctx->texel_textures[0] = ctx->texel_textures[1] = 0;
+}
+
+bool gt__texels_fit(const gt_context *ctx, const gt_bound_view *v) {
+  return gt__bound_rows_aligned(v) && (uint64_t)v->bind_offset % ctx->texel_offset_alignment == 0 &&
+         (uint64_t)v->bind_size / 16 <= ctx->max_texels;
+}
+
+void gt__texels_bind(gt_context *ctx, const gt_bound_view *a, const gt_bound_view *b, gt_texel_units *saved) {
+  const gt_bound_view *views[2] = {a, b};
+  glGetIntegerv(GL_ACTIVE_TEXTURE, &saved->active);
+  for (GLuint unit = 0; unit < 2; unit++) {
+    glActiveTexture(GL_TEXTURE0 + unit);
+    glGetIntegerv(GL_TEXTURE_BINDING_BUFFER, &saved->bound[unit]);
+    glBindTexture(GL_TEXTURE_BUFFER, ctx->texel_textures[unit]);
+    const gt_bound_view *v = views[unit];
+    ctx->tex_buffer_range(GL_TEXTURE_BUFFER, GL_RGBA32F, v->view.buffer, v->bind_offset, v->bind_size);
+  }
+}
+
+void gt__texels_unbind(const gt_texel_units *saved) {
+  for (GLuint unit = 0; unit < 2; unit++) {
+    glActiveTexture(GL_TEXTURE0 + unit);
+    glBindTexture(GL_TEXTURE_BUFFER, (GLuint)saved->bound[unit]);
+  }
+  glActiveTexture((GLenum)saved->active);
+}
