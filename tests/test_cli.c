@@ -413,6 +413,11 @@ static void test_info_tune_calls(void) {
   CHECK(last_stdout_contains("device table entry"));
   CHECK(last_stdout_contains("matmul per dispatch"));
   CHECK(last_stdout_contains("reset notification:"));
+  /* The texels kernel asked for: named where the context offers it
+   * (ES 3.2), else refused at init (exit 1). */
+  const char *texels[] = {"info", "--matmul-kernel", "texels", NULL};
+  int texels_rc = run(texels);
+  CHECK(texels_rc == 0 ? last_stdout_contains("a and b as texels") : texels_rc == 1);
   if (emulator) return;
   const char *tune[] = {"tune", "--reps", "1", NULL};
   CHECK_EQ_U(run(tune), 0);

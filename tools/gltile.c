@@ -150,7 +150,7 @@ int main(int argc, char **argv) {
                         : strcmp(v, "shared") == 0  ? GT_MATMUL_KERNEL_SHARED
                         : strcmp(v, "texels") == 0  ? GT_MATMUL_KERNEL_TEXELS
                                                     : GT_MATMUL_KERNEL_DEVICE;
-      bad = strcmp(v, "registers") && strcmp(v, "shared") && strcmp(v, "device");
+      bad = strcmp(v, "registers") && strcmp(v, "shared") && strcmp(v, "texels") && strcmp(v, "device");
     } else if (strcmp(a, "--csv") == 0)
       o.csv = v;
     else if (strcmp(a, "--svg") == 0)

@@ -166,21 +166,24 @@ int tool_tune(const tool_tune_options *o) {
    * so it runs its vec4 variant; a short K keeps a CPU quick. */
   uint32_t n = 2048, k = software ? 64 : 2048;
   printf("\nmatmul AUTO %ux%ux%u\n", n, n, k);
-  double reg = -1, shared = -1, flop = 2.0 * n * n * k;
-  gt_status reg_st = time_matmul(GT_MATMUL_KERNEL_REGISTERS, o->min_limits, n, k, o->reps, scratch, &reg);
-  gt_status shared_st = time_matmul(GT_MATMUL_KERNEL_SHARED, o->min_limits, n, k, o->reps, scratch, &shared);
-  if (reg_st == GT_OK)
-    printf("  registers            %9.3f ms  %8.1f GFLOP/s\n", reg, flop / reg / 1e6);
-  else
-    failed |= print_no_time("registers", reg_st);
-  if (shared_st == GT_OK)
-    printf("  shared               %9.3f ms  %8.1f GFLOP/s\n", shared, flop / shared / 1e6);
-  else
-    failed |= print_no_time("shared", shared_st);
-  if (reg_st != GT_OK) reg = -1;
-  if (shared_st != GT_OK) shared = -1;
-  bool use_shared = shared > 0 && (reg < 0 || shared < reg);
-  failed |= best == NULL || (reg < 0 && shared < 0);
+  static const gt_matmul_kernel kernels[] = {GT_MATMUL_KERNEL_REGISTERS, GT_MATMUL_KERNEL_SHARED,
+                                             GT_MATMUL_KERNEL_TEXELS};
+  static const char *const names[] = {"registers", "shared", "texels"};
+  static const char *const constants[] = {"GT_MATMUL_KERNEL_REGISTERS", "GT_MATMUL_KERNEL_SHARED",
+                                          "GT_MATMUL_KERNEL_TEXELS"};
+  double flop = 2.0 * n * n * k, fastest_ms = -1;
+  int fastest = -1;
+  for (int i = 0; i < 3; i++) {
+    double ms = -1;
+    gt_status st = time_matmul(kernels[i], o->min_limits, n, k, o->reps, scratch, &ms);
+    if (st != GT_OK) {
+      failed |= print_no_time(names[i], st);
+      continue;
+    }
+    printf("  %-20s %9.3f ms  %8.1f GFLOP/s\n", names[i], ms, flop / ms / 1e6);
+    if (fastest < 0 || ms < fastest_ms) fastest = i, fastest_ms = ms;
+  }
+  failed |= best == NULL || fastest < 0;
   if (!failed) {
     int log2 = 0;
     while (((uint64_t)1 << (log2 + 1)) <= limits.max_dispatch_flops)
@@ -195,7 +198,7 @@ int tool_tune(const tool_tune_options *o) {
            "     .matmul_kernel = %s, .dispatch_flops_log2 = %d},\n",
            renderer, entry,
            strategy_constant(best->strategy), quads ? "true" : "false", best_tiled ? best_tiled->tile : 0,
-           use_shared ? "GT_MATMUL_KERNEL_SHARED" : "GT_MATMUL_KERNEL_REGISTERS", log2);
+           constants[fastest], log2);
   }
   printf("\ntimes from %s\n", tool_timer_source());
   free(scratch);
