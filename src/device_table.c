@@ -30,7 +30,7 @@ enum { BYTES_MOBILE = 27, BYTES_DESKTOP = 31 };
  * shared matmul kernel (its second version, docs/performance.md) ran
  * 12.2 GFLOP/s at 1024^3 (64 blocks) against the registers kernel's 10.2,
  * and 11.8-12.1 at 2048^3 against 4.3-9.2; at 512^3 (16 blocks) 11.9
- * against 13.8. */
+ * against 13.8. It runs there what the texels kernel cannot take. */
 #define CPU_ORDER .stripe_bytes_log2 = 20, .shared_min_blocks = 64
 
 /* First match wins; the last entry (renderer NULL) is the fallback.
@@ -38,7 +38,8 @@ enum { BYTES_MOBILE = 27, BYTES_DESKTOP = 31 };
  * Measured here (gltile bench, medians): llvmpipe, where shared memory is
  * plain memory and each barrier() switches coroutines, runs SIMPLE about
  * 1.5x faster than TILED_PAD (999x666 and 4096x4096), and AUTO's
- * matmul the shared kernel from 64 blocks of c (CPU_ORDER); on the H100
+ * matmul the texels kernel, 43.7 GFLOP/s at 1024^3 where the shared
+ * kernel ran 12 (texture buffers: texels.c); on the H100
  * TILED_EVEN ran 100% of a copy at 4096^2 and the shared matmul 18.3
  * TFLOP/s to the registers one's 12.4 (4096^3; 16.7 to 13.9 at
  * 4099x4097x4101, first versions of both), and since then below 64

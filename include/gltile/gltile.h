@@ -47,14 +47,16 @@
  *     Group counts beyond the device's limit are split too.
  *   - GL state: every entry point leaves the generic buffer bindings
  *     (GL_SHADER_STORAGE_BUFFER, GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER
- *     and the others it does not use) and the active unit's GL_TEXTURE_2D
- *     as it found them. It changes, and does not restore, the current
- *     program, the indexed storage-buffer bindings it uses (from 0) and
- *     image units 0-1; rebind yours after a call if you rely on them.
- *   - GL objects the context owns: the programs it builds, and after the
- *     first read one staging buffer (gt_limits.staging_bytes; size it with
- *     gt_context_desc.staging_bytes) and, while a read-back is pending, one
- *     fence. gt_context_release deletes them. A view naming the staging
+ *     and the others it does not use), the active texture unit, its
+ *     GL_TEXTURE_2D and the GL_TEXTURE_BUFFER of units 0-1 as it found
+ *     them. It changes, and does not restore, the current program, the
+ *     indexed storage-buffer bindings it uses (from 0) and image units
+ *     0-1; rebind yours after a call if you rely on them.
+ *   - GL objects the context owns: the programs it builds, on a TEXELS
+ *     context two texture objects (texture buffers over matmul's a and
+ *     b, made at init), and after the first read one staging buffer
+ *     (gt_limits.staging_bytes; size it with gt_context_desc.staging_bytes)
+ *     and, while a read-back is pending, one fence. gt_context_release deletes them. A view naming the staging
  *     buffer is refused with GT_ERR_INVALID_ARGUMENT.
  *   - Ordering with the application's own GL work: gltile's calls are GL
  *     commands on the current context, ordered with the application's as
@@ -618,8 +620,11 @@ gt_status gt_copy(gt_context *ctx, gt_view src, gt_view dst);
  *            accumulating into c), so no invocation loops past Mesa's
  *            silent 65,535-iteration cap and no dispatch runs for long.
  * GL state   binds its program, SSBO slots 0-2 and sets its own uniforms;
- *            restores none. Ends with a shader-storage and buffer-update
- *            barrier.
+ *            restores none. Where the texels kernel runs (a TEXELS
+ *            context) it also points texture units 0 and 1 at a and b
+ *            for its dispatches, then puts back those units'
+ *            GL_TEXTURE_BUFFER bindings and the active unit. Ends with a
+ *            shader-storage and buffer-update barrier.
  * Allocates  nothing; compiles a program only on its first use. */
 gt_status gt_matmul(gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_matmul_desc *d);
 
