@@ -423,21 +423,30 @@ static void test_all_combinations(void) {
 
 /* beta = 0 never reads c, and without scaling c is never read: c's view
  * holds NaN, which any read (0 * NaN = NaN) would carry into the result. */
+/* Layouts whose rows start 16-byte aligned: tight, and two sections. */
+static const layout aligned_layouts[] = {{0, 0, 0, false}, {8, 4, 4, true}, {4, 12, 8, true}};
+
+/* AUTO on each shape, a and b untransposed, in each aligned layout, with
+ * and without scaling; K past one 4096-long slice with marker fills. */
+static void run_aligned(const uint32_t (*shapes)[3], size_t count) {
+  for (size_t i = 0; i < count; i++)
+    for (size_t j = 0; j < sizeof aligned_layouts / sizeof aligned_layouts[0]; j++)
+      for (int scale = 0; scale < 2; scale++) {
+        aligned_layout = &aligned_layouts[j];
+        mm_case cs = make_case(GT_STRATEGY_AUTO, 0, false, false, scale != 0, shapes[i][0], shapes[i][1],
+                               shapes[i][2]);
+        if (shapes[i][2] > 4096) cs.fill_a = cs.fill_b = FILL_MARKERS;
+        run_case(&cs);
+      }
+  aligned_layout = NULL;
+}
+
 /* AUTO with rows 16-byte aligned and K, N whole vec4s: on llvmpipe the
- * vec4 kernel, with uneven M, N past a block, several K slices, scaling. */
+ * texels kernel, with uneven M, N past a block, several K slices, scaling. */
 static void test_vec4_aligned(void) {
   static const uint32_t shapes[][3] = {{4, 4, 4},    {1, 8, 4},    {37, 36, 12},  {64, 64, 64},
                                        {33, 100, 8}, {70, 4, 260}, {5, 132, 4100}};
-  static const layout layouts[] = {{0, 0, 0, false}, {8, 4, 4, true}, {4, 12, 8, true}};
-  for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
-    for (size_t j = 0; j < sizeof layouts / sizeof layouts[0]; j++)
-      for (int scale = 0; scale < 2; scale++) {
-        aligned_layout = &layouts[j];
-        mm_case cs = make_case(GT_STRATEGY_AUTO, 0, false, false, scale != 0, shapes[i][0], shapes[i][1],
-                               shapes[i][2]);
-        run_case(&cs);
-        aligned_layout = NULL;
-      }
+  run_aligned(shapes, sizeof shapes / sizeof shapes[0]);
 }
 
 static void test_beta_zero_does_not_read_c(void) {
@@ -973,14 +982,14 @@ static void count_texel_builds(int level, const char *msg, void *user) {
  * device's own choice: a and b untransposed with rows 16-byte aligned and
  * K and N multiples of 4, on shapes around its 8-wide invocation blocks
  * and 64-wide groups (N 4 past a multiple of 8, M past a group), K past
- * the 4096-long slices, scaling; then the shapes it cannot take, which
- * run the fallback kernel. Transposed products never build it. ES 3.1
+ * the 4096-long slices (to 65,536 and 70,000), scaling; then the shapes
+ * it cannot take, which run the fallback kernel. Transposed products never build it. ES 3.1
  * has no texture buffers: under the minimum limits init refuses it. */
 static void test_texels(bool min_limits) {
-  static const uint32_t shapes[][3] = {{1, 4, 4},        {8, 8, 8},    {63, 68, 12},  {65, 60, 36},
-                                       {130, 196, 4100}, {7, 4, 8196}, {200, 132, 64}};
+  static const uint32_t shapes[][3] = {{1, 4, 4},        {8, 8, 8},    {63, 68, 12},   {65, 60, 36},
+                                       {130, 196, 4100}, {7, 4, 8196}, {200, 132, 64}, {5, 8, 65536},
+                                       {3, 4, 70000}};
   static const uint32_t others[][3] = {{37, 29, 23}, {64, 66, 64}, {64, 64, 66}, {129, 130, 131}};
-  static const layout layouts[] = {{0, 0, 0, false}, {8, 4, 4, true}, {4, 12, 8, true}};
   unsigned builds = 0;
   gt_context_desc desc;
   memset(&desc, 0, sizeof desc);
@@ -1002,22 +1011,14 @@ static void test_texels(bool min_limits) {
   CHECK(gt_context_matmul_kernel(other) == GT_MATMUL_KERNEL_TEXELS);
   CHECK(gt_matmul_auto_kernel(other, 1, 1) == GT_MATMUL_KERNEL_TEXELS);
   ctx = other;
-  aligned_layout = &layouts[1];
+  aligned_layout = &aligned_layouts[1];
   for (int trans = 1; trans < 4; trans++) {
     mm_case cs = make_case(GT_STRATEGY_AUTO, 0, trans & 1, trans & 2, false, 64, 64, 64);
     run_case(&cs);
   }
-  CHECK_EQ_U(builds, 0);
-  for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
-    for (size_t j = 0; j < sizeof layouts / sizeof layouts[0]; j++)
-      for (int scale = 0; scale < 2; scale++) {
-        aligned_layout = &layouts[j];
-        mm_case cs = make_case(GT_STRATEGY_AUTO, 0, false, false, scale != 0, shapes[i][0], shapes[i][1],
-                               shapes[i][2]);
-        if (shapes[i][2] > 4096) cs.fill_a = cs.fill_b = FILL_MARKERS;
-        run_case(&cs);
-      }
   aligned_layout = NULL;
+  CHECK_EQ_U(builds, 0);
+  run_aligned(shapes, sizeof shapes / sizeof shapes[0]);
   CHECK_EQ_U(builds, 1);
   for (size_t i = 0; i < sizeof others / sizeof others[0]; i++)
     for (int flags = 0; flags < 8; flags++) {
