@@ -2,17 +2,20 @@
  * llvmpipe (GT_MATMUL_KERNEL_TEXELS). There a storage-buffer load is a
  * loop over the 8 lanes with a bounds check per element, a texel fetch
  * one gather of the lanes' vec4s. Each invocation keeps an 8 x 8 block of
- * c in sixteen vec4s and, for every 4 steps of k, fetches a[m][k..k+3] for
- * its 8 rows and b[k+j][n..n+7] for the 4 steps: 16 texels for 256
- * multiply-adds, no shared memory, no barrier. (Blocks of 4 x 4 and of
- * 16 x 16 ran slower: docs/performance.md.)
+ * c in sixteen vec4s and, for every 4 steps of k, fetches 8 texels of a
+ * and 8 of b for 256 multiply-adds, no shared memory, no barrier. (Blocks
+ * of 4 x 4 and of 16 x 16 ran slower: docs/performance.md.)
  *
- * Only for a and b untransposed, with rows starting 16-byte aligned and K
- * and N multiples of 4 (the host checks): a and b are RGBA32F texture
- * buffers over their bindings (units 0 and 1), so a texel is 4 elements
- * of a row; c is a storage block. Rows of a past M and texels of b past N
- * are clamped for fetching; only stores are guarded. GT_TILE = 8 x the
- * group's side. Needs ES 3.2 (the preamble says #version 320 es). */
+ * a and b are RGBA32F texture buffers over their bindings (units 0 and 1),
+ * so a texel is 4 elements of a stored row; c is a storage block. A texel
+ * runs along K where a is untransposed or b transposed (a[m][k..k+3], one
+ * per row or column of the block) and across K otherwise (4 rows or
+ * columns at one k, two per k); on llvmpipe's lanes the regrouping into
+ * vec4s along K is free. The host checks that rows start 16-byte aligned
+ * and that no texel the kernel needs is cut by an edge: K a multiple of 4,
+ * and M (a transposed) or N (b untransposed) too. Rows and texels past M
+ * and N are clamped for fetching; only stores are guarded. GT_TILE = 8 x
+ * the group's side. Needs ES 3.2 (the preamble says #version 320 es). */
 #if !defined(GT_TILE) || !defined(GT_GROUP_ROWS)
 #error "GT_TILE and GT_GROUP_ROWS must be defined"
 #endif
@@ -28,18 +31,22 @@ uniform uvec2 gt_k_range;
  * constants only once the loops are unrolled (every loop here is). */
 vec4 acc[16];
 
-/* Stores columns col .. col + 3 of row `row` of c: N is a multiple of 4,
- * so they lie all inside or all outside. */
+/* c[row][col] = alpha * sum (+ beta * c): one result. */
+void store_one(uint at, float sum) {
+  float value = gt_scale.x * sum;
+  if (gt_scale.y != 0.0) value += gt_scale.y * c_data[at];
+  c_data[at] = value;
+}
+
+/* Stores columns col .. col + 3 of row `row` of c, those inside c. */
 void store_texel(uint row, uint col, vec4 sum) {
   uvec4 vc = gt_views[2];
-  if (row >= vc.x || col >= vc.y) return;
+  if (row >= vc.x) return;
   uint at = vc.z + row * vc.w + col;
-  vec4 value = gt_scale.x * sum;
-  if (gt_scale.y != 0.0) value += gt_scale.y * vec4(c_data[at], c_data[at + 1u], c_data[at + 2u], c_data[at + 3u]);
-  c_data[at] = value.x;
-  c_data[at + 1u] = value.y;
-  c_data[at + 2u] = value.z;
-  c_data[at + 3u] = value.w;
+  if (col < vc.y) store_one(at, sum.x);
+  if (col + 1u < vc.y) store_one(at + 1u, sum.y);
+  if (col + 2u < vc.y) store_one(at + 2u, sum.z);
+  if (col + 3u < vc.y) store_one(at + 3u, sum.w);
 }
 
 void main() {
@@ -47,29 +54,68 @@ void main() {
   uvec4 va = gt_views[0], vb = gt_views[1], vc = gt_views[2];
   /* In texels: offsets and pitches are multiples of 4 elements. */
   uint a_pitch = va.w / 4u, b_pitch = vb.w / 4u;
-  uint k4 = gt_k_range.x / 4u, k4_end = gt_k_range.y / 4u;
-  uint last_texel = vc.y / 4u - 1u; /* of a row of b */
-  uint n0 = min(first.y / 4u, last_texel), n1 = min(first.y / 4u + 1u, last_texel);
-  uint a_at[8];
+  uint k4 = gt_k_range.x / 4u, steps = gt_k_range.y / 4u - k4;
+#ifdef GT_TRANS_A
+  /* a is K x M: stored row k, the texels of m .. m + 3 and m + 4 .. */
+  uint a_last = vc.x / 4u - 1u;
+  uint a_q0 = min(first.x / 4u, a_last), a_q1 = min(first.x / 4u + 1u, a_last);
+  uint a_at = va.z / 4u + 4u * k4 * a_pitch;
+#else
+  uint a_at[8]; /* row i's texel at k = 0 */
   for (int i = 0; i < 8; i++)
     a_at[i] = va.z / 4u + min(first.x + uint(i), vc.x - 1u) * a_pitch + k4;
-  uint b_at = vb.z / 4u + k4 * 4u * b_pitch;
+#endif
+#ifdef GT_TRANS_B
+  uint b_at[8]; /* b is N x K: column j's texel at k = 0 */
+  for (int j = 0; j < 8; j++)
+    b_at[j] = vb.z / 4u + min(first.y + uint(j), vc.y - 1u) * b_pitch + k4;
+#else
+  uint b_last = vc.y / 4u - 1u; /* of a row of b */
+  uint b_q0 = min(first.y / 4u, b_last), b_q1 = min(first.y / 4u + 1u, b_last);
+  uint b_at = vb.z / 4u + 4u * k4 * b_pitch;
+#endif
   for (int i = 0; i < 16; i++)
     acc[i] = vec4(0.0);
 
-  for (uint k = 0u; k < k4_end - k4; k++) {
-    vec4 b[8]; /* b[2 r + q]: row 4 k + r of b's slice, texel q */
-    for (int r = 0; r < 4; r++) {
-      uint row = b_at + uint(r) * b_pitch;
-      b[2 * r] = texelFetch(b_texels, int(row + n0));
-      b[2 * r + 1] = texelFetch(b_texels, int(row + n1));
+  for (uint k = 0u; k < steps; k++) {
+    vec4 av[8]; /* row i of the block at k .. k + 3 */
+#ifdef GT_TRANS_A
+    vec4 lo[4], hi[4]; /* stored row 4 k + kk: rows 0-3 and 4-7 of the block */
+    for (int kk = 0; kk < 4; kk++) {
+      uint row = a_at + uint(kk) * a_pitch;
+      lo[kk] = texelFetch(a_texels, int(row + a_q0));
+      hi[kk] = texelFetch(a_texels, int(row + a_q1));
     }
-    for (int i = 0; i < 8; i++) {
-      vec4 a = texelFetch(a_texels, int(a_at[i] + k));
-      acc[2 * i] += a.x * b[0] + a.y * b[2] + a.z * b[4] + a.w * b[6];
-      acc[2 * i + 1] += a.x * b[1] + a.y * b[3] + a.z * b[5] + a.w * b[7];
+    for (int i = 0; i < 4; i++) {
+      av[i] = vec4(lo[0][i], lo[1][i], lo[2][i], lo[3][i]);
+      av[4 + i] = vec4(hi[0][i], hi[1][i], hi[2][i], hi[3][i]);
+    }
+    a_at += 4u * a_pitch;
+#else
+    for (int i = 0; i < 8; i++)
+      av[i] = texelFetch(a_texels, int(a_at[i] + k));
+#endif
+    vec4 bv[8]; /* bv[2 kk + q]: b at k + kk, columns 4 q .. 4 q + 3 */
+#ifdef GT_TRANS_B
+    vec4 bt[8]; /* column j of the block at k .. k + 3 */
+    for (int j = 0; j < 8; j++)
+      bt[j] = texelFetch(b_texels, int(b_at[j] + k));
+    for (int kk = 0; kk < 4; kk++) {
+      bv[2 * kk] = vec4(bt[0][kk], bt[1][kk], bt[2][kk], bt[3][kk]);
+      bv[2 * kk + 1] = vec4(bt[4][kk], bt[5][kk], bt[6][kk], bt[7][kk]);
+    }
+#else
+    for (int kk = 0; kk < 4; kk++) {
+      uint row = b_at + uint(kk) * b_pitch;
+      bv[2 * kk] = texelFetch(b_texels, int(row + b_q0));
+      bv[2 * kk + 1] = texelFetch(b_texels, int(row + b_q1));
     }
     b_at += 4u * b_pitch;
+#endif
+    for (int i = 0; i < 8; i++) {
+      acc[2 * i] += av[i].x * bv[0] + av[i].y * bv[2] + av[i].z * bv[4] + av[i].w * bv[6];
+      acc[2 * i + 1] += av[i].x * bv[1] + av[i].y * bv[3] + av[i].z * bv[5] + av[i].w * bv[7];
+    }
   }
 
   /* No break or continue: loops llvmpipe cannot unroll would index acc

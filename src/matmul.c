@@ -247,13 +247,15 @@ static bool block_runs_vec4(const gt_context *ctx, const product *q, const gt_ma
   return needs != 0 && (block_vec4_operands(q, d->trans_a, d->trans_b) & needs) == needs;
 }
 
-/* Whether block q may run the texels kernel: a and b untransposed, each
- * fetchable as texels, and no texel straddling the K slice's ends or a
- * row's end in b (K and N multiples of 4). */
+/* Whether block q may run the texels kernel: a and b each fetchable as
+ * texels, and no texel the kernel needs cut by an edge: the K slice whole
+ * texels (the kernel steps 4 k at a time), and M where a is transposed,
+ * N where b is not (a texel then runs across K). */
 static bool block_runs_texels(const gt_context *ctx, const product *q, const gt_matmul_desc *d,
                               uint32_t needs) {
   (void)needs;
-  return !d->trans_a && !d->trans_b && q->k_begin % 4 == 0 && q->k_end % 4 == 0 && q->c.view.cols % 4 == 0 &&
+  bool m_whole = q->c.view.rows % 4 == 0, n_whole = q->c.view.cols % 4 == 0;
+  return q->k_begin % 4 == 0 && q->k_end % 4 == 0 && (!d->trans_a || m_whole) && (d->trans_b || n_whole) &&
          gt__texels_fit(ctx, &q->a) && gt__texels_fit(ctx, &q->b);
 }
 
@@ -371,15 +373,13 @@ gt_status gt_matmul(gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_m
   default: /* AUTO: the kernel chosen for the device at init, if c is big enough for it */
     kernel = gt_matmul_auto_kernel(ctx, m, n);
     if (kernel == GT_MATMUL_KERNEL_TEXELS) {
-      /* Fetched for every untransposed product, whatever the views, like
-       * the registers kernel's vec4 program (the soak's warm-up counts on
-       * it); the blocks it cannot take run the fallback. */
-      bool any_texels = false, any_other = true;
-      if (variant == 0) {
-        GT__TRY(
-            get_program(ctx, GT_KERNEL_MATMUL_TEXELS, TEXELS_TILE, TEXELS_GROUP, TEXELS_GROUP, 0, &texels));
-        GT__TRY(split_blocks(ctx, &whole, d, rebind, &plan, block_runs_texels, 0, &any_texels, &any_other));
-      }
+      /* Fetched whatever the views, like the registers kernel's vec4
+       * program (the soak's warm-up counts on it); the blocks it cannot
+       * take run the fallback. */
+      bool any_texels, any_other;
+      GT__TRY(get_program(ctx, GT_KERNEL_MATMUL_TEXELS, TEXELS_TILE, TEXELS_GROUP, TEXELS_GROUP, variant,
+                          &texels));
+      GT__TRY(split_blocks(ctx, &whole, d, rebind, &plan, block_runs_texels, 0, &any_texels, &any_other));
       if (!any_other) break;
       kernel = texel_fallback(ctx, m, n);
     }

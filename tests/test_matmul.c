@@ -426,15 +426,16 @@ static void test_all_combinations(void) {
 /* Layouts whose rows start 16-byte aligned: tight, and two sections. */
 static const layout aligned_layouts[] = {{0, 0, 0, false}, {8, 4, 4, true}, {4, 12, 8, true}};
 
-/* AUTO on each shape, a and b untransposed, in each aligned layout, with
- * and without scaling; K past one 4096-long slice with marker fills. */
-static void run_aligned(const uint32_t (*shapes)[3], size_t count) {
+/* AUTO on each shape, with a and b stored transposed or not (ta, tb), in
+ * each aligned layout, with and without scaling; K past one 4096-long
+ * slice with marker fills. */
+static void run_aligned(const uint32_t (*shapes)[3], size_t count, bool ta, bool tb) {
   for (size_t i = 0; i < count; i++)
     for (size_t j = 0; j < sizeof aligned_layouts / sizeof aligned_layouts[0]; j++)
       for (int scale = 0; scale < 2; scale++) {
         aligned_layout = &aligned_layouts[j];
-        mm_case cs = make_case(GT_STRATEGY_AUTO, 0, false, false, scale != 0, shapes[i][0], shapes[i][1],
-                               shapes[i][2]);
+        mm_case cs =
+            make_case(GT_STRATEGY_AUTO, 0, ta, tb, scale != 0, shapes[i][0], shapes[i][1], shapes[i][2]);
         if (shapes[i][2] > 4096) cs.fill_a = cs.fill_b = FILL_MARKERS;
         run_case(&cs);
       }
@@ -446,7 +447,7 @@ static void run_aligned(const uint32_t (*shapes)[3], size_t count) {
 static void test_vec4_aligned(void) {
   static const uint32_t shapes[][3] = {{4, 4, 4},    {1, 8, 4},    {37, 36, 12},  {64, 64, 64},
                                        {33, 100, 8}, {70, 4, 260}, {5, 132, 4100}};
-  run_aligned(shapes, sizeof shapes / sizeof shapes[0]);
+  run_aligned(shapes, sizeof shapes / sizeof shapes[0], false, false);
 }
 
 static void test_beta_zero_does_not_read_c(void) {
@@ -979,16 +980,20 @@ static void count_texel_builds(int level, const char *msg, void *user) {
 }
 
 /* The texels kernel through gt_context_desc.matmul_kernel, whatever the
- * device's own choice: a and b untransposed with rows 16-byte aligned and
- * K and N multiples of 4, on shapes around its 8-wide invocation blocks
- * and 64-wide groups (N 4 past a multiple of 8, M past a group), K past
- * the 4096-long slices (to 65,536 and 70,000), scaling; then the shapes
- * it cannot take, which run the fallback kernel. Transposed products never build it. ES 3.1
- * has no texture buffers: under the minimum limits init refuses it. */
+ * device's own choice, for each transpose: rows 16-byte aligned, K a
+ * multiple of 4 and M (a transposed) or N (b untransposed) too, on shapes
+ * around its 8-wide invocation blocks and 64-wide groups (4 past a
+ * multiple of 8, past a group), K past the 4096-long slices (to 65,536
+ * and 70,000), scaling; odd M where a is untransposed, odd N where b is
+ * transposed; then shapes it cannot take, which run the fallback kernel.
+ * One program per transpose case. ES 3.1 has no texture buffers: under
+ * the minimum limits init refuses it. */
 static void test_texels(bool min_limits) {
-  static const uint32_t shapes[][3] = {{1, 4, 4},        {8, 8, 8},    {63, 68, 12},   {65, 60, 36},
-                                       {130, 196, 4100}, {7, 4, 8196}, {200, 132, 64}, {5, 8, 65536},
-                                       {3, 4, 70000}};
+  static const uint32_t whole[][3] = {{4, 4, 4},      {8, 8, 8},        {64, 68, 12},
+                                      {68, 60, 36},   {132, 196, 4100}, {4, 8, 8196},
+                                      {200, 132, 64}, {8, 8, 65536},    {4, 4, 70000}};
+  static const uint32_t odd_m[][3] = {{1, 4, 4}, {63, 68, 12}, {65, 60, 36}, {7, 4, 8196}};
+  static const uint32_t odd_n[][3] = {{4, 1, 4}, {68, 63, 12}, {60, 65, 36}};
   static const uint32_t others[][3] = {{37, 29, 23}, {64, 66, 64}, {64, 64, 66}, {129, 130, 131}};
   unsigned builds = 0;
   gt_context_desc desc;
@@ -1011,22 +1016,20 @@ static void test_texels(bool min_limits) {
   CHECK(gt_context_matmul_kernel(other) == GT_MATMUL_KERNEL_TEXELS);
   CHECK(gt_matmul_auto_kernel(other, 1, 1) == GT_MATMUL_KERNEL_TEXELS);
   ctx = other;
-  aligned_layout = &aligned_layouts[1];
-  for (int trans = 1; trans < 4; trans++) {
-    mm_case cs = make_case(GT_STRATEGY_AUTO, 0, trans & 1, trans & 2, false, 64, 64, 64);
-    run_case(&cs);
+  for (int trans = 0; trans < 4; trans++) {
+    bool ta = trans & 1, tb = trans & 2;
+    run_aligned(whole, sizeof whole / sizeof whole[0], ta, tb);
+    if (!ta) run_aligned(odd_m, sizeof odd_m / sizeof odd_m[0], ta, tb);
+    if (tb) run_aligned(odd_n, sizeof odd_n / sizeof odd_n[0], ta, tb);
+    CHECK_EQ_U(builds, (unsigned)trans + 1);
   }
-  aligned_layout = NULL;
-  CHECK_EQ_U(builds, 0);
-  run_aligned(shapes, sizeof shapes / sizeof shapes[0]);
-  CHECK_EQ_U(builds, 1);
   for (size_t i = 0; i < sizeof others / sizeof others[0]; i++)
     for (int flags = 0; flags < 8; flags++) {
       mm_case cs = make_case(GT_STRATEGY_AUTO, 0, flags & 1, (flags >> 1) & 1, (flags >> 2) & 1, others[i][0],
                              others[i][1], others[i][2]);
       run_case(&cs);
     }
-  CHECK_EQ_U(builds, 1);
+  CHECK_EQ_U(builds, 4);
   ctx = saved;
   gt_context_release(other);
 }

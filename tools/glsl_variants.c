@@ -73,7 +73,7 @@ int main(int argc, char **argv) {
     emit(GT_KERNEL_MATMUL_BLOCKED, 32, 8, 8, v, GT_F32, 0);
     emit(GT_KERNEL_MATMUL_BLOCKED_SHARED, 128, 16, 16, v, GT_F32, 0);
     if (v == 0) emit(GT_KERNEL_MATMUL_BLOCKED_VEC4, 32, 8, 8, 0, GT_F32, 0);
-    if (v == 0) emit(GT_KERNEL_MATMUL_TEXELS, 64, 8, 8, 0, GT_F32, 0);
+    emit(GT_KERNEL_MATMUL_TEXELS, 64, 8, 8, v, GT_F32, 0);
     /* The shared kernel with each operand read, or c written, as vec4s. */
     for (uint32_t q = 1; q < 8; q++)
       emit(GT_KERNEL_MATMUL_BLOCKED_SHARED, 128, 16, 16,

@@ -198,11 +198,12 @@ typedef enum gt_matmul_kernel {
                                   a and b fetched as vec4 texels of texture
                                   buffers: llvmpipe, where a texel fetch costs
                                   a fraction of a storage load. Needs an ES 3.2
-                                  context. Runs where a and b are untransposed,
-                                  their rows start 16-byte aligned and K and N
-                                  are multiples of 4; other products run as on
-                                  a SHARED context (REGISTERS where SHARED
-                                  does not fit) */
+                                  context. Runs where a's and b's rows start
+                                  16-byte aligned, K is a multiple of 4 and so
+                                  is M where a is transposed and N where b is
+                                  not; other products run as on a SHARED
+                                  context (REGISTERS where SHARED does not
+                                  fit) */
 } gt_matmul_kernel;
 
 /* Context options. Zero means default for every field. */
