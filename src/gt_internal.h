@@ -455,8 +455,9 @@ typedef struct gt_texel_units {
  * 0 and 1 (saving what those units held into saved). */
 void gt__texels_bind(gt_context *ctx, const gt_bound_view *a, const gt_bound_view *b, gt_texel_units *saved);
 
-/* Puts back what gt__texels_bind saved. */
-void gt__texels_unbind(const gt_texel_units *saved);
+/* Detaches a and b from the texture buffers and puts back what
+ * gt__texels_bind saved. */
+void gt__texels_unbind(gt_context *ctx, const gt_texel_units *saved);
 
 /* ---- blocks of work ------------------------------------------------ */
 

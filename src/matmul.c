@@ -88,7 +88,7 @@ static gt_status run_texels(gt_context *ctx, const gt_program *prog, const produ
   gt_texel_units saved;
   gt__texels_bind(ctx, &p->a, &p->b, &saved);
   gt_status status = run(ctx, prog, p);
-  gt__texels_unbind(&saved);
+  gt__texels_unbind(ctx, &saved);
   return status;
 }
 

@@ -53,9 +53,13 @@ void gt__texels_bind(gt_context *ctx, const gt_bound_view *a, const gt_bound_vie
   }
 }
 
-void gt__texels_unbind(const gt_texel_units *saved) {
+void gt__texels_unbind(gt_context *ctx, const gt_texel_units *saved) {
   for (GLuint unit = 0; unit < 2; unit++) {
     glActiveTexture(GL_TEXTURE0 + unit);
+    /* Detached, so the texture holds no reference that would keep an
+     * operand's storage alive after the application deletes it (GL
+     * orders this after the dispatch that used it). */
+    ctx->tex_buffer_range(GL_TEXTURE_BUFFER, GL_RGBA32F, 0, 0, 0);
     glBindTexture(GL_TEXTURE_BUFFER, (GLuint)saved->bound[unit]);
   }
   glActiveTexture((GLenum)saved->active);

@@ -623,8 +623,8 @@ gt_status gt_copy(gt_context *ctx, gt_view src, gt_view dst);
  * GL state   binds its program, SSBO slots 0-2 and sets its own uniforms;
  *            restores none. Where the texels kernel runs (a TEXELS
  *            context) it also points texture units 0 and 1 at a and b
- *            for its dispatches, then puts back those units'
- *            GL_TEXTURE_BUFFER bindings and the active unit. Ends with a
+ *            for its dispatches, then detaches them and puts back those
+ *            units' GL_TEXTURE_BUFFER bindings and the active unit. Ends with a
  *            shader-storage and buffer-update barrier.
  * Allocates  nothing; compiles a program only on its first use. */
 gt_status gt_matmul(gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_matmul_desc *d);
