@@ -17,6 +17,7 @@ int gt_test_open(int argc, char **argv, gt_test_env *env) {
   memset(&desc, 0, sizeof desc);
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--min-limits") == 0) env->min_limits = true;
+    if (strcmp(argv[i], "--emulated") == 0) env->emulated = true;
     if (strcmp(argv[i], "--max-storage-block") == 0 && i + 1 < argc)
       desc.max_storage_block_bytes = strtoull(argv[++i], NULL, 10);
     if (strcmp(argv[i], "--max-dispatch-flops") == 0 && i + 1 < argc)

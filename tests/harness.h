@@ -13,6 +13,7 @@ typedef struct gt_test_env {
   gt_egl egl;
   gt_context *ctx;
   bool min_limits;
+  bool emulated; /* --emulated: under qemu, where long cases are cut short */
 } gt_test_env;
 
 /* Opens EGL and a gltile context; `--min-limits` in argv clamps the limits
