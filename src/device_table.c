@@ -38,8 +38,8 @@ enum { BYTES_MOBILE = 27, BYTES_DESKTOP = 31 };
  * Measured here (gltile bench, medians): llvmpipe, where shared memory is
  * plain memory and each barrier() switches coroutines, runs SIMPLE about
  * 1.5x faster than TILED_PAD (999x666 and 4096x4096), and AUTO's
- * matmul the texels kernel, 43.7 GFLOP/s at 1024^3 where the shared
- * kernel ran 12 (texture buffers: texels.c); on the H100
+ * matmul the texels kernel, 47-57 GFLOP/s at 1024^3 where the shared
+ * kernel ran 10-12 (texture buffers: texels.c); on the H100
  * TILED_EVEN ran 100% of a copy at 4096^2 and the shared matmul 18.3
  * TFLOP/s to the registers one's 12.4 (4096^3; 16.7 to 13.9 at
  * 4099x4097x4101, first versions of both), and since then below 64
