@@ -43,6 +43,9 @@ bool gt__texels_fit(const gt_context *ctx, const gt_bound_view *v) {
 
 void gt__texels_bind(gt_context *ctx, const gt_bound_view *a, const gt_bound_view *b, gt_texel_units *saved) {
   const gt_bound_view *views[2] = {a, b};
+  /* What a failed query leaves: unit 0 active, nothing bound. */
+  saved->active = GL_TEXTURE0;
+  saved->bound[0] = saved->bound[1] = 0;
   glGetIntegerv(GL_ACTIVE_TEXTURE, &saved->active);
   for (GLuint unit = 0; unit < 2; unit++) {
     glActiveTexture(GL_TEXTURE0 + unit);
