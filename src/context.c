@@ -81,8 +81,7 @@ static uint32_t choose_tile(const gt_limits *l, uint32_t wanted) {
   return tile;
 }
 
-/* The shared-memory matmul kernel's needs: 16x16 invocations, 8 KiB. */
-static bool shared_kernel_fits(const gt_limits *l) {
+bool gt__shared_kernel_fits(const gt_limits *l) {
   return l->max_invocations >= 256 && l->max_group_size[0] >= 16 && l->max_group_size[1] >= 16 &&
          l->max_shared_bytes >= 8192;
 }
@@ -223,10 +222,14 @@ gt_status gt_context_init(void *mem, size_t size, const gt_context_desc *d, gt_c
   ctx->default_tile = choose_tile(&ctx->limits, d->tile ? d->tile : ctx->device->tile);
   ctx->auto_strategy = d->transpose_strategy ? d->transpose_strategy : ctx->device->transpose;
   ctx->auto_quads = !d->transpose_strategy && ctx->device->quads && ctx->auto_strategy == GT_STRATEGY_SIMPLE;
+  /* The device table's SHARED, or its TEXELS where the context has no
+   * texture buffers, become this where SHARED does not fit. */
+  gt_matmul_kernel shared_or_registers =
+      gt__shared_kernel_fits(&ctx->limits) ? GT_MATMUL_KERNEL_SHARED : GT_MATMUL_KERNEL_REGISTERS;
   ctx->matmul_kernel = d->matmul_kernel ? d->matmul_kernel : ctx->device->matmul_kernel;
-  if (!d->matmul_kernel && ctx->matmul_kernel == GT_MATMUL_KERNEL_SHARED && !shared_kernel_fits(&ctx->limits))
-    ctx->matmul_kernel = GT_MATMUL_KERNEL_REGISTERS;
-  if (ctx->matmul_kernel == GT_MATMUL_KERNEL_SHARED && !shared_kernel_fits(&ctx->limits)) {
+  if (!d->matmul_kernel && ctx->matmul_kernel == GT_MATMUL_KERNEL_SHARED)
+    ctx->matmul_kernel = shared_or_registers;
+  if (ctx->matmul_kernel == GT_MATMUL_KERNEL_SHARED && !gt__shared_kernel_fits(&ctx->limits)) {
     gt__log(ctx, GT_LOG_ERROR, "matmul_kernel SHARED needs 256 invocations and 8 KiB of shared memory");
     gt_context_release(ctx);
     return GT_ERR_UNSUPPORTED;
@@ -237,11 +240,8 @@ gt_status gt_context_init(void *mem, size_t size, const gt_context_desc *d, gt_c
       gt_context_release(ctx);
       return GT_ERR_UNSUPPORTED;
     }
-    ctx->matmul_kernel =
-        shared_kernel_fits(&ctx->limits) ? GT_MATMUL_KERNEL_SHARED : GT_MATMUL_KERNEL_REGISTERS;
+    ctx->matmul_kernel = shared_or_registers;
   }
-  ctx->texel_fallback =
-      shared_kernel_fits(&ctx->limits) ? GT_MATMUL_KERNEL_SHARED : GT_MATMUL_KERNEL_REGISTERS;
   s = gt__gl_status(ctx, "gt_context_init");
   if (s != GT_OK) {
     gt_context_release(ctx);

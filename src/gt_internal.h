@@ -160,6 +160,9 @@ typedef struct gt_device_entry {
                                      this many 128x128 blocks of c */
 } gt_device_entry;
 
+/* Whether the shared-memory matmul kernel fits: 16x16 invocations, 8 KiB. */
+bool gt__shared_kernel_fits(const gt_limits *l);
+
 /* The entry for a renderer; never NULL. */
 const gt_device_entry *gt__device_entry(const char *renderer);
 
@@ -204,7 +207,6 @@ struct gt_context {
   void(GL_APIENTRYP tex_buffer_range)(GLenum, GLenum, GLuint, GLintptr, GLsizeiptr);
   uint32_t texel_offset_alignment; /* GL_TEXTURE_BUFFER_OFFSET_ALIGNMENT */
   uint64_t max_texels;             /* GL_MAX_TEXTURE_BUFFER_SIZE */
-  gt_matmul_kernel texel_fallback; /* what runs the products TEXELS cannot */
   /* gt__source_hash, computed when the program cache first needs it. */
   bool source_hash_known;
   uint64_t source_hash;

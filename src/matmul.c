@@ -28,9 +28,8 @@ gt_matmul_kernel gt_matmul_auto_kernel(const gt_context *ctx, uint32_t m, uint32
 /* What a TEXELS context's AUTO runs for the products that kernel cannot
  * take: what a SHARED context would (REGISTERS where SHARED does not fit). */
 static gt_matmul_kernel texel_fallback(const gt_context *ctx, uint32_t m, uint32_t n) {
-  return ctx->texel_fallback == GT_MATMUL_KERNEL_SHARED && shared_pays(ctx, m, n)
-             ? GT_MATMUL_KERNEL_SHARED
-             : GT_MATMUL_KERNEL_REGISTERS;
+  return gt__shared_kernel_fits(&ctx->limits) && shared_pays(ctx, m, n) ? GT_MATMUL_KERNEL_SHARED
+                                                                        : GT_MATMUL_KERNEL_REGISTERS;
 }
 
 /* One multiply over bound views: m x n results, the K slice [k_begin,
