@@ -5,7 +5,8 @@
  * every GT_GROUP_ROWS-th row of the tile, so a 32-tile fits 128 invocations.
  *
  * GT_GUARDED (TILED_PAD): the grid is padded to whole tiles and every
- * global access is guarded; the barrier stays in uniform control flow.
+ * global access of a tile cut by the extent's edge is guarded; the
+ * barrier stays in uniform control flow.
  * GT_TRUNCATE_A (seed 000, option A): the grid covers the truncated extent
  * M only, tiled exactly as TILED_EVEN. Afterwards the invocations on M's
  * last column copy their rows of the right band R, those on M's last row
@@ -62,25 +63,33 @@ void main() {
   /* The group order: transpose_order.glsl. */
   uvec2 origin = striped_tile() * uvec2(GT_TILE_ROWS, GT_TILE_COLS);
   uvec2 local = gt_local();
-  for (uint k = 0u; k < uint(GT_TILE); k += uint(GT_GROUP_ROWS)) {
-    uvec2 idx = origin + uvec2(local.x + k, local.y);
 #ifdef GT_GUARDED
-    tile[local.x + k][local.y] = guarded_read(src, 0u, idx);
-#else
-    tile[local.x + k][local.y] = src[gt_index(0u, idx)];
+  /* A tile wholly inside the extent needs no guard. The test is the same
+   * for the whole group, and each case has a loop of its own: with the
+   * branch inside one loop the H100 ran the padded kernel at the guarded
+   * speed everywhere (docs/performance.md). */
+  bool whole = all(lessThanEqual(origin + uvec2(GT_TILE), gt_extent(0u)));
+  if (!whole) {
+    for (uint k = 0u; k < uint(GT_TILE); k += uint(GT_GROUP_ROWS)) {
+      tile[local.x + k][local.y] = guarded_read(src, 0u, origin + uvec2(local.x + k, local.y));
+    }
+  } else
 #endif
+  for (uint k = 0u; k < uint(GT_TILE); k += uint(GT_GROUP_ROWS)) {
+    tile[local.x + k][local.y] = src[gt_index(0u, origin + uvec2(local.x + k, local.y))];
   }
   memoryBarrierShared();
   barrier();
-  for (uint k = 0u; k < uint(GT_TILE); k += uint(GT_GROUP_ROWS)) {
-    /* Destination row = source column: the tile's origin swaps. */
-    uvec2 idx = origin.yx + uvec2(local.x + k, local.y);
-    GT_ELEM value = tile[local.y][local.x + k];
+  /* Destination row = source column: the tile's origin swaps. */
 #ifdef GT_GUARDED
-    guarded_write(dst, 1u, idx, value);
-#else
-    dst[gt_index(1u, idx)] = value;
+  if (!whole) {
+    for (uint k = 0u; k < uint(GT_TILE); k += uint(GT_GROUP_ROWS)) {
+      guarded_write(dst, 1u, origin.yx + uvec2(local.x + k, local.y), tile[local.y][local.x + k]);
+    }
+  } else
 #endif
+  for (uint k = 0u; k < uint(GT_TILE); k += uint(GT_GROUP_ROWS)) {
+    dst[gt_index(1u, origin.yx + uvec2(local.x + k, local.y))] = tile[local.y][local.x + k];
   }
 #ifdef GT_TRUNCATE_A
   copy_leftovers(origin + local);

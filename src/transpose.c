@@ -44,23 +44,30 @@ static gt_status run_tiled(gt_context *ctx, const gt_program *prog, gt_bound_vie
                       gt__moved_bytes((uint64_t)tile * tile));
 }
 
-/* Seed 000, option B: TILED_EVEN on the main section M, SIMPLE on the
- * bottom band B and on the right band R (which includes the corner). */
-static gt_status run_truncate_b(gt_context *ctx, const gt_program *tiled, const gt_program *simple,
-                                gt_bound_view src, gt_bound_view dst) {
-  uint32_t rows = src.view.rows, cols = src.view.cols, tile = tiled->key.tile;
+/* One dispatch of prog, SIMPLE or tiled, over the whole of src. */
+static gt_status run_program(gt_context *ctx, const gt_program *prog, gt_bound_view src, gt_bound_view dst) {
+  if (prog->key.kernel == GT_KERNEL_TRANSPOSE_SIMPLE) return run_simple(ctx, prog, src, dst);
+  return run_tiled(ctx, prog, src, dst);
+}
+
+/* Seed 000, option B: the even tiled kernel main on the main section M,
+ * bands on the bottom band B and on the right band R (which includes the
+ * corner). TRUNCATE_B's bands run SIMPLE; AUTO's run the padded kernel. */
+static gt_status run_main_and_bands(gt_context *ctx, const gt_program *main, const gt_program *bands,
+                                    gt_bound_view src, gt_bound_view dst) {
+  uint32_t rows = src.view.rows, cols = src.view.cols, tile = main->key.tile;
   gt_extent m = gt_extent_truncate((gt_extent){rows, cols}, tile, tile);
   if (m.rows && m.cols) {
-    GT__TRY(run_tiled(ctx, tiled, gt__bound_section(&src, 0, 0, m.rows, m.cols),
+    GT__TRY(run_tiled(ctx, main, gt__bound_section(&src, 0, 0, m.rows, m.cols),
                       gt__bound_section(&dst, 0, 0, m.cols, m.rows)));
   }
   if (m.rows < rows && m.cols) {
-    GT__TRY(run_simple(ctx, simple, gt__bound_section(&src, m.rows, 0, rows - m.rows, m.cols),
-                       gt__bound_section(&dst, 0, m.rows, m.cols, rows - m.rows)));
+    GT__TRY(run_program(ctx, bands, gt__bound_section(&src, m.rows, 0, rows - m.rows, m.cols),
+                        gt__bound_section(&dst, 0, m.rows, m.cols, rows - m.rows)));
   }
   if (m.cols < cols) {
-    GT__TRY(run_simple(ctx, simple, gt__bound_section(&src, 0, m.cols, rows, cols - m.cols),
-                       gt__bound_section(&dst, m.cols, 0, cols - m.cols, rows)));
+    GT__TRY(run_program(ctx, bands, gt__bound_section(&src, 0, m.cols, rows, cols - m.cols),
+                        gt__bound_section(&dst, m.cols, 0, cols - m.cols, rows)));
   }
   return GT_OK;
 }
@@ -95,21 +102,34 @@ static gt_status run_quads(gt_context *ctx, const gt_program *quads, const gt_pr
   return GT_OK;
 }
 
-/* One window of src onto dst with the strategy's programs (quads: AUTO's
- * SIMPLE may move 4x4 blocks instead). */
-static gt_status run_strategy(gt_context *ctx, gt_strategy strategy, const gt_program *tiled,
-                              const gt_program *simple, const gt_program *quads, gt_bound_view s,
-                              gt_bound_view t) {
-  uint32_t tile = tiled ? tiled->key.tile : 0;
+/* The programs one transpose runs: tiled is the strategy's tiled kernel;
+ * big, AUTO's even kernel with the device table's tile where that tile
+ * does not divide the extent; quads, AUTO's 4x4 blocks. */
+typedef struct {
+  const gt_program *tiled, *simple, *quads, *big;
+} transpose_programs;
+
+/* One window of src onto dst with the strategy's programs (AUTO's SIMPLE
+ * may move 4x4 blocks instead, AUTO's TILED_PAD the big tiles). */
+static gt_status run_strategy(gt_context *ctx, gt_strategy strategy, const transpose_programs *p,
+                              gt_bound_view s, gt_bound_view t) {
+  uint32_t tile = p->tiled ? p->tiled->key.tile : 0;
   switch (strategy) {
   case GT_STRATEGY_SIMPLE:
-    if (quads && quads_fit(&s) && quads_fit(&t)) return run_quads(ctx, quads, simple, s, t);
-    return run_simple(ctx, simple, s, t);
-  case GT_STRATEGY_TRUNCATE_B: return run_truncate_b(ctx, tiled, simple, s, t);
+    if (p->quads && quads_fit(&s) && quads_fit(&t)) return run_quads(ctx, p->quads, p->simple, s, t);
+    return run_simple(ctx, p->simple, s, t);
+  case GT_STRATEGY_TRUNCATE_B: return run_main_and_bands(ctx, p->tiled, p->simple, s, t);
   case GT_STRATEGY_TRUNCATE_A:
-    if (tiled == NULL || s.view.rows < tile || s.view.cols < tile) return run_simple(ctx, simple, s, t);
-    return run_tiled(ctx, tiled, s, t);
-  default: return run_tiled(ctx, tiled, s, t);
+    if (p->tiled == NULL || s.view.rows < tile || s.view.cols < tile) return run_simple(ctx, p->simple, s, t);
+    return run_tiled(ctx, p->tiled, s, t);
+  default:
+    /* On the H100, where rows start 16-byte aligned the padded 32-tile
+     * kernel ran 93% of a copy at 8200x5468 as one dispatch; elsewhere
+     * (8199x5467, 4099x4097) it ran 71-80% and the big tiles on the main
+     * section 85-86% (docs/performance.md). */
+    if (p->big && !(gt__bound_rows_aligned(&s) && gt__bound_rows_aligned(&t)))
+      return run_main_and_bands(ctx, p->big, p->tiled, s, t);
+    return run_tiled(ctx, p->tiled, s, t);
   }
 }
 
@@ -126,16 +146,19 @@ gt_status gt_transpose(gt_context *ctx, gt_view src, gt_view dst, const gt_trans
 
   gt_strategy strategy = d->strategy == GT_STRATEGY_AUTO ? ctx->auto_strategy : d->strategy;
   uint32_t tile = d->tile ? d->tile : ctx->default_tile;
-  /* AUTO's tile is the device table's where it has one that fits and
-   * divides the extent, beyond the public tiles: on the H100 a 64-tile
-   * touches half the pages per byte moved of a 32-tile, but guarded it
-   * ran at half the 32-tile's speed (docs/performance.md). Not in place,
+  /* AUTO's big tile is the device table's, beyond the public tiles: on
+   * the H100 a 64-tile touches half the pages per byte moved of a 32-tile.
+   * Where it divides the extent it is AUTO's tile; where it does not, AUTO's
+   * padded strategy may run it on the main section (run_strategy), since
+   * padded it ran at 32-40% of a copy (docs/performance.md). Not in place,
    * where a group holds two tiles. */
   uint32_t auto_tile = ctx->device->auto_tile;
-  if (d->strategy == GT_STRATEGY_AUTO && d->tile == 0 && auto_tile && src.rows % auto_tile == 0 &&
-      src.cols % auto_tile == 0 && !gt__same_view(src, dst) &&
-      gt__tiled_group_rows(&ctx->limits, auto_tile, auto_tile * (auto_tile + 1) * 4) != 0)
-    tile = auto_tile;
+  uint32_t big_rows =
+      auto_tile ? gt__tiled_group_rows(&ctx->limits, auto_tile, auto_tile * (auto_tile + 1) * 4) : 0;
+  bool big_fits =
+      d->strategy == GT_STRATEGY_AUTO && d->tile == 0 && big_rows != 0 && !gt__same_view(src, dst);
+  bool big_divides = big_fits && src.rows % auto_tile == 0 && src.cols % auto_tile == 0;
+  if (big_divides) tile = auto_tile;
   /* AUTO's padded kernel drops its guards when the tile divides the
    * extent: guards cost a fifth of the speed (docs/performance.md). */
   if (d->strategy == GT_STRATEGY_AUTO && strategy == GT_STRATEGY_TILED_PAD && src.rows % tile == 0 &&
@@ -203,20 +226,22 @@ gt_status gt_transpose(gt_context *ctx, gt_view src, gt_view dst, const gt_trans
                      (strategy == GT_STRATEGY_TRUNCATE_A && (main_empty || in_blocks));
   uint32_t tiled_variant = variant | (strategy == GT_STRATEGY_TILED_PAD ? GT_VARIANT_GUARDED : 0) |
                            (strategy == GT_STRATEGY_TRUNCATE_A ? GT_VARIANT_TRUNCATE_A : 0);
-  const gt_program *simple = NULL, *tiled = NULL, *quads = NULL;
-  if (need_simple) GT__TRY(get_simple(ctx, variant, &simple));
+  transpose_programs p = {NULL, NULL, NULL, NULL};
+  if (need_simple) GT__TRY(get_simple(ctx, variant, &p.simple));
   if (d->strategy == GT_STRATEGY_AUTO && ctx->auto_quads)
     GT__TRY(gt__program_for(ctx, GT_KERNEL_TRANSPOSE_QUADS, 0, QUADS_GROUP_COLS, QUADS_GROUP_ROWS, 0, GT_U32,
-                            &quads));
+                            &p.quads));
   if (strategy != GT_STRATEGY_SIMPLE && !(strategy == GT_STRATEGY_TRUNCATE_A && main_empty))
-    GT__TRY(get_tiled(ctx, GT_KERNEL_TRANSPOSE_TILED, tile, group_rows, tiled_variant, &tiled));
+    GT__TRY(get_tiled(ctx, GT_KERNEL_TRANSPOSE_TILED, tile, group_rows, tiled_variant, &p.tiled));
+  if (big_fits && !big_divides && strategy == GT_STRATEGY_TILED_PAD)
+    GT__TRY(get_tiled(ctx, GT_KERNEL_TRANSPOSE_TILED, auto_tile, big_rows, variant, &p.big));
 
   gt_status status = GT_OK;
   if (!in_blocks) {
     gt_bound_view s, t;
     GT__TRY(gt__view_bind(ctx, src, &s));
     GT__TRY(gt__view_bind(ctx, dst, &t));
-    status = run_strategy(ctx, strategy, tiled, simple, quads, s, t);
+    status = run_strategy(ctx, strategy, &p, s, t);
   }
   for (uint32_t r = 0; in_blocks && r < src.rows && status == GT_OK; r += plan.block[0]) {
     for (uint32_t c = 0; c < src.cols && status == GT_OK; c += plan.block[1]) {
@@ -224,7 +249,7 @@ gt_status gt_transpose(gt_context *ctx, gt_view src, gt_view dst, const gt_trans
       gt_bound_view s, t;
       status = gt__view_bind(ctx, gt_section(src, r, c, h, w), &s);
       if (status == GT_OK) status = gt__view_bind(ctx, gt_section(dst, c, r, w, h), &t);
-      if (status == GT_OK) status = run_strategy(ctx, strategy, tiled, simple, quads, s, t);
+      if (status == GT_OK) status = run_strategy(ctx, strategy, &p, s, t);
     }
   }
   return gt__operation_end(ctx, status, GT__BUFFER_WRITE_BARRIERS, "gt_transpose");

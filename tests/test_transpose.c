@@ -264,6 +264,24 @@ static void test_aligned_auto(void) {
     }
 }
 
+/* Shapes around the device table's big tile (64 on NVIDIA), with rows
+ * 16-byte aligned or not: where the big tile does not divide the extent,
+ * AUTO's padded strategy runs it on the main section and the padded kernel
+ * on the bands, or the padded kernel alone where rows are aligned. */
+static void test_big_tile_sections(void) {
+  static const gt_extent shapes[] = {{64, 65}, {65, 64}, {127, 129}, {130, 200}, {200, 132}, {63, 300}};
+  static const layout layouts[] = {{0, 0}, {4, 4}, {3, 1}, {8, 0}};
+  for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
+    for (size_t j = 0; j < sizeof layouts / sizeof layouts[0]; j++) {
+      forced_layout = &layouts[j];
+      gt_type type = types[(i + j) % 3];
+      if (!run_op(shapes[i], type, GT_STRATEGY_AUTO, 0, false))
+        printf("FAILED: big-tile sections %ux%u guard %u extra %u\n", shapes[i].rows, shapes[i].cols,
+               layouts[j].guard, layouts[j].extra);
+      forced_layout = NULL;
+    }
+}
+
 int main(int argc, char **argv) {
   gt_test_env env;
   int rc = gt_test_open(argc, argv, &env);
@@ -276,6 +294,7 @@ int main(int argc, char **argv) {
   test_twice_is_identity();
   test_copy();
   test_aligned_auto();
+  test_big_tile_sections();
   printf("%lu transposes and copies checked word for word, %lu of them on views longer than a storage "
          "block\n",
          cases, block_cases);
