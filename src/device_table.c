@@ -52,9 +52,9 @@ enum { BYTES_MOBILE = 27, BYTES_DESKTOP = 31 };
  *
  * auto_tile: on the H100, 64x64 tiles ran 85-93% of a copy at 8192^2
  * where 32x32 tiles ran 61-84%, and 73% against 30% at 16384^2; moving
- * their rows as uvec4s changed nothing. Guarded, at 8199x5467, they ran
- * 32% to the 32-tile's 72%, so AUTO takes them where they divide the
- * extent only (docs/performance.md).
+ * their rows as uvec4s changed nothing. Padded over all of 8199x5467
+ * they ran 32% to the 32-tile's 72%; on its main section, with the bands
+ * by the padded 32-tile, 85% (transpose.c, docs/performance.md).
  *
  * quads: on llvmpipe every storage access is a gather or a scatter, and
  * the uvec4 copy makes a quarter of SIMPLE's accesses; AUTO there moves
