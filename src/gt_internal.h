@@ -66,7 +66,8 @@ enum {
   GT_VARIANT_ROTATE_SHIFT = 5,     /* images: bits 5-6 hold GT_ROTATE, quarter turns */
   GT_VARIANT_VEC4_A = 1u << 7,     /* shared matmul: a read as vec4s */
   GT_VARIANT_VEC4_B = 1u << 8,     /* shared matmul: b read as vec4s */
-  GT_VARIANT_VEC4_C = 1u << 9      /* shared matmul: c read and written as vec4s */
+  GT_VARIANT_VEC4_C = 1u << 9,     /* shared matmul: c read and written as vec4s */
+  GT_VARIANT_ELEMENTS = 1u << 10   /* transpose_quads: rows at any alignment, views in elements */
 };
 
 /* Everything that makes one program different from another: the key of

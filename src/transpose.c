@@ -72,19 +72,22 @@ static gt_status run_main_and_bands(gt_context *ctx, const gt_program *main, con
   return GT_OK;
 }
 
-/* 4x4 blocks as uvec4s need both views' rows to start 16-byte aligned. */
-static bool quads_fit(const gt_bound_view *v) {
-  return gt__bound_rows_aligned(v) && v->view.rows >= 4 && v->view.cols >= 4;
-}
+/* A view with a whole 4x4 block. */
+static bool quads_fit(const gt_bound_view *v) { return v->view.rows >= 4 && v->view.cols >= 4; }
 
 /* The 4x4 blocks by transpose_quads, then the bottom rows and right
- * columns that make no whole block by SIMPLE (seed 000's option B). */
-static gt_status run_quads(gt_context *ctx, const gt_program *quads, const gt_program *simple,
-                           gt_bound_view s, gt_bound_view t) {
+ * columns that make no whole block by SIMPLE (seed 000's option B).
+ * quads moves uvec4s and needs both views' rows to start 16-byte aligned;
+ * elements is its GT_ELEMENTS variant, for rows at any alignment. */
+static gt_status run_quads(gt_context *ctx, const gt_program *quads, const gt_program *elements,
+                           const gt_program *simple, gt_bound_view s, gt_bound_view t) {
   uint32_t rows = s.view.rows, cols = s.view.cols, rows4 = rows / 4 * 4, cols4 = cols / 4 * 4;
   gt_bound_view views[2] = {gt__bound_section(&s, 0, 0, rows4, cols4),
                             gt__bound_section(&t, 0, 0, cols4, rows4)};
-  for (int i = 0; i < 2; i++) {
+  bool aligned = gt__bound_rows_aligned(&s) && gt__bound_rows_aligned(&t);
+  if (!aligned && elements == NULL) return run_simple(ctx, simple, s, t); /* not fetched: cannot happen */
+  if (!aligned) quads = elements;
+  for (int i = 0; i < 2 && aligned; i++) {
     /* cols, offset and pitch in uvec4s; rows stay elements. */
     views[i].view.cols /= 4;
     views[i].view.pitch /= 4;
@@ -104,9 +107,10 @@ static gt_status run_quads(gt_context *ctx, const gt_program *quads, const gt_pr
 
 /* The programs one transpose runs: tiled is the strategy's tiled kernel;
  * big, AUTO's even kernel with the device table's tile where that tile
- * does not divide the extent; quads, AUTO's 4x4 blocks. */
+ * does not divide the extent; quads and quad_elements, AUTO's 4x4 blocks
+ * for rows 16-byte aligned and for any rows. */
 typedef struct {
-  const gt_program *tiled, *simple, *quads, *big;
+  const gt_program *tiled, *simple, *quads, *quad_elements, *big;
 } transpose_programs;
 
 /* One window of src onto dst with the strategy's programs (AUTO's SIMPLE
@@ -116,7 +120,7 @@ static gt_status run_strategy(gt_context *ctx, gt_strategy strategy, const trans
   uint32_t tile = p->tiled ? p->tiled->key.tile : 0;
   switch (strategy) {
   case GT_STRATEGY_SIMPLE:
-    if (p->quads && quads_fit(&s) && quads_fit(&t)) return run_quads(ctx, p->quads, p->simple, s, t);
+    if (p->quads && quads_fit(&s)) return run_quads(ctx, p->quads, p->quad_elements, p->simple, s, t);
     return run_simple(ctx, p->simple, s, t);
   case GT_STRATEGY_TRUNCATE_B: return run_main_and_bands(ctx, p->tiled, p->simple, s, t);
   case GT_STRATEGY_TRUNCATE_A:
@@ -226,11 +230,19 @@ gt_status gt_transpose(gt_context *ctx, gt_view src, gt_view dst, const gt_trans
                      (strategy == GT_STRATEGY_TRUNCATE_A && (main_empty || in_blocks));
   uint32_t tiled_variant = variant | (strategy == GT_STRATEGY_TILED_PAD ? GT_VARIANT_GUARDED : 0) |
                            (strategy == GT_STRATEGY_TRUNCATE_A ? GT_VARIANT_TRUNCATE_A : 0);
-  transpose_programs p = {NULL, NULL, NULL, NULL};
+  transpose_programs p = {NULL, NULL, NULL, NULL, NULL};
   if (need_simple) GT__TRY(get_simple(ctx, variant, &p.simple));
-  if (d->strategy == GT_STRATEGY_AUTO && ctx->auto_quads)
+  if (d->strategy == GT_STRATEGY_AUTO && ctx->auto_quads) {
     GT__TRY(gt__program_for(ctx, GT_KERNEL_TRANSPOSE_QUADS, 0, QUADS_GROUP_COLS, QUADS_GROUP_ROWS, 0, GT_U32,
                             &p.quads));
+    /* Rows that may start unaligned: views cut into blocks are checked
+     * block by block, so they fetch it too. */
+    bool aligned = src.offset % 4 == 0 && gt__view_pitch(src) % 4 == 0 && dst.offset % 4 == 0 &&
+                   gt__view_pitch(dst) % 4 == 0 && ctx->limits.storage_offset_alignment % 16 == 0;
+    if (!aligned || in_blocks)
+      GT__TRY(gt__program_for(ctx, GT_KERNEL_TRANSPOSE_QUADS, 0, QUADS_GROUP_COLS, QUADS_GROUP_ROWS,
+                              GT_VARIANT_ELEMENTS, GT_U32, &p.quad_elements));
+  }
   if (strategy != GT_STRATEGY_SIMPLE && !(strategy == GT_STRATEGY_TRUNCATE_A && main_empty))
     GT__TRY(get_tiled(ctx, GT_KERNEL_TRANSPOSE_TILED, tile, group_rows, tiled_variant, &p.tiled));
   if (big_fits && !big_divides && strategy == GT_STRATEGY_TILED_PAD)

@@ -264,6 +264,23 @@ static void test_aligned_auto(void) {
     }
 }
 
+/* Views whose rows start at every alignment (odd guards and pitches),
+ * where AUTO on llvmpipe moves 4x4 blocks of single elements, and SIMPLE
+ * the rows and columns left over. */
+static void test_unaligned_auto(void) {
+  static const gt_extent shapes[] = {{4, 4}, {5, 7}, {8, 12}, {67, 48}, {129, 77}, {3, 64}};
+  static const layout layouts[] = {{1, 1}, {2, 3}, {3, 0}, {5, 2}};
+  for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
+    for (size_t j = 0; j < sizeof layouts / sizeof layouts[0]; j++) {
+      forced_layout = &layouts[j];
+      gt_type type = types[(i + j) % 3];
+      if (!run_op(shapes[i], type, GT_STRATEGY_AUTO, 0, false))
+        printf("FAILED: unaligned %ux%u guard %u extra %u\n", shapes[i].rows, shapes[i].cols,
+               layouts[j].guard, layouts[j].extra);
+      forced_layout = NULL;
+    }
+}
+
 /* Shapes around the device table's big tile (64 on NVIDIA), with rows
  * 16-byte aligned or not: where the big tile does not divide the extent,
  * AUTO's padded strategy runs it on the main section and the padded kernel
@@ -294,6 +311,7 @@ int main(int argc, char **argv) {
   test_twice_is_identity();
   test_copy();
   test_aligned_auto();
+  test_unaligned_auto();
   test_big_tile_sections();
   printf("%lu transposes and copies checked word for word, %lu of them on views longer than a storage "
          "block\n",
