@@ -14,7 +14,8 @@
 shared GT_SHARED_TEXEL tile[GT_TILE][GT_TILE + GT_TILE_SPARE];
 
 void main() {
-  uvec2 origin = gt_tile_origin();
+  /* The group order: transpose_order.glsl, as the buffer transposes. */
+  uvec2 origin = striped_tile() * uvec2(GT_TILE_ROWS, GT_TILE_COLS);
   uvec2 local = gt_local();
   for (uint k = 0u; k < uint(GT_TILE); k += uint(GT_GROUP_ROWS)) {
     uvec2 s = origin + uvec2(local.x + k, local.y);

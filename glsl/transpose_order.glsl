@@ -1,4 +1,4 @@
-/* The group order of the tiled transposes (out of place and in place).
+/* The group order of the tiled transposes (out of place, in place, images).
  *
  * Groups are taken in stripes of gt_stripe_tiles tile rows: down a
  * stripe's column of tiles, then the next column (1 = plain row order).

@@ -90,7 +90,7 @@ typedef struct gt_program {
   GLint scale_loc;        /* matmul: uniform vec2 gt_scale */
   GLint k_range_loc;      /* matmul: uniform uvec2 gt_k_range */
   GLint grid_origin_loc;  /* in-place SIMPLE: uniform uvec2 gt_grid_origin */
-  GLint stripe_tiles_loc; /* tiled transpose: uniform uint gt_stripe_tiles */
+  GLint stripe_tiles_loc; /* tiled transposes, images: uniform uint gt_stripe_tiles */
 } gt_program;
 
 /* Every variant one context can reach: transpose and copy 23 (SIMPLE,
@@ -353,15 +353,16 @@ enum { GT_PREAMBLE_BYTES = 1024 };
 size_t gt__program_preamble(const gt_program_key *key, char *buf, size_t size);
 
 /* The source strings of key's program, in order: the preamble, the
- * prelude (source string 1), the kernel's include (3) and the kernel (2),
- * with the #line directives between them. */
-enum { GT_PROGRAM_PARTS = 6 };
+ * prelude (source string 1), the kernel's include (3), the tiled
+ * transposes' group order (4) and the kernel (2), with the #line
+ * directives between them. */
+enum { GT_PROGRAM_PARTS = 8 };
 void gt__program_parts(const gt_program_key *key, const char *preamble, const char *parts[GT_PROGRAM_PARTS]);
 
 /* The same order for any text: preamble, prelude (source 1), include
- * (source 3, may be NULL) and body (source 2). User kernels pass their
- * declarations as the include. */
-void gt__source_parts(const char *preamble, const char *include, const char *body,
+ * (source 3, may be NULL), group order (source 4, may be NULL) and body
+ * (source 2). User kernels pass their declarations as the include. */
+void gt__source_parts(const char *preamble, const char *include, const char *order, const char *body,
                       const char *parts[GT_PROGRAM_PARTS]);
 
 /* The GLSL name of an element type: float, int or uint. */
@@ -414,7 +415,7 @@ uint32_t gt__tiled_group_rows(const gt_limits *l, uint32_t tile, uint32_t shared
  * bytes of the device table. Going down a stripe's column of tiles, the
  * groups running together touch few enough pages of both matrices
  * (docs/performance.md); 1 is plain row order. */
-uint32_t gt__stripe_tiles(const gt_context *ctx, const gt_bound_view *src, uint32_t tile);
+uint32_t gt__stripe_tiles(const gt_context *ctx, uint64_t src_row_bytes, uint32_t tile);
 
 /* true when a and b are the very same window: same buffer, offset,
  * extent, effective pitch and type. */

@@ -123,6 +123,12 @@ static gt_status image_op(gt_context *ctx, gt_image src, gt_image dst, uint32_t 
   glBindImageTexture(0, src.texture, (GLint)src.level, GL_FALSE, 0, GL_READ_ONLY, format);
   glBindImageTexture(1, dst.texture, (GLint)dst.level, GL_FALSE, 0, GL_WRITE_ONLY, format);
   GLuint views[8] = {src.height, src.width, src.x, src.y, dst.height, dst.width, dst.x, dst.y};
+  /* The tiled kernel takes its groups in the tiled transposes' order
+   * (transpose_order.glsl), the stripes sized from the window's rows:
+   * every format has 4-byte texels. */
+  if (!simple)
+    glProgramUniform1ui(prog->name, prog->stripe_tiles_loc,
+                        gt__stripe_tiles(ctx, (uint64_t)src.width * 4, tile));
   uint32_t step_cols = simple ? GT_SIMPLE_GROUP_COLS : tile;
   uint32_t step_rows = simple ? GT_SIMPLE_GROUP_ROWS : tile;
   gt_status status =

@@ -100,7 +100,8 @@ static gt_status build(gt_context *ctx, const gt_program_key *key, gt_program *s
   gt__program_parts(key, preamble, parts);
   snprintf(
       what, sizeof what,
-      "%s (tile %u, group %ux%u, variant %u; source 1 = prelude.glsl, 2 = the kernel, 3 = its shared part)",
+      "%s (tile %u, group %ux%u, variant %u; source 1 = prelude.glsl, 2 = the kernel, 3 = its shared part, "
+      "4 = the group order)",
       gt__kernel_name(key->kernel), key->tile, key->group_cols, key->group_rows, key->variant);
   GLuint program = 0;
   GT__TRY(gt__program_build(ctx, parts, GT_PROGRAM_PARTS, what, &program));

@@ -25,19 +25,22 @@ extern const char gt__glsl_image_common[];
 extern const char gt__glsl_image_simple[];
 extern const char gt__glsl_image_tiled[];
 
+/* Each kernel's text, the part it shares with its family, and the group
+ * order of the tiled transposes where it takes its groups in that order. */
 static const struct {
   const char *name;
   const char *source;
   const char *include;
+  const char *order;
 } kernels[GT_KERNEL_COUNT] = {
     [GT_KERNEL_TRANSPOSE_SIMPLE] = {"transpose_simple.comp", gt__glsl_transpose_simple, NULL},
-    [GT_KERNEL_TRANSPOSE_TILED] = {"transpose_tiled.comp", gt__glsl_transpose_tiled,
+    [GT_KERNEL_TRANSPOSE_TILED] = {"transpose_tiled.comp", gt__glsl_transpose_tiled, NULL,
                                    gt__glsl_transpose_order},
     [GT_KERNEL_TRANSPOSE_QUADS] = {"transpose_quads.comp", gt__glsl_transpose_quads, NULL},
     [GT_KERNEL_TRANSPOSE_INPLACE_SIMPLE] = {"transpose_inplace_simple.comp",
                                             gt__glsl_transpose_inplace_simple, NULL},
     [GT_KERNEL_TRANSPOSE_INPLACE_TILED] = {"transpose_inplace_tiled.comp", gt__glsl_transpose_inplace_tiled,
-                                           gt__glsl_transpose_order},
+                                           NULL, gt__glsl_transpose_order},
     [GT_KERNEL_MATMUL_SIMPLE] = {"matmul_simple.comp", gt__glsl_matmul_simple, gt__glsl_matmul_common},
     [GT_KERNEL_MATMUL_TILED] = {"matmul_tiled.comp", gt__glsl_matmul_tiled, gt__glsl_matmul_common},
     [GT_KERNEL_MATMUL_BLOCKED] = {"matmul_blocked.comp", gt__glsl_matmul_blocked, gt__glsl_matmul_common},
@@ -48,7 +51,8 @@ static const struct {
     [GT_KERNEL_COPY] = {"copy.comp", gt__glsl_copy, NULL},
     [GT_KERNEL_COPY_VEC4] = {"copy_vec4.comp", gt__glsl_copy_vec4, NULL},
     [GT_KERNEL_IMAGE_SIMPLE] = {"image_simple.comp", gt__glsl_image_simple, gt__glsl_image_common},
-    [GT_KERNEL_IMAGE_TILED] = {"image_tiled.comp", gt__glsl_image_tiled, gt__glsl_image_common},
+    [GT_KERNEL_IMAGE_TILED] = {"image_tiled.comp", gt__glsl_image_tiled, gt__glsl_image_common,
+                               gt__glsl_transpose_order},
 };
 
 const char *gt__kernel_include(gt_kernel k) {
@@ -118,18 +122,23 @@ size_t gt__program_preamble(const gt_program_key *key, char *buf, size_t size) {
   return n < 0 || (size_t)n >= size ? 0 : (size_t)n;
 }
 
-void gt__source_parts(const char *preamble, const char *include, const char *body,
+void gt__source_parts(const char *preamble, const char *include, const char *order, const char *body,
                       const char *parts[GT_PROGRAM_PARTS]) {
   parts[0] = preamble;
   parts[1] = gt__glsl_prelude;
   parts[2] = "\n#line 1 3\n";
   parts[3] = include ? include : "";
-  parts[4] = "\n#line 1 2\n";
-  parts[5] = body;
+  parts[4] = "\n#line 1 4\n";
+  parts[5] = order ? order : "";
+  parts[6] = "\n#line 1 2\n";
+  parts[7] = body;
 }
 
 void gt__program_parts(const gt_program_key *key, const char *preamble, const char *parts[GT_PROGRAM_PARTS]) {
-  gt__source_parts(preamble, gt__kernel_include(key->kernel), gt__kernel_source(key->kernel), parts);
+  gt_kernel k = key->kernel;
+  bool known = (unsigned)k < GT_KERNEL_COUNT;
+  gt__source_parts(preamble, gt__kernel_include(k), known ? kernels[k].order : NULL, gt__kernel_source(k),
+                   parts);
 }
 
 /* FNV-1a, 64-bit, over text and its terminating NUL: text moved from one

@@ -18,9 +18,8 @@ static gt_status get_tiled(gt_context *ctx, gt_kernel kernel, uint32_t tile, uin
   return gt__program_for(ctx, kernel, tile, tile, group_rows, variant, GT_U32, out);
 }
 
-uint32_t gt__stripe_tiles(const gt_context *ctx, const gt_bound_view *src, uint32_t tile) {
-  uint64_t row_bytes = (uint64_t)src->view.pitch * 4;
-  uint64_t tiles = ((uint64_t)1 << ctx->device->stripe_bytes_log2) / row_bytes / tile;
+uint32_t gt__stripe_tiles(const gt_context *ctx, uint64_t src_row_bytes, uint32_t tile) {
+  uint64_t tiles = ((uint64_t)1 << ctx->device->stripe_bytes_log2) / src_row_bytes / tile;
   return tiles < 1 ? 1 : tiles > UINT32_MAX ? UINT32_MAX : (uint32_t)tiles;
 }
 
@@ -38,7 +37,8 @@ static gt_status run_tiled(gt_context *ctx, const gt_program *prog, gt_bound_vie
   gt_extent e = {src.view.rows, src.view.cols};
   gt_extent grid = (prog->key.variant & GT_VARIANT_GUARDED) ? gt_extent_pad(e, tile, tile)
                                                             : gt_extent_truncate(e, tile, tile);
-  glProgramUniform1ui(prog->name, prog->stripe_tiles_loc, gt__stripe_tiles(ctx, &src, tile));
+  glProgramUniform1ui(prog->name, prog->stripe_tiles_loc,
+                      gt__stripe_tiles(ctx, (uint64_t)src.view.pitch * 4, tile));
   gt_bound_view views[2] = {src, dst};
   return gt__dispatch(ctx, prog, views, 2, grid.cols / tile, grid.rows / tile,
                       gt__moved_bytes((uint64_t)tile * tile));

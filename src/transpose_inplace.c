@@ -25,7 +25,8 @@ static gt_status run_simple(gt_context *ctx, const gt_program *prog, const gt_bo
 /* A group swaps a pair of tiles: twice a tile's elements. */
 static gt_status run_tiled(gt_context *ctx, const gt_program *prog, const gt_bound_view *v, uint32_t tiles) {
   uint64_t tile = prog->key.tile;
-  glProgramUniform1ui(prog->name, prog->stripe_tiles_loc, gt__stripe_tiles(ctx, v, (uint32_t)tile));
+  glProgramUniform1ui(prog->name, prog->stripe_tiles_loc,
+                      gt__stripe_tiles(ctx, (uint64_t)v->view.pitch * 4, (uint32_t)tile));
   return gt__dispatch(ctx, prog, v, 1, tiles, tiles, gt__moved_bytes(2 * tile * tile));
 }
 

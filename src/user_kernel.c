@@ -197,7 +197,7 @@ gt_status gt_kernel_create(gt_context *ctx, const gt_kernel_desc *d, gt_kernel_i
       delete_kernel(k);
       return GT_ERR_INVALID_ARGUMENT;
     }
-    gt__source_parts(preamble, decls, d->body, parts);
+    gt__source_parts(preamble, decls, NULL, d->body, parts);
     gt_status s = gt__program_build(ctx, parts, GT_PROGRAM_PARTS,
                                     aliased ? "a user kernel, aliased variant (source 2 = the body)"
                                             : "a user kernel (source 2 = the body)",

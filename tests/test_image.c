@@ -150,6 +150,22 @@ static unsigned long test_shapes(void) {
   return cases;
 }
 
+/* Windows of several stripes of the tiled kernel's group order (stripes
+ * of 1 MiB of source rows on llvmpipe: 8 tile rows of 16 here, so two
+ * whole stripes and a partial one at the bottom; one stripe where stripes
+ * are larger). Textures stay within ES 3.1's 2048-texel minimum. Every texel of the destination is checked,
+ * so an order that missed or repeated a tile fails. */
+static unsigned long test_striped_order(void) {
+  unsigned long cases = 0;
+  for (uint32_t turns = 0; turns < 4; turns++) {
+    if (turns == 2) continue; /* a half turn has no tiled kernel */
+    run_case(formats[turns % 4], 300, 2039, turns, GT_STRATEGY_TILED_PAD, 16);
+    run_case(formats[(turns + 1) % 4], 288, 2032, turns, GT_STRATEGY_TILED_EVEN, 16);
+    cases += 2;
+  }
+  return cases;
+}
+
 /* Four quarter turns, one after another, give the image back. */
 static void test_full_turn(void) {
   uint32_t R = 13, C = 29;
@@ -313,6 +329,7 @@ int main(int argc, char **argv) {
   ctx = env.ctx;
   glGenFramebuffers(1, &fbo);
   unsigned long cases = test_shapes();
+  cases += test_striped_order();
   test_full_turn();
   test_refusals();
   /* One gt_context per GL context at a time: the harness's goes first. */
