@@ -264,21 +264,29 @@ static void test_aligned_auto(void) {
     }
 }
 
+/* AUTO over every shape x layout, a type each in turn; what names the
+ * cases in a failure. */
+static void run_auto_layouts(const char *what, const gt_extent *shapes, size_t shape_count,
+                             const layout *layouts, size_t layout_count) {
+  for (size_t i = 0; i < shape_count; i++)
+    for (size_t j = 0; j < layout_count; j++) {
+      forced_layout = &layouts[j];
+      gt_type type = types[(i + j) % 3];
+      if (!run_op(shapes[i], type, GT_STRATEGY_AUTO, 0, false))
+        printf("FAILED: %s %ux%u guard %u extra %u\n", what, shapes[i].rows, shapes[i].cols, layouts[j].guard,
+               layouts[j].extra);
+      forced_layout = NULL;
+    }
+}
+
 /* Views whose rows start at every alignment (odd guards and pitches),
  * where AUTO on llvmpipe moves 4x4 blocks of single elements, and SIMPLE
  * the rows and columns left over. */
 static void test_unaligned_auto(void) {
   static const gt_extent shapes[] = {{4, 4}, {5, 7}, {8, 12}, {67, 48}, {129, 77}, {3, 64}};
   static const layout layouts[] = {{1, 1}, {2, 3}, {3, 0}, {5, 2}};
-  for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
-    for (size_t j = 0; j < sizeof layouts / sizeof layouts[0]; j++) {
-      forced_layout = &layouts[j];
-      gt_type type = types[(i + j) % 3];
-      if (!run_op(shapes[i], type, GT_STRATEGY_AUTO, 0, false))
-        printf("FAILED: unaligned %ux%u guard %u extra %u\n", shapes[i].rows, shapes[i].cols,
-               layouts[j].guard, layouts[j].extra);
-      forced_layout = NULL;
-    }
+  run_auto_layouts("unaligned", shapes, sizeof shapes / sizeof shapes[0], layouts,
+                   sizeof layouts / sizeof layouts[0]);
 }
 
 /* Shapes around the device table's big tile (64 on NVIDIA), with rows
@@ -288,15 +296,8 @@ static void test_unaligned_auto(void) {
 static void test_big_tile_sections(void) {
   static const gt_extent shapes[] = {{64, 65}, {65, 64}, {127, 129}, {130, 200}, {200, 132}, {63, 300}};
   static const layout layouts[] = {{0, 0}, {4, 4}, {3, 1}, {8, 0}};
-  for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
-    for (size_t j = 0; j < sizeof layouts / sizeof layouts[0]; j++) {
-      forced_layout = &layouts[j];
-      gt_type type = types[(i + j) % 3];
-      if (!run_op(shapes[i], type, GT_STRATEGY_AUTO, 0, false))
-        printf("FAILED: big-tile sections %ux%u guard %u extra %u\n", shapes[i].rows, shapes[i].cols,
-               layouts[j].guard, layouts[j].extra);
-      forced_layout = NULL;
-    }
+  run_auto_layouts("big-tile sections", shapes, sizeof shapes / sizeof shapes[0], layouts,
+                   sizeof layouts / sizeof layouts[0]);
 }
 
 int main(int argc, char **argv) {
