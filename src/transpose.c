@@ -50,23 +50,24 @@ static gt_status run_program(gt_context *ctx, const gt_program *prog, gt_bound_v
   return run_tiled(ctx, prog, src, dst);
 }
 
-/* Seed 000, option B: the even tiled kernel main on the main section M,
- * bands on the bottom band B and on the right band R (which includes the
- * corner). TRUNCATE_B's bands run SIMPLE; AUTO's run the padded kernel. */
-static gt_status run_main_and_bands(gt_context *ctx, const gt_program *main, const gt_program *bands,
+/* Seed 000, option B: an even tiled kernel, whole, on the main section M
+ * of its tile, and band on the bottom band B and on the right band R (which
+ * includes the corner). TRUNCATE_B's bands run SIMPLE; AUTO's run the
+ * padded kernel. */
+static gt_status run_main_and_bands(gt_context *ctx, const gt_program *whole, const gt_program *band,
                                     gt_bound_view src, gt_bound_view dst) {
-  uint32_t rows = src.view.rows, cols = src.view.cols, tile = main->key.tile;
+  uint32_t rows = src.view.rows, cols = src.view.cols, tile = whole->key.tile;
   gt_extent m = gt_extent_truncate((gt_extent){rows, cols}, tile, tile);
   if (m.rows && m.cols) {
-    GT__TRY(run_tiled(ctx, main, gt__bound_section(&src, 0, 0, m.rows, m.cols),
+    GT__TRY(run_tiled(ctx, whole, gt__bound_section(&src, 0, 0, m.rows, m.cols),
                       gt__bound_section(&dst, 0, 0, m.cols, m.rows)));
   }
   if (m.rows < rows && m.cols) {
-    GT__TRY(run_program(ctx, bands, gt__bound_section(&src, m.rows, 0, rows - m.rows, m.cols),
+    GT__TRY(run_program(ctx, band, gt__bound_section(&src, m.rows, 0, rows - m.rows, m.cols),
                         gt__bound_section(&dst, 0, m.rows, m.cols, rows - m.rows)));
   }
   if (m.cols < cols) {
-    GT__TRY(run_program(ctx, bands, gt__bound_section(&src, 0, m.cols, rows, cols - m.cols),
+    GT__TRY(run_program(ctx, band, gt__bound_section(&src, 0, m.cols, rows, cols - m.cols),
                         gt__bound_section(&dst, m.cols, 0, cols - m.cols, rows)));
   }
   return GT_OK;
