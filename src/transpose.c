@@ -86,7 +86,6 @@ static gt_status run_quads(gt_context *ctx, const gt_program *quads, const gt_pr
   gt_bound_view views[2] = {gt__bound_section(&s, 0, 0, rows4, cols4),
                             gt__bound_section(&t, 0, 0, cols4, rows4)};
   bool aligned = gt__bound_rows_aligned(&s) && gt__bound_rows_aligned(&t);
-  if (!aligned && elements == NULL) return run_simple(ctx, simple, s, t); /* not fetched: cannot happen */
   if (!aligned) quads = elements;
   for (int i = 0; i < 2 && aligned; i++) {
     /* cols, offset and pitch in uvec4s; rows stay elements. */
@@ -231,16 +230,21 @@ gt_status gt_transpose(gt_context *ctx, gt_view src, gt_view dst, const gt_trans
                      (strategy == GT_STRATEGY_TRUNCATE_A && (main_empty || in_blocks));
   uint32_t tiled_variant = variant | (strategy == GT_STRATEGY_TILED_PAD ? GT_VARIANT_GUARDED : 0) |
                            (strategy == GT_STRATEGY_TRUNCATE_A ? GT_VARIANT_TRUNCATE_A : 0);
+  /* Views in one binding each are bound now: whether their rows start
+   * aligned picks the 4x4 blocks' program. */
+  gt_bound_view s, t;
+  if (!in_blocks) {
+    GT__TRY(gt__view_bind(ctx, src, &s));
+    GT__TRY(gt__view_bind(ctx, dst, &t));
+  }
   transpose_programs p = {NULL, NULL, NULL, NULL, NULL};
   if (need_simple) GT__TRY(get_simple(ctx, variant, &p.simple));
   if (d->strategy == GT_STRATEGY_AUTO && ctx->auto_quads) {
     GT__TRY(gt__program_for(ctx, GT_KERNEL_TRANSPOSE_QUADS, 0, QUADS_GROUP_COLS, QUADS_GROUP_ROWS, 0, GT_U32,
                             &p.quads));
-    /* Rows that may start unaligned: views cut into blocks are checked
-     * block by block, so they fetch it too. */
-    bool aligned = src.offset % 4 == 0 && gt__view_pitch(src) % 4 == 0 && dst.offset % 4 == 0 &&
-                   gt__view_pitch(dst) % 4 == 0 && ctx->limits.storage_offset_alignment % 16 == 0;
-    if (!aligned || in_blocks)
+    /* Views cut into blocks are checked block by block, so they fetch it
+     * whatever their alignment. */
+    if (in_blocks || !(gt__bound_rows_aligned(&s) && gt__bound_rows_aligned(&t)))
       GT__TRY(gt__program_for(ctx, GT_KERNEL_TRANSPOSE_QUADS, 0, QUADS_GROUP_COLS, QUADS_GROUP_ROWS,
                               GT_VARIANT_ELEMENTS, GT_U32, &p.quad_elements));
   }
@@ -250,16 +254,10 @@ gt_status gt_transpose(gt_context *ctx, gt_view src, gt_view dst, const gt_trans
     GT__TRY(get_tiled(ctx, GT_KERNEL_TRANSPOSE_TILED, auto_tile, big_rows, variant, &p.big));
 
   gt_status status = GT_OK;
-  if (!in_blocks) {
-    gt_bound_view s, t;
-    GT__TRY(gt__view_bind(ctx, src, &s));
-    GT__TRY(gt__view_bind(ctx, dst, &t));
-    status = run_strategy(ctx, strategy, &p, s, t);
-  }
+  if (!in_blocks) status = run_strategy(ctx, strategy, &p, s, t);
   for (uint32_t r = 0; in_blocks && r < src.rows && status == GT_OK; r += plan.block[0]) {
     for (uint32_t c = 0; c < src.cols && status == GT_OK; c += plan.block[1]) {
       uint32_t h = gt__min_u32(plan.block[0], src.rows - r), w = gt__min_u32(plan.block[1], src.cols - c);
-      gt_bound_view s, t;
       status = gt__view_bind(ctx, gt_section(src, r, c, h, w), &s);
       if (status == GT_OK) status = gt__view_bind(ctx, gt_section(dst, c, r, w, h), &t);
       if (status == GT_OK) status = run_strategy(ctx, strategy, &p, s, t);
