@@ -37,7 +37,9 @@ void gt__texels_release(gt_context *ctx) {
 }
 
 bool gt__texels_fit(const gt_context *ctx, const gt_bound_view *v) {
-  return gt__bound_rows_aligned(v) && (uint64_t)v->bind_offset % ctx->texel_offset_alignment == 0 &&
+  /* Without texture buffers (ES 3.1, minimum limits) the alignment is 0. */
+  return ctx->texel_offset_alignment != 0 && gt__bound_rows_aligned(v) &&
+         (uint64_t)v->bind_offset % ctx->texel_offset_alignment == 0 &&
          (uint64_t)v->bind_size / 16 <= ctx->max_texels;
 }
 
