@@ -197,8 +197,8 @@ void main() {
   uvec2 block = gt_tile() * BM; /* first row and column of c */
   uint tx = gl_LocalInvocationID.x, ty = gl_LocalInvocationID.y;
   uint t = ty * 16u + tx;
-  quad qa = A_QUAD(gt_views[0], t, block.x, gt_rows_m());
-  quad qb = B_QUAD(gt_views[1], t, block.y, gt_cols_n());
+  quad qa = A_QUAD(gt_layer_view(0u), t, block.x, gt_rows_m());
+  quad qb = B_QUAD(gt_layer_view(1u), t, block.y, gt_cols_n());
   for (int i = 0; i < 16; i++)
     acc[i] = vec4(0.0);
 

@@ -20,7 +20,7 @@ uniform uvec2 gt_k_range;
 
 void main() {
   uvec2 first = gt_tile_origin() + gt_local() * 4u;
-  uvec4 va = gt_views[0], vb = gt_views[1], vc = gt_views[2];
+  uvec4 va = gt_layer_view(0u), vb = gt_layer_view(1u), vc = gt_layer_view(2u);
   uvec4 m = min(uvec4(first.x) + uvec4(0u, 1u, 2u, 3u), uvec4(vc.x - 1u));
   uint n4 = min(first.y, vc.y - 4u) / 4u; /* this block's vec4 in a row of b */
 

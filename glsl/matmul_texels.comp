@@ -40,7 +40,7 @@ void store_one(uint at, float sum) {
 
 /* Stores columns col .. col + 3 of row `row` of c, those inside c. */
 void store_texel(uint row, uint col, vec4 sum) {
-  uvec4 vc = gt_views[2];
+  uvec4 vc = gt_layer_view(2u);
   if (row >= vc.x) return;
   uint at = vc.z + row * vc.w + col;
   if (col < vc.y) store_one(at, sum.x);
@@ -51,7 +51,7 @@ void store_texel(uint row, uint col, vec4 sum) {
 
 void main() {
   uvec2 first = gt_tile_origin() + gt_local() * 8u;
-  uvec4 va = gt_views[0], vb = gt_views[1], vc = gt_views[2];
+  uvec4 va = gt_layer_view(0u), vb = gt_layer_view(1u), vc = gt_layer_view(2u);
   /* In texels: offsets and pitches are multiples of 4 elements. */
   uint a_pitch = va.w / 4u, b_pitch = vb.w / 4u;
   uint k4 = gt_k_range.x / 4u, steps = gt_k_range.y / 4u - k4;

@@ -44,9 +44,27 @@ uvec2 gt_local() { return uvec2(gl_LocalInvocationID.y, gl_LocalInvocationID.x);
 uvec2 gt_tile_origin() { return gt_tile() * uvec2(GT_TILE_ROWS, GT_TILE_COLS); }
 uvec2 gt_global() { return gt_tile_origin() + gt_local(); }
 
+#ifdef GT_BATCHED
+/* Batched matmul: one product per layer of groups (gl_WorkGroupID.z).
+ * x, y, z: elements between one layer's views in slots 0, 1, 2 and the
+ * next's; w: the layer of this dispatch's first groups (the host splits
+ * the layers at the group-count and work limits). */
+uniform uvec4 gt_batch;
+#endif
+
+/* gt_views[v] as this invocation's product sees it: its layer's offset
+ * where the dispatch is batched. */
+uvec4 gt_layer_view(uint v) {
+#ifdef GT_BATCHED
+  return gt_views[v] + uvec4(0u, 0u, (gl_WorkGroupID.z + gt_batch.w) * gt_batch[v], 0u);
+#else
+  return gt_views[v];
+#endif
+}
+
 uvec2 gt_extent(uint v) { return gt_views[v].xy; }
 bool gt_contains(uint v, uvec2 idx) { return all(lessThan(idx, gt_views[v].xy)); }
-uint gt_index(uint v, uvec2 idx) { return gt_views[v].z + idx.x * gt_views[v].w + idx.y; }
+uint gt_index(uint v, uvec2 idx) { return gt_layer_view(v).z + idx.x * gt_views[v].w + idx.y; }
 
 /* Out-of-extent reads give zero and out-of-extent writes do nothing, so
  * padding invocations have no effect (seed 001). ?: evaluates only the

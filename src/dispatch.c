@@ -21,11 +21,13 @@ static void dispatch_shape(const gt_limits *l, uint32_t groups_cols, uint32_t gr
   *rows = gt__div_up(groups_rows, gt__div_up(groups_rows, h));
 }
 
-gt_status gt__dispatch_grid(gt_context *ctx, const gt_program *prog, const GLuint *view_uniforms,
-                            uint32_t count, uint32_t groups_cols, uint32_t groups_rows,
-                            uint64_t group_bytes) {
+/* The grid of gt__dispatch_grid, `layers` deep. */
+static gt_status dispatch_grid(gt_context *ctx, const gt_program *prog, const GLuint *view_uniforms,
+                               uint32_t count, uint32_t groups_cols, uint32_t groups_rows, uint32_t layers,
+                               uint64_t group_bytes) {
   GT__CHECK(count <= GT_MAX_VIEWS, GT_ERR_INVALID_ARGUMENT);
-  if (groups_cols == 0 || groups_rows == 0) return GT_OK;
+  GT__CHECK(layers <= ctx->limits.max_group_count[2], GT_ERR_INVALID_ARGUMENT);
+  if (groups_cols == 0 || groups_rows == 0 || layers == 0) return GT_OK;
   glUseProgram(prog->name);
   glUniform4uiv(prog->views_loc, (GLsizei)count, view_uniforms);
   /* A binding or uniform that failed would leave the kernel writing
@@ -36,14 +38,22 @@ gt_status gt__dispatch_grid(gt_context *ctx, const gt_program *prog, const GLuin
   for (uint32_t y = 0; y < groups_rows; y += gt__min_u32(step_y, groups_rows - y)) {
     for (uint32_t x = 0; x < groups_cols; x += gt__min_u32(step_x, groups_cols - x)) {
       glUniform2ui(prog->group_base_loc, x, y);
-      glDispatchCompute(gt__min_u32(step_x, groups_cols - x), gt__min_u32(step_y, groups_rows - y), 1);
+      glDispatchCompute(gt__min_u32(step_x, groups_cols - x), gt__min_u32(step_y, groups_rows - y), layers);
     }
   }
   return GT_OK;
 }
 
-gt_status gt__dispatch(gt_context *ctx, const gt_program *prog, const gt_bound_view *views, uint32_t count,
-                       uint32_t groups_cols, uint32_t groups_rows, uint64_t group_bytes) {
+gt_status gt__dispatch_grid(gt_context *ctx, const gt_program *prog, const GLuint *view_uniforms,
+                            uint32_t count, uint32_t groups_cols, uint32_t groups_rows,
+                            uint64_t group_bytes) {
+  return dispatch_grid(ctx, prog, view_uniforms, count, groups_cols, groups_rows, 1, group_bytes);
+}
+
+/* gt__dispatch, `layers` deep. */
+static gt_status dispatch_views(gt_context *ctx, const gt_program *prog, const gt_bound_view *views,
+                                uint32_t count, uint32_t groups_cols, uint32_t groups_rows, uint32_t layers,
+                                uint64_t group_bytes) {
   GLuint data[GT_MAX_VIEWS * 4];
   GT__CHECK(count <= GT_MAX_VIEWS, GT_ERR_INVALID_ARGUMENT);
   if (groups_cols == 0 || groups_rows == 0) return GT_OK;
@@ -61,7 +71,18 @@ gt_status gt__dispatch(gt_context *ctx, const gt_program *prog, const gt_bound_v
     data[4 * i + 3] = v->view.pitch;
   }
   glBindBuffer(GL_SHADER_STORAGE_BUFFER, (GLuint)generic);
-  return gt__dispatch_grid(ctx, prog, data, count, groups_cols, groups_rows, group_bytes);
+  return dispatch_grid(ctx, prog, data, count, groups_cols, groups_rows, layers, group_bytes);
+}
+
+gt_status gt__dispatch(gt_context *ctx, const gt_program *prog, const gt_bound_view *views, uint32_t count,
+                       uint32_t groups_cols, uint32_t groups_rows, uint64_t group_bytes) {
+  return dispatch_views(ctx, prog, views, count, groups_cols, groups_rows, 1, group_bytes);
+}
+
+gt_status gt__dispatch_layers(gt_context *ctx, const gt_program *prog, const gt_bound_view *views,
+                              uint32_t count, uint32_t groups_cols, uint32_t groups_rows, uint32_t layers) {
+  /* The caller bounds the work of a dispatch (matmul: FLOPs). */
+  return dispatch_views(ctx, prog, views, count, groups_cols, groups_rows, layers, 0);
 }
 
 uint32_t gt__tiled_group_rows(const gt_limits *l, uint32_t tile, uint32_t shared_bytes) {

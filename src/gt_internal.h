@@ -67,7 +67,8 @@ enum {
   GT_VARIANT_VEC4_A = 1u << 7,     /* shared matmul: a read as vec4s */
   GT_VARIANT_VEC4_B = 1u << 8,     /* shared matmul: b read as vec4s */
   GT_VARIANT_VEC4_C = 1u << 9,     /* shared matmul: c read and written as vec4s */
-  GT_VARIANT_ELEMENTS = 1u << 10   /* transpose_quads: rows at any alignment, views in elements */
+  GT_VARIANT_ELEMENTS = 1u << 10,  /* transpose_quads: rows at any alignment, views in elements */
+  GT_VARIANT_BATCHED = 1u << 11    /* matmul: one product per layer of groups (gt_batch) */
 };
 
 /* Everything that makes one program different from another: the key of
@@ -91,14 +92,16 @@ typedef struct gt_program {
   GLint k_range_loc;      /* matmul: uniform uvec2 gt_k_range */
   GLint grid_origin_loc;  /* in-place SIMPLE: uniform uvec2 gt_grid_origin */
   GLint stripe_tiles_loc; /* tiled transposes, images: uniform uint gt_stripe_tiles */
+  GLint batch_loc;        /* batched matmul: uniform uvec4 gt_batch */
 } gt_program;
 
 /* Every variant one context can reach: transpose and copy 23 (SIMPLE,
  * AUTO's 4x4 blocks, tiled even/pad/TRUNCATE_A at 3 tiles, in place SIMPLE
  * and the same 9 tiled, 2 copies), matmul 37 (4 transpose cases x (SIMPLE,
  * the registers and shared kernels, 3 tiles x even/pad), and the vec4
- * kernel), images 22 per format x 4: 148, and room to spare. */
-#define GT_PROGRAM_TABLE_SIZE 160
+ * kernel), images 22 per format x 4: 148; batched matmul as many again
+ * as matmul: 185, and room to spare. */
+#define GT_PROGRAM_TABLE_SIZE 224
 
 /* Longest slice of K one matmul dispatch sums. Mesa silently stops a
  * shader's loops after 65,535 iterations in all; the tiled kernel, if not
@@ -295,6 +298,19 @@ gt_status gt__view_prepare(gt_context *ctx, gt_view v, gt_bound_view *out);
  * GT_ERR_UNSUPPORTED when it spans more than one storage block may. */
 gt_status gt__view_bind(const gt_context *ctx, gt_view v, gt_bound_view *out);
 
+/* The binding of `layers` views, v moved on by 0, stride, 2 stride, ...
+ * elements (all checked against their buffer), as one range over them all:
+ * GT_ERR_UNSUPPORTED when it passes one storage block, or an element
+ * offset in it passes 32 bits. */
+gt_status gt__view_bind_layers(const gt_context *ctx, gt_view v, uint32_t layers, uint64_t stride,
+                               gt_bound_view *out);
+
+/* Whether some x_i overlaps some y_j, i, j < count, where x_i is x moved
+ * on by i * stride_x elements (y_j likewise); with `same` (x and y are one
+ * operand of a batch) only i != j count. The views and every move are
+ * checked: no sum overflows. */
+bool gt__batches_alias(gt_view x, uint64_t stride_x, gt_view y, uint64_t stride_y, uint32_t count, bool same);
+
 /* true when v (checked) fits one storage-block binding. */
 bool gt__view_fits(const gt_context *ctx, gt_view v);
 
@@ -396,6 +412,11 @@ gt_status gt__dispatch(gt_context *ctx, const gt_program *prog, const gt_bound_v
 gt_status gt__dispatch_grid(gt_context *ctx, const gt_program *prog, const GLuint *view_uniforms,
                             uint32_t count, uint32_t groups_cols, uint32_t groups_rows, uint64_t group_bytes);
 
+/* gt__dispatch with `layers` layers of groups (gl_WorkGroupID.z), at most
+ * gt_limits.max_group_count[2]: the caller splits longer ones. */
+gt_status gt__dispatch_layers(gt_context *ctx, const gt_program *prog, const gt_bound_view *views,
+                              uint32_t count, uint32_t groups_cols, uint32_t groups_rows, uint32_t layers);
+
 /* Bytes a group moves that reads and writes `elements` 4-byte elements
  * once each: the measure of gt_limits.max_dispatch_bytes. */
 static inline uint64_t gt__moved_bytes(uint64_t elements) { return elements * 8; }
@@ -446,7 +467,8 @@ void gt__texels_release(gt_context *ctx);
 
 /* true when the bound view v can be fetched as vec4 texels: its rows start
  * 16-byte aligned, its binding starts at a multiple of the texture-buffer
- * offset alignment and holds no more texels than a texture buffer may. */
+ * offset alignment and holds no more texels than a texture buffer may;
+ * false on a context without texture buffers. */
 bool gt__texels_fit(const gt_context *ctx, const gt_bound_view *v);
 
 /* The GL_TEXTURE_BUFFER bindings of units 0-1 and the active unit, as the

@@ -33,11 +33,14 @@ static gt_matmul_kernel texel_fallback(const gt_context *ctx, uint32_t m, uint32
 }
 
 /* One multiply over bound views: m x n results, the K slice [k_begin,
- * k_end), c = alpha * sum + beta * c. */
+ * k_end), c = alpha * sum + beta * c; or a series of such multiplies, one
+ * per layer of groups, layer l's views moved on by l * layer_stride. */
 typedef struct product {
   gt_bound_view a, b, c;
   uint32_t k_begin, k_end;
   float alpha, beta;
+  uint32_t layers;          /* 1 = one multiply */
+  uint32_t layer_stride[3]; /* elements between layers' a, b and c */
 } product;
 
 /* The section of op(x) at (row, col), as a section of the stored view. */
@@ -72,7 +75,19 @@ static gt_status run(gt_context *ctx, const gt_program *prog, const product *p) 
   glProgramUniform2f(prog->name, prog->scale_loc, p->alpha, p->beta);
   glProgramUniform2ui(prog->name, prog->k_range_loc, p->k_begin, p->k_end);
   /* Bounded by FLOPs instead: blocks of at most max_dispatch_flops. */
-  return gt__dispatch(ctx, prog, views, 3, gx, gy, 0);
+  if (p->layers == 1) return gt__dispatch(ctx, prog, views, 3, gx, gy, 0);
+  /* As many layers per dispatch as the group-count limit and the FLOP
+   * budget allow (a block alone is within the budget). */
+  uint64_t layer_flops = 2ull * m * n * (p->k_end - p->k_begin);
+  uint64_t most = layer_flops ? ctx->limits.max_dispatch_flops / layer_flops : UINT64_MAX;
+  uint32_t step = most < ctx->limits.max_group_count[2] ? (uint32_t)most : ctx->limits.max_group_count[2];
+  if (step == 0) step = 1;
+  for (uint32_t first = 0; first < p->layers; first += step) {
+    glProgramUniform4ui(prog->name, prog->batch_loc, p->layer_stride[0], p->layer_stride[1],
+                        p->layer_stride[2], first);
+    GT__TRY(gt__dispatch_layers(ctx, prog, views, 3, gx, gy, gt__min_u32(step, p->layers - first)));
+  }
+  return GT_OK;
 }
 
 static gt_status get_program(gt_context *ctx, gt_kernel kernel, uint32_t tile, uint32_t group_cols,
@@ -295,11 +310,14 @@ static gt_status shared_programs(gt_context *ctx, const product *whole, const gt
   return GT_OK;
 }
 
-gt_status gt_matmul(gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_matmul_desc *d) {
-  static const gt_matmul_desc defaults;
-  if (d == NULL) d = &defaults;
-  GT__TRY(gt__operation_begin(ctx, d->strategy, d->tile, GT__STRATEGIES_TILED | GT__STRATEGY(GT_STRATEGY_TRUNCATE_B)));
-  gt_strategy strategy = d->strategy;
+/* The sizes of a checked product and the tiled strategies' group. */
+typedef struct product_shape {
+  uint32_t m, n, k, tile, group_rows;
+} product_shape;
+
+/* Every check of gt_matmul but the overlap of c with a and b. */
+static gt_status check_operands(gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_matmul_desc *d,
+                                product_shape *shape) {
   GT__TRY(gt__view_check_fields(a));
   GT__TRY(gt__view_check_fields(b));
   GT__TRY(gt__view_check_fields(c));
@@ -312,6 +330,7 @@ gt_status gt_matmul(gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_m
             c.cols);
     return GT_ERR_SHAPE_MISMATCH;
   }
+  gt_strategy strategy = d->strategy;
   uint32_t tile = d->tile ? d->tile : ctx->default_tile;
   uint32_t group_rows = gt__tiled_group_rows(&ctx->limits, tile, 2 * tile * tile * 4);
   bool tiled = strategy == GT_STRATEGY_TILED_EVEN || strategy == GT_STRATEGY_TILED_PAD ||
@@ -328,46 +347,71 @@ gt_status gt_matmul(gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_m
   GT__TRY(gt__view_check_buffer(ctx, a));
   GT__TRY(gt__view_check_buffer(ctx, b));
   GT__TRY(gt__view_check_buffer(ctx, c));
-  if (gt_views_alias(c, a) || gt_views_alias(c, b)) {
-    gt__log(ctx, GT_LOG_ERROR, "matmul: c overlaps an input");
-    return GT_ERR_ALIASED;
-  }
-  bool rebind = !gt__view_fits(ctx, a) || !gt__view_fits(ctx, b) || !gt__view_fits(ctx, c);
-  gt_block_plan plan;
-  GT__TRY(plan_blocks(ctx, a, b, c, d, strategy == GT_STRATEGY_TILED_EVEN ? tile : 0, rebind, &plan));
-  product whole;
-  memset(&whole, 0, sizeof whole);
-  if (!rebind) {
-    GT__TRY(gt__view_bind(ctx, a, &whole.a));
-    GT__TRY(gt__view_bind(ctx, b, &whole.b));
-    GT__TRY(gt__view_bind(ctx, c, &whole.c));
-  } else {
-    whole.a.view = a;
-    whole.b.view = b;
-    whole.c.view = c;
-  }
-  whole.alpha = d->scale ? d->alpha : 1.0f;
-  whole.beta = d->scale ? d->beta : 0.0f;
+  *shape = (product_shape){m, n, k, tile, group_rows};
+  return GT_OK;
+}
 
-  /* Validation is over; every program is fetched before the first
-   * dispatch, so a build failure writes nothing. a and b may share
-   * elements (both are only read), so restrict stays. */
-  uint32_t variant = (d->trans_a ? GT_VARIANT_TRANS_A : 0) | (d->trans_b ? GT_VARIANT_TRANS_B : 0);
-  const gt_program *main_prog = NULL, *simple = NULL, *vec4 = NULL, *texels = NULL;
+/* A multiply ready to run: its operands (bound unless rebind: then each
+ * block binds its own windows), its blocks and every program it runs. */
+typedef struct multiply {
+  product whole;
+  bool rebind;
+  gt_block_plan plan;
+  const gt_program *main_prog, *simple, *vec4, *texels;
+  uint32_t vec4_needs; /* the GT_VARIANT_VEC4_* a block must allow to run vec4 */
+} multiply;
+
+/* Binds the operands (layers > 1: over every layer, layer_stride apart),
+ * plans the blocks and fetches the programs: after it, only dispatches
+ * remain, so a build failure writes nothing. */
+static gt_status prepare(gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_matmul_desc *d,
+                         const product_shape *shape, uint32_t layers, const uint32_t layer_stride[3],
+                         multiply *mu) {
+  gt_strategy strategy = d->strategy;
+  uint32_t m = shape->m, n = shape->n, k = shape->k, tile = shape->tile, group_rows = shape->group_rows;
+  memset(mu, 0, sizeof *mu);
+  product *whole = &mu->whole;
+  whole->layers = layers;
+  if (layers > 1) {
+    /* The caller has checked the layers fit: blocks would rebind. */
+    GT__TRY(gt__view_bind_layers(ctx, a, layers, layer_stride[0], &whole->a));
+    GT__TRY(gt__view_bind_layers(ctx, b, layers, layer_stride[1], &whole->b));
+    GT__TRY(gt__view_bind_layers(ctx, c, layers, layer_stride[2], &whole->c));
+    memcpy(whole->layer_stride, layer_stride, sizeof whole->layer_stride);
+  } else {
+    mu->rebind = !gt__view_fits(ctx, a) || !gt__view_fits(ctx, b) || !gt__view_fits(ctx, c);
+    if (!mu->rebind) {
+      GT__TRY(gt__view_bind(ctx, a, &whole->a));
+      GT__TRY(gt__view_bind(ctx, b, &whole->b));
+      GT__TRY(gt__view_bind(ctx, c, &whole->c));
+    } else {
+      whole->a.view = a;
+      whole->b.view = b;
+      whole->c.view = c;
+    }
+  }
+  bool rebind = mu->rebind;
+  gt_block_plan *plan = &mu->plan;
+  GT__TRY(plan_blocks(ctx, a, b, c, d, strategy == GT_STRATEGY_TILED_EVEN ? tile : 0, rebind, plan));
+  whole->alpha = d->scale ? d->alpha : 1.0f;
+  whole->beta = d->scale ? d->beta : 0.0f;
+
+  /* a and b may share elements (both are only read), so restrict stays. */
+  uint32_t variant = (d->trans_a ? GT_VARIANT_TRANS_A : 0) | (d->trans_b ? GT_VARIANT_TRANS_B : 0) |
+                     (layers > 1 ? GT_VARIANT_BATCHED : 0);
   gt_matmul_kernel kernel;
-  uint32_t vec4_needs = 0; /* the GT_VARIANT_VEC4_* a block must allow to run vec4 */
   switch (strategy) {
   case GT_STRATEGY_SIMPLE:
     GT__TRY(get_program(ctx, GT_KERNEL_MATMUL_SIMPLE, 0, MATMUL_SIMPLE_GROUP_COLS, MATMUL_SIMPLE_GROUP_ROWS,
-                        variant, &main_prog));
+                        variant, &mu->main_prog));
     break;
   case GT_STRATEGY_TILED_EVEN:
   case GT_STRATEGY_TRUNCATE_B:
-    GT__TRY(get_program(ctx, GT_KERNEL_MATMUL_TILED, tile, tile, group_rows, variant, &main_prog));
+    GT__TRY(get_program(ctx, GT_KERNEL_MATMUL_TILED, tile, tile, group_rows, variant, &mu->main_prog));
     break;
   case GT_STRATEGY_TILED_PAD:
     GT__TRY(get_program(ctx, GT_KERNEL_MATMUL_TILED, tile, tile, group_rows, variant | GT_VARIANT_GUARDED,
-                        &main_prog));
+                        &mu->main_prog));
     break;
   default: /* AUTO: the kernel chosen for the device at init, if c is big enough for it */
     kernel = gt_matmul_auto_kernel(ctx, m, n);
@@ -377,8 +421,8 @@ gt_status gt_matmul(gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_m
        * take run the fallback. */
       bool any_texels, any_other;
       GT__TRY(get_program(ctx, GT_KERNEL_MATMUL_TEXELS, TEXELS_TILE, TEXELS_GROUP, TEXELS_GROUP, variant,
-                          &texels));
-      GT__TRY(split_blocks(ctx, &whole, d, rebind, &plan, block_runs_texels, 0, &any_texels, &any_other));
+                          &mu->texels));
+      GT__TRY(split_blocks(ctx, whole, d, rebind, plan, block_runs_texels, 0, &any_texels, &any_other));
       if (!any_other) break;
       kernel = texel_fallback(ctx, m, n);
     }
@@ -389,30 +433,34 @@ gt_status gt_matmul(gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_m
      * kernel's vec4 program is fetched with its kernel, whatever the views
      * (the soak's warm-up counts on it). */
     if (kernel == GT_MATMUL_KERNEL_SHARED) {
-      vec4_needs = vec4_operands(gt__view_rows_aligned(a), gt__view_rows_aligned(b), gt__view_rows_aligned(c),
-                                 m, n, 0, k, d->trans_a, d->trans_b);
-      GT__TRY(shared_programs(ctx, &whole, d, rebind, &plan, variant, vec4_needs,
-                              &main_prog, &vec4));
+      mu->vec4_needs = vec4_operands(gt__view_rows_aligned(a), gt__view_rows_aligned(b),
+                                     gt__view_rows_aligned(c), m, n, 0, k, d->trans_a, d->trans_b);
+      GT__TRY(
+          shared_programs(ctx, whole, d, rebind, plan, variant, mu->vec4_needs, &mu->main_prog, &mu->vec4));
       break;
     }
     GT__TRY(get_program(ctx, GT_KERNEL_MATMUL_BLOCKED, BLOCKED_TILE, BLOCKED_GROUP, BLOCKED_GROUP, variant,
-                        &main_prog));
-    if (variant == 0 && ctx->auto_quads) {
-      vec4_needs = GT_VARIANT_VEC4_A | GT_VARIANT_VEC4_B;
-      GT__TRY(get_program(ctx, GT_KERNEL_MATMUL_BLOCKED_VEC4, BLOCKED_TILE, BLOCKED_GROUP, BLOCKED_GROUP, 0,
-                          &vec4));
+                        &mu->main_prog));
+    if ((variant & ~GT_VARIANT_BATCHED) == 0 && ctx->auto_quads) {
+      mu->vec4_needs = GT_VARIANT_VEC4_A | GT_VARIANT_VEC4_B;
+      GT__TRY(get_program(ctx, GT_KERNEL_MATMUL_BLOCKED_VEC4, BLOCKED_TILE, BLOCKED_GROUP, BLOCKED_GROUP,
+                          variant, &mu->vec4));
     }
     break;
   }
   if (strategy == GT_STRATEGY_TRUNCATE_B)
     GT__TRY(get_program(ctx, GT_KERNEL_MATMUL_SIMPLE, 0, MATMUL_SIMPLE_GROUP_COLS, MATMUL_SIMPLE_GROUP_ROWS,
-                        variant, &simple));
+                        variant, &mu->simple));
+  return GT_OK;
+}
 
+/* Runs a prepared multiply, block by block. */
+static gt_status execute(gt_context *ctx, const gt_matmul_desc *d, const multiply *mu) {
   gt_status status = GT_OK;
   uint32_t at[3] = {0, 0, 0};
   do {
     product q;
-    status = block_at(ctx, &whole, d, rebind, &plan, at, &q);
+    status = block_at(ctx, &mu->whole, d, mu->rebind, &mu->plan, at, &q);
     if (status != GT_OK) break;
     if (at[2] > 0) {
       /* ES 3.1, "Shader Memory Access Synchronization": this slice of K
@@ -420,12 +468,136 @@ gt_status gt_matmul(gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_m
       glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
       q.beta = 1.0f;
     }
-    if (strategy == GT_STRATEGY_TRUNCATE_B)
-      status = run_truncate_b(ctx, main_prog, simple, &q, d->trans_a, d->trans_b);
-    else if (texels && block_runs_texels(ctx, &q, d, 0))
-      status = run_texels(ctx, texels, &q);
+    if (d->strategy == GT_STRATEGY_TRUNCATE_B)
+      status = run_truncate_b(ctx, mu->main_prog, mu->simple, &q, d->trans_a, d->trans_b);
+    else if (mu->texels && block_runs_texels(ctx, &q, d, 0))
+      status = run_texels(ctx, mu->texels, &q);
     else
-      status = run(ctx, vec4 && block_runs_vec4(ctx, &q, d, vec4_needs) ? vec4 : main_prog, &q);
-  } while (status == GT_OK && next_block(&plan, at));
+      status =
+          run(ctx, mu->vec4 && block_runs_vec4(ctx, &q, d, mu->vec4_needs) ? mu->vec4 : mu->main_prog, &q);
+  } while (status == GT_OK && next_block(&mu->plan, at));
+  return status;
+}
+
+static const gt_matmul_desc no_options;
+
+static gt_status begin(gt_context *ctx, const gt_matmul_desc *d) {
+  return gt__operation_begin(ctx, d->strategy, d->tile,
+                             GT__STRATEGIES_TILED | GT__STRATEGY(GT_STRATEGY_TRUNCATE_B));
+}
+
+gt_status gt_matmul(gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_matmul_desc *d) {
+  if (d == NULL) d = &no_options;
+  GT__TRY(begin(ctx, d));
+  product_shape shape;
+  GT__TRY(check_operands(ctx, a, b, c, d, &shape));
+  if (gt_views_alias(c, a) || gt_views_alias(c, b)) {
+    gt__log(ctx, GT_LOG_ERROR, "matmul: c overlaps an input");
+    return GT_ERR_ALIASED;
+  }
+  static const uint32_t unmoved[3];
+  multiply mu;
+  gt_status status = prepare(ctx, a, b, c, d, &shape, 1, unmoved, &mu);
+  if (status == GT_OK) status = execute(ctx, d, &mu);
   return gt__operation_end(ctx, status, GT__BUFFER_WRITE_BARRIERS, "gt_matmul");
+}
+
+/* v moved on by `elements`, checked: OUT_OF_RANGE where the sum or the
+ * moved view's end passes what an address can hold. */
+static gt_status move_view(gt_view v, uint64_t elements, gt_view *out) {
+  uint64_t limit = (uint64_t)(SIZE_MAX / 4), end = gt__view_span(v) + v.offset;
+  GT__CHECK(elements <= limit - end, GT_ERR_OUT_OF_RANGE);
+  *out = v;
+  out->offset += (size_t)elements;
+  return GT_OK;
+}
+
+/* The last product's view of an operand: inside its buffer, and so every
+ * product's (they lie between the first and the last). */
+static gt_status check_last(gt_context *ctx, gt_view v, size_t stride, uint32_t count) {
+  GT__CHECK(stride == 0 || count - 1 <= UINT64_MAX / stride, GT_ERR_OUT_OF_RANGE);
+  gt_view last;
+  GT__TRY(move_view(v, (uint64_t)(count - 1) * stride, &last));
+  return gt__view_check_buffer(ctx, last);
+}
+
+/* Products one series steps over: the series of product r holds r, r +
+ * step, r + 2 step, ..., so that step * stride is a multiple of 4 elements
+ * for every operand, and each product's rows are aligned as product r's.
+ * They then run the programs that product would run alone. */
+static uint32_t series_step(const gt_batch *batch) {
+  size_t all = batch->stride_a | batch->stride_b | batch->stride_c;
+  return all % 4 == 0 ? 1 : all % 2 == 0 ? 2 : 4;
+}
+
+/* Whether the series of `layers` products from the views a, b, c, strides
+ * apart, can run as layers of one dispatch: every operand's layers in one
+ * binding, and (texels kernel) their texture buffers within the limit
+ * wherever one product's are. */
+static bool layers_fit(const gt_context *ctx, const gt_view v[3], uint32_t layers, const uint64_t stride[3]) {
+  for (int i = 0; i < 3; i++) {
+    gt_bound_view one, all;
+    if (gt__view_bind(ctx, v[i], &one) != GT_OK ||
+        gt__view_bind_layers(ctx, v[i], layers, stride[i], &all) != GT_OK)
+      return false;
+    if (i < 2 && gt__texels_fit(ctx, &one) != gt__texels_fit(ctx, &all)) return false;
+  }
+  return true;
+}
+
+gt_status gt_matmul_batched(gt_context *ctx, gt_view a, gt_view b, gt_view c, gt_batch batch,
+                            const gt_matmul_desc *d) {
+  if (d == NULL) d = &no_options;
+  GT__TRY(begin(ctx, d));
+  GT__CHECK(batch.count > 0, GT_ERR_INVALID_ARGUMENT);
+  product_shape shape;
+  GT__TRY(check_operands(ctx, a, b, c, d, &shape));
+  uint32_t count = batch.count;
+  GT__TRY(check_last(ctx, a, batch.stride_a, count));
+  GT__TRY(check_last(ctx, b, batch.stride_b, count));
+  GT__TRY(check_last(ctx, c, batch.stride_c, count));
+  if (gt__batches_alias(c, batch.stride_c, a, batch.stride_a, count, false) ||
+      gt__batches_alias(c, batch.stride_c, b, batch.stride_b, count, false) ||
+      gt__batches_alias(c, batch.stride_c, c, batch.stride_c, count, true)) {
+    gt__log(ctx, GT_LOG_ERROR, "matmul batched: a product's c overlaps an input or another product's c");
+    return GT_ERR_ALIASED;
+  }
+
+  /* Every series is prepared (programs fetched) before the first
+   * dispatch; a series whose layers do not fit one binding keeps product
+   * r's preparation and runs its products one by one. */
+  const uint64_t stride[3] = {batch.stride_a, batch.stride_b, batch.stride_c};
+  uint32_t step = gt__min_u32(series_step(&batch), count);
+  multiply series[4];
+  bool layered[4];
+  gt_status status = GT_OK;
+  for (uint32_t r = 0; r < step && status == GT_OK; r++) {
+    gt_view v[3] = {a, b, c};
+    uint64_t layer_stride[3];
+    for (int i = 0; i < 3; i++) {
+      v[i].offset += (size_t)(r * stride[i]);
+      layer_stride[i] = step * stride[i];
+    }
+    uint32_t layers = (count - r + step - 1) / step;
+    layered[r] = layers > 1 && layers_fit(ctx, v, layers, layer_stride);
+    uint32_t moved[3] = {0, 0, 0};
+    if (layered[r])
+      for (int i = 0; i < 3; i++)
+        moved[i] = (uint32_t)layer_stride[i];
+    status = prepare(ctx, v[0], v[1], v[2], d, &shape, layered[r] ? layers : 1, moved, &series[r]);
+  }
+  for (uint32_t r = 0; r < step && status == GT_OK; r++) {
+    status = execute(ctx, d, &series[r]);
+    if (layered[r]) continue;
+    for (uint32_t i = r + step; i < count && status == GT_OK; i += step) {
+      multiply one;
+      static const uint32_t unmoved[3];
+      gt_view v[3] = {a, b, c};
+      for (int o = 0; o < 3; o++)
+        v[o].offset += (size_t)(i * stride[o]);
+      status = prepare(ctx, v[0], v[1], v[2], d, &shape, 1, unmoved, &one);
+      if (status == GT_OK) status = execute(ctx, d, &one);
+    }
+  }
+  return gt__operation_end(ctx, status, GT__BUFFER_WRITE_BARRIERS, "gt_matmul_batched");
 }

@@ -85,6 +85,7 @@ gt_status gt__program_adopt(gt_context *ctx, gt_program *slot, const gt_program_
   slot->k_range_loc = glGetUniformLocation(program, "gt_k_range");
   slot->grid_origin_loc = glGetUniformLocation(program, "gt_grid_origin");
   slot->stripe_tiles_loc = glGetUniformLocation(program, "gt_stripe_tiles");
+  slot->batch_loc = glGetUniformLocation(program, "gt_batch");
   gt_status s = gt__gl_status(ctx, "uniform locations");
   if (s != GT_OK) {
     glDeleteProgram(program);

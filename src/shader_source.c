@@ -104,7 +104,7 @@ size_t gt__program_preamble(const gt_program_key *key, char *buf, size_t size) {
                    "#define GT_TILE_ROWS %u\n"
                    "#define GT_TILE_COLS %u\n"
                    "#define GT_GROUP_ROWS %u\n"
-                   "%s%s%s%s%s%s%s%s%s%s%s"
+                   "%s%s%s%s%s%s%s%s%s%s%s%s"
                    "layout(local_size_x = %u, local_size_y = %u) in;\n"
                    "#line 1 1\n",
                    /* Texture buffers are ES 3.2; every other kernel is ES 3.1. */
@@ -118,7 +118,8 @@ size_t gt__program_preamble(const gt_program_key *key, char *buf, size_t size) {
                    (key->variant & GT_VARIANT_VEC4_A) ? "#define GT_VEC4_A 1\n" : "",
                    (key->variant & GT_VARIANT_VEC4_B) ? "#define GT_VEC4_B 1\n" : "",
                    (key->variant & GT_VARIANT_VEC4_C) ? "#define GT_VEC4_C 1\n" : "",
-                   (key->variant & GT_VARIANT_ELEMENTS) ? "#define GT_ELEMENTS 1\n" : "", key->group_cols,
+                   (key->variant & GT_VARIANT_ELEMENTS) ? "#define GT_ELEMENTS 1\n" : "",
+                   (key->variant & GT_VARIANT_BATCHED) ? "#define GT_BATCHED 1\n" : "", key->group_cols,
                    key->group_rows);
   return n < 0 || (size_t)n >= size ? 0 : (size_t)n;
 }
@@ -157,7 +158,7 @@ uint64_t gt__source_hash(void) {
   const uint32_t every_flag = GT_VARIANT_GUARDED | GT_VARIANT_ALIASED | GT_VARIANT_TRANS_A |
                               GT_VARIANT_TRANS_B | GT_VARIANT_TRUNCATE_A | GT_VARIANT_VEC4_A |
                               GT_VARIANT_VEC4_B | GT_VARIANT_VEC4_C | GT_VARIANT_ELEMENTS |
-                              3u << GT_VARIANT_ROTATE_SHIFT;
+                              GT_VARIANT_BATCHED | 3u << GT_VARIANT_ROTATE_SHIFT;
   /* Each kernel as the library assembles it: the prelude, its include
    * and its text (every embedded GLSL file is one of these) and the
    * strings between them. */

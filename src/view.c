@@ -175,6 +175,61 @@ gt_status gt__view_bind(const gt_context *ctx, gt_view v, gt_bound_view *out) {
   return GT_OK;
 }
 
+gt_status gt__view_bind_layers(const gt_context *ctx, gt_view v, uint32_t layers, uint64_t stride,
+                               gt_bound_view *out) {
+  GT__TRY(gt__view_bind(ctx, v, out));
+  /* The shader adds layer * stride to uint element offsets: the last
+   * layer's last element must stay below 2^32 as well as in the block. */
+  uint64_t extra = (uint64_t)(layers - 1) * stride;
+  uint64_t size = (uint64_t)out->bind_size + extra * 4;
+  if (stride > UINT32_MAX || extra > UINT32_MAX || size > ctx->limits.max_storage_block_bytes ||
+      size / 4 > UINT32_MAX)
+    return GT_ERR_UNSUPPORTED;
+  out->bind_size = (GLsizeiptr)size;
+  return GT_OK;
+}
+
+/* v moved on by `elements`; the caller has checked the sum fits. */
+static gt_view moved(gt_view v, uint64_t elements) {
+  v.offset += (size_t)elements;
+  return v;
+}
+
+bool gt__batches_alias(gt_view x, uint64_t stride_x, gt_view y, uint64_t stride_y, uint32_t count,
+                       bool same) {
+  if (x.buffer != y.buffer || count == 0) return false;
+  if (same && count > 1 && stride_x == 0) return true;
+  if (stride_x == stride_y) {
+    /* x_i and y_j overlap as x and y moved apart by (j - i) strides:
+     * 2 count - 1 tests instead of count^2. */
+    for (uint32_t d = 0; d < count; d++) {
+      uint64_t apart = (uint64_t)d * stride_x;
+      if ((!same || d > 0) && gt_views_alias(x, moved(y, apart))) return true;
+      if (d > 0 && !same && gt_views_alias(moved(x, apart), y)) return true;
+      if (stride_x == 0) break;
+    }
+    return false;
+  }
+  /* Strides differ: for each x_i, the y_j whose element ranges meet it
+   * form one run of j. */
+  uint64_t span_x = gt__view_span(x), span_y = gt__view_span(y);
+  for (uint32_t i = 0; i < count; i++) {
+    uint64_t lo = x.offset + (uint64_t)i * stride_x, hi = lo + span_x; /* x_i's [lo, hi) */
+    uint64_t j_first = 0, j_last = count - 1;
+    if (stride_y == 0) {
+      j_last = 0;
+    } else {
+      if (hi <= y.offset) continue;
+      uint64_t last = (hi - 1 - y.offset) / stride_y;
+      if (last < j_last) j_last = last;
+      if (lo >= y.offset + span_y) j_first = (lo - y.offset - span_y) / stride_y + 1;
+    }
+    for (uint64_t j = j_first; j <= j_last; j++)
+      if (gt_views_alias(moved(x, (uint64_t)i * stride_x), moved(y, j * stride_y))) return true;
+  }
+  return false;
+}
+
 gt_status gt__view_prepare(gt_context *ctx, gt_view v, gt_bound_view *out) {
   GT__TRY(gt__view_check_buffer(ctx, v));
   return gt__view_bind(ctx, v, out);

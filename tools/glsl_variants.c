@@ -67,13 +67,15 @@ int main(int argc, char **argv) {
       emit_tiled(GT_KERNEL_IMAGE_TILED, rot, 0, (gt_format)f);
       emit_tiled(GT_KERNEL_IMAGE_TILED, rot | GT_VARIANT_GUARDED, 0, (gt_format)f);
     }
-  /* Matmul: every combination of transposed operands. */
-  for (uint32_t t = 0; t < 4; t++) {
-    uint32_t v = (t & 1 ? GT_VARIANT_TRANS_A : 0) | (t & 2 ? GT_VARIANT_TRANS_B : 0);
+  /* Matmul: every combination of transposed operands, one product or a
+   * batch. */
+  for (uint32_t t = 0; t < 8; t++) {
+    uint32_t v = (t & 1 ? GT_VARIANT_TRANS_A : 0) | (t & 2 ? GT_VARIANT_TRANS_B : 0) |
+                 (t & 4 ? GT_VARIANT_BATCHED : 0);
     emit(GT_KERNEL_MATMUL_SIMPLE, 0, 16, 8, v, GT_F32, 0);
     emit(GT_KERNEL_MATMUL_BLOCKED, 32, 8, 8, v, GT_F32, 0);
     emit(GT_KERNEL_MATMUL_BLOCKED_SHARED, 128, 16, 16, v, GT_F32, 0);
-    if (v == 0) emit(GT_KERNEL_MATMUL_BLOCKED_VEC4, 32, 8, 8, 0, GT_F32, 0);
+    if ((v & ~GT_VARIANT_BATCHED) == 0) emit(GT_KERNEL_MATMUL_BLOCKED_VEC4, 32, 8, 8, v, GT_F32, 0);
     emit(GT_KERNEL_MATMUL_TEXELS, 64, 8, 8, v, GT_F32, 0);
     /* The shared kernel with each operand read, or c written, as vec4s. */
     for (uint32_t q = 1; q < 8; q++)

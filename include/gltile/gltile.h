@@ -268,6 +268,15 @@ typedef struct gt_matmul_desc {
   float alpha, beta;    /* used only with scale; beta = 0 never reads c */
 } gt_matmul_desc;
 
+/* The products of gt_matmul_batched: product i multiplies the views a, b
+ * and c of the call each moved on by i times its stride. */
+typedef struct gt_batch {
+  uint32_t count;  /* products, at least 1 */
+  size_t stride_a; /* elements between one product's a and the next's; */
+  size_t stride_b; /* 0 = the same matrix for every product (shared */
+  size_t stride_c; /* weights, say); c's must keep the products apart */
+} gt_batch;
+
 /* Limits in effect for a context, after min_limits clamping. */
 typedef struct gt_limits {
   uint32_t max_shared_bytes;         /* GL_MAX_COMPUTE_SHARED_MEMORY_SIZE */
@@ -628,6 +637,34 @@ gt_status gt_copy(gt_context *ctx, gt_view src, gt_view dst);
  *            shader-storage and buffer-update barrier.
  * Allocates  nothing; compiles a program only on its first use. */
 gt_status gt_matmul(gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_matmul_desc *d);
+
+/* batch.count products c_i = op(a_i) op(b_i) (or alpha op(a_i) op(b_i) +
+ * beta c_i), where x_i is view x with its offset moved on by i *
+ * batch.stride_x elements: each exactly what gt_matmul(a_i, b_i, c_i, d)
+ * gives, bit for bit, on the same context.
+ *
+ * a, b, c    as gt_matmul's, for product 0; every product's views must lie
+ *            inside their buffers. No c_i may overlap a_j, b_j or (i != j)
+ *            c_j; the a_i and b_j may overlap one another.
+ * batch      count >= 1; strides in elements, 0 for a matrix every product
+ *            shares (a or b; c only when count is 1).
+ * d          as gt_matmul's.
+ * Returns    gt_matmul's codes, and GT_ERR_INVALID_ARGUMENT for a count of
+ *            0, GT_ERR_OUT_OF_RANGE where a product's views pass their
+ *            buffers or the addresses overflow, GT_ERR_ALIASED where a c_i
+ *            overlaps another product's c or any product's a or b. Nothing
+ *            is written unless every product is valid.
+ * Work       one dispatch (per slice of K and block of c, as gt_matmul's)
+ *            runs every product as a layer of groups, up to the device's
+ *            group-count and FLOP limits per dispatch; where the strides
+ *            are not multiples of 4 elements, the products whose rows share
+ *            an alignment run together (at most 4 such series); where the
+ *            products of a series span more than one storage block, they
+ *            run one by one.
+ * GL state   as gt_matmul.
+ * Allocates  nothing; compiles the batched programs on first use. */
+gt_status gt_matmul_batched(gt_context *ctx, gt_view a, gt_view b, gt_view c, gt_batch batch,
+                            const gt_matmul_desc *d);
 
 /* ------------------------------------------------------------------ */
 /* Images: transposes and quarter turns of texture windows.            */
