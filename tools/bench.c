@@ -37,6 +37,29 @@ static gt_status run_matmul(gt_context *ctx, const void *p) {
   return gt_matmul(ctx, o->a, o->b, o->c, &o->m);
 }
 
+/* A batch: one gt_matmul_batched call, or its products one by one. */
+typedef struct batch_args {
+  op_args one;
+  gt_batch batch;
+} batch_args;
+
+static gt_status run_batched(gt_context *ctx, const void *p) {
+  const batch_args *o = p;
+  return gt_matmul_batched(ctx, o->one.a, o->one.b, o->one.c, o->batch, &o->one.m);
+}
+static gt_status run_one_by_one(gt_context *ctx, const void *p) {
+  const batch_args *o = p;
+  for (uint32_t i = 0; i < o->batch.count; i++) {
+    gt_view a = o->one.a, b = o->one.b, c = o->one.c;
+    a.offset += i * o->batch.stride_a;
+    b.offset += i * o->batch.stride_b;
+    c.offset += i * o->batch.stride_c;
+    gt_status s = gt_matmul(ctx, a, b, c, &o->one.m);
+    if (s != GT_OK) return s;
+  }
+  return GT_OK;
+}
+
 /* ---- results ------------------------------------------------------- */
 
 #define MAX_RESULTS 512
@@ -263,6 +286,71 @@ static const char *check_matmul(const float *a, const float *b, const float *c, 
     if (!(err <= 2.0 * (k + 2) * 1.1920929e-7 * mag)) return "NO";
   }
   return full ? "yes" : "sampled";
+}
+
+/* o->batch products of m x n x k, packed, with AUTO: one gt_matmul_batched
+ * call against the same products one gt_matmul call each. Every product
+ * of the batched run is checked. */
+static int bench_batch_case(gt_context *ctx, const tool_bench_options *o, uint32_t m, uint32_t n, uint32_t k,
+                            double *scratch) {
+  uint32_t count = o->batch;
+  size_t sa = (size_t)m * k, sb = (size_t)k * n, sc = (size_t)m * n;
+  float *a = malloc(sa * count * 4), *b = malloc(sb * count * 4), *c = malloc(sc * count * 4);
+  if (!a || !b || !c) {
+    free(a), free(b), free(c);
+    fprintf(stderr, "gltile: out of memory for %u products of %ux%ux%u\n", count, m, n, k);
+    return 1;
+  }
+  uint32_t x = 2463534242u;
+  for (size_t i = 0; i < sa * count; i++)
+    a[i] = next_float(&x);
+  for (size_t i = 0; i < sb * count; i++)
+    b[i] = next_float(&x);
+  GLuint ba = tool_buffer(sa * count, a), bb = tool_buffer(sb * count, b), bc = tool_buffer(sc * count, NULL);
+  printf("\nmatmul batch of %u x (%u x %u x %u) f32 (c = %s %s)\n", count, m, n, k, o->trans_a ? "a^T" : "a",
+         o->trans_b ? "b^T" : "b");
+  print_header("of 1 by 1", NULL);
+  batch_args args;
+  memset(&args, 0, sizeof args);
+  args.one.a = o->trans_a ? (gt_view){ba, 0, k, m, 0, GT_F32} : (gt_view){ba, 0, m, k, 0, GT_F32};
+  args.one.b = o->trans_b ? (gt_view){bb, 0, n, k, 0, GT_F32} : (gt_view){bb, 0, k, n, 0, GT_F32};
+  args.one.c = (gt_view){bc, 0, m, n, 0, GT_F32};
+  args.one.m = (gt_matmul_desc){GT_STRATEGY_AUTO, o->tile, o->trans_a, o->trans_b, false, 0, 0};
+  args.batch = (gt_batch){count, sa, sb, sc};
+  double flop = 2.0 * m * n * k * count, one_ms = -1;
+  int failures = 0;
+  for (int batched = 0; batched < 2; batched++) {
+    tool_result *r = add_result("matmul", batched ? "batched" : "one by one", "f32", m, n, k);
+    gt_status st = tool_time_median(ctx, batched ? run_batched : run_one_by_one, &args, o->reps, scratch, &r->ms);
+    if (st == GT_OK && batched && o->verify) {
+      for (size_t i = 0; i < sc * count; i++)
+        c[i] = NAN;
+      gt_view all = {bc, 0, 1, (uint32_t)(sc * count), 0, GT_F32};
+      st = poison(ctx, all, c, "matmul batch");
+      if (st == GT_OK) st = run_batched(ctx, &args);
+      if (st == GT_OK) st = gt_read(ctx, all, c, 0);
+      r->verified = "yes";
+      for (uint32_t i = 0; st == GT_OK && i < count; i++)
+        if (check_matmul(a + i * sa, b + i * sb, c + i * sc, m, n, k, o->trans_a, o->trans_b)[0] != 'y')
+          r->verified = "NO";
+      failures += st == GT_OK && r->verified[0] == 'N';
+    }
+    if (st != GT_OK) {
+      r->ms = -1;
+      r->verified = gt_status_string(st);
+      failures++;
+    } else {
+      r->gflop_per_s = flop / (r->ms * 1e6);
+      if (!batched) one_ms = r->ms;
+      r->pct_of_copy = one_ms > 0 ? 100.0 * one_ms / r->ms : 0;
+    }
+    print_row(r);
+  }
+  glDeleteBuffers(1, &ba);
+  glDeleteBuffers(1, &bb);
+  glDeleteBuffers(1, &bc);
+  free(a), free(b), free(c);
+  return failures;
 }
 
 static int bench_matmul_case(gt_context *ctx, const tool_bench_options *o, uint32_t m, uint32_t n, uint32_t k,
@@ -546,7 +634,10 @@ int tool_bench(const tool_bench_options *o) {
     uint32_t rows = d[0], cols = count > 1 ? d[1] : d[0], k = count > 2 ? d[2] : cols;
     if (count < 3 && strcmp(o->ops, "copy") == 0) failures += bench_copy_case(ctx, o, rows, cols, scratch);
     if (count < 3 && op_wanted(o, "transpose")) failures += bench_transpose_case(ctx, o, rows, cols, scratch);
-    if (count != 2 && op_wanted(o, "matmul")) failures += bench_matmul_case(ctx, o, rows, cols, k, scratch);
+    if (count != 2 && op_wanted(o, "matmul")) {
+      failures += bench_matmul_case(ctx, o, rows, cols, k, scratch);
+      if (o->batch > 1) failures += bench_batch_case(ctx, o, rows, cols, k, scratch);
+    }
   }
   printf("\ntimes from %s\n", tool_timer_source());
   if (strcmp(o->title, "bench") == 0 && op_wanted(o, "calls")) {

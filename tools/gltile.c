@@ -34,6 +34,8 @@ static const char usage[] =
     "  --type f32|i32|u32 element type of transpose and copy (default f32)\n"
     "  --reps N           timed runs per case, the median is reported (default 9 demo, 5 bench)\n"
     "  --tile N           8, 16 or 32 (default: chosen from the device limits)\n"
+    "  --batch N          matmul: also N products of each size, packed, through\n"
+    "                     gt_matmul_batched and through N gt_matmul calls\n"
     "  --trans a|b|ab|none  matmul: which operands are stored transposed\n"
     "                     (c = op(a) op(b); default none)\n"
     "  --peak-gbs GB/S    also give transposes and copies as a share of this\n"
@@ -145,6 +147,8 @@ int main(int argc, char **argv) {
       o.max_dispatch_bytes = (uint64_t)mib << 20;
     } else if (strcmp(a, "--tile") == 0)
       bad = tool_parse_u32(v, 32, &o.tile);
+    else if (strcmp(a, "--batch") == 0)
+      bad = tool_parse_u32(v, 1u << 20, &o.batch);
     else if (strcmp(a, "--matmul-kernel") == 0) {
       o.matmul_kernel = strcmp(v, "registers") == 0 ? GT_MATMUL_KERNEL_REGISTERS
                         : strcmp(v, "shared") == 0  ? GT_MATMUL_KERNEL_SHARED

@@ -55,6 +55,7 @@ typedef struct tool_bench_options {
   bool verify, min_limits;
   bool trans_a, trans_b; /* matmul: operands stored transposed */
   gt_matmul_kernel matmul_kernel;
+  uint32_t batch;              /* matmul: products per batch (> 1: also batched rows) */
   uint64_t max_dispatch_bytes; /* 0 = the device table's */
   double peak_gb_per_s;        /* a known ceiling (a CUDA copy, the memory's
                                   peak); 0 = none */
