@@ -72,6 +72,7 @@ static void test_round_trip(void) {
     for (size_t s = 0; s < 4; s++) {
       npy_array a, b;
       char err[512];
+      memset(&a, 0, sizeof a);
       a.type = types[t];
       a.rows = shapes[s][0];
       a.cols = shapes[s][1];
@@ -125,7 +126,7 @@ static void test_round_trip(void) {
 /* Writing over an existing file replaces it. */
 static void test_overwrite(void) {
   uint32_t w[6] = {1, 2, 3, 4, 5, 6};
-  npy_array a = {GT_U32, 2, 3, w}, b;
+  npy_array a = {GT_U32, 2, 3, w, false, 0}, b;
   char err[512];
   const char *p = path_in_dir("over.npy");
   write_bytes(p, "not a npy file", 14);
@@ -206,6 +207,61 @@ static void test_fortran(void) {
   CHECK(same);
   npy_free(&a);
   free(stored);
+  unlink(p);
+}
+
+/* Stacks (npy_read_stack): a 3-D file written and read back, in C and in
+ * Fortran order; a 2-D file read as one matrix; npy_read refuses 3-D. */
+static void test_stacks(void) {
+  enum { COUNT = 3, ROWS = 5, COLS = 7, N = COUNT * ROWS * COLS };
+  uint32_t words[N], stored[N];
+  for (uint32_t i = 0; i < N; i++)
+    words[i] = i * 2654435761u;
+  const char *p = path_in_dir("stack.npy");
+  char err[512];
+  npy_array a = {GT_F32, ROWS, COLS, words, true, COUNT}, b;
+  CHECK(npy_write(p, &a, err, sizeof err) == 0);
+  CHECK(npy_read_stack(p, &b, err, sizeof err) == 0);
+  CHECK(b.stacked && b.count == COUNT && b.rows == ROWS && b.cols == COLS && b.type == GT_F32);
+  CHECK(b.data != NULL && memcmp(b.data, words, sizeof words) == 0);
+  npy_free(&b);
+  /* The header NumPy would write for it. */
+  FILE *f = fopen(p, "rb");
+  char head[128] = {0};
+  CHECK(f != NULL && fread(head, 1, sizeof head - 1, f) > 0);
+  if (f) fclose(f);
+  CHECK(strstr(head + 10, "'shape': (3, 5, 7), }") != NULL);
+  CHECK(npy_read(p, &b, err, sizeof err) != 0);
+  CHECK(strstr(err, "3-D") != NULL && strstr(err, "--batch") != NULL);
+  CHECK(b.data == NULL);
+
+  /* Fortran order: element (s, r, c) at s + COUNT (r + ROWS c). */
+  for (uint32_t st = 0; st < COUNT; st++)
+    for (uint32_t r = 0; r < ROWS; r++)
+      for (uint32_t c = 0; c < COLS; c++)
+        stored[st + COUNT * (r + ROWS * c)] = words[(st * ROWS + r) * COLS + c];
+  make_npy(p, 1, 0, "{'descr': '<f4', 'fortran_order': True, 'shape': (3, 5, 7), }", false, stored,
+           sizeof stored);
+  CHECK(npy_read_stack(p, &b, err, sizeof err) == 0);
+  CHECK(b.data != NULL && memcmp(b.data, words, sizeof words) == 0);
+  npy_free(&b);
+
+  /* A 2-D file through npy_read_stack: one matrix, not stacked. */
+  make_npy(p, 1, 0, "{'descr': '<u4', 'fortran_order': False, 'shape': (5, 7), }", false, words,
+           ROWS * COLS * 4);
+  CHECK(npy_read_stack(p, &b, err, sizeof err) == 0);
+  CHECK(!b.stacked && b.rows == ROWS && b.cols == COLS);
+  npy_free(&b);
+
+  /* A stack one word short, and 4-D: refused, naming the shape. */
+  make_npy(p, 1, 0, "{'descr': '<f4', 'fortran_order': False, 'shape': (3, 5, 7), }", false, words,
+           sizeof words - 4);
+  CHECK(npy_read_stack(p, &b, err, sizeof err) != 0);
+  CHECK(strstr(err, "(3, 5, 7)") != NULL);
+  make_npy(p, 1, 0, "{'descr': '<f4', 'fortran_order': False, 'shape': (1, 3, 5, 7), }", false, words,
+           sizeof words);
+  CHECK(npy_read_stack(p, &b, err, sizeof err) != 0);
+  CHECK(strstr(err, "4-D") != NULL);
   unlink(p);
 }
 
@@ -364,7 +420,7 @@ static void test_malformed(void) {
 
 static void test_write_failures(void) {
   uint32_t w[4] = {1, 2, 3, 4};
-  npy_array a = {GT_F32, 2, 2, w};
+  npy_array a = {GT_F32, 2, 2, w, false, 0};
   char err[512];
 
   err[0] = '\0';
@@ -401,6 +457,7 @@ int main(void) {
   test_overwrite();
   test_headers();
   test_fortran();
+  test_stacks();
   test_malformed();
   test_write_failures();
   remove_dir();

@@ -286,16 +286,42 @@ static void transpose_words(uint32_t *dst, const uint32_t *src, size_t rows, siz
     }
 }
 
+/* The same for a Fortran-order stack of `stack` matrices: element (s, r,
+ * c) is stored at s + stack (r + rows c). */
+static void stack_from_fortran(uint32_t *dst, const uint32_t *src, size_t stack, size_t rows, size_t cols) {
+  size_t i = 0;
+  for (size_t c = 0; c < cols; c++)
+    for (size_t r = 0; r < rows; r++)
+      for (size_t st = 0; st < stack; st++)
+        dst[(st * rows + r) * cols + c] = src[i++];
+}
+
+/* "(2, 3)" or "(4, 2, 3)": a header's shape for messages. */
+static const char *shape_text(const header *h, char *buf, size_t size) {
+  if (h->ndim == 3)
+    snprintf(buf, size, "(%llu, %llu, %llu)", h->dims[0], h->dims[1], h->dims[2]);
+  else
+    snprintf(buf, size, "(%llu, %llu)", h->dims[0], h->dims[1]);
+  return buf;
+}
+
 static int read_data(FILE *f, const char *path, const header *h, size_t data_start, npy_array *out, char *err,
                      size_t err_size) {
-  unsigned long long rows = h->dims[0], cols = h->dims[1];
-  if (rows > UINT32_MAX || cols > UINT32_MAX)
-    return fail(err, err_size, path, "shape (%llu, %llu) has a dimension of 2^32 or more", rows, cols);
-  /* rows, cols < 2^32 so the product fits 64 bits; the bytes may not fit
+  bool stacked = h->ndim == 3;
+  unsigned long long stack = stacked ? h->dims[0] : 1;
+  unsigned long long rows = h->dims[h->ndim - 2], cols = h->dims[h->ndim - 1];
+  char shape[80];
+  shape_text(h, shape, sizeof shape);
+  if (stack > UINT32_MAX || rows > UINT32_MAX || cols > UINT32_MAX)
+    return fail(err, err_size, path, "shape %s has a dimension of 2^32 or more", shape);
+  /* Each dimension < 2^32: rows * cols fits 64 bits, and with the stack
+   * the test below keeps the product from wrapping; the bytes may not fit
    * size_t. */
   unsigned long long count = rows * cols;
-  if (count > (unsigned long long)(SIZE_MAX / 4))
-    return fail(err, err_size, path, "shape (%llu, %llu): the data size overflows", rows, cols);
+  if (count > (unsigned long long)(SIZE_MAX / 4) ||
+      (count && stack > (unsigned long long)(SIZE_MAX / 4) / count))
+    return fail(err, err_size, path, "shape %s: the data size overflows", shape);
+  count *= stack;
   size_t bytes = (size_t)count * 4;
 
   /* On a regular file, compare sizes before allocating: a truncated or
@@ -306,12 +332,11 @@ static int read_data(FILE *f, const char *path, const header *h, size_t data_sta
     unsigned long long have =
         (unsigned long long)st.st_size > data_start ? (unsigned long long)st.st_size - data_start : 0;
     if (have < bytes)
-      return fail(err, err_size, path,
-                  "truncated: shape (%llu, %llu) of '%s' needs %llu data bytes, the file has %llu", rows,
-                  cols, h->descr, (unsigned long long)bytes, have);
+      return fail(err, err_size, path, "truncated: shape %s of '%s' needs %llu data bytes, the file has %llu",
+                  shape, h->descr, (unsigned long long)bytes, have);
     if (have > bytes)
-      return fail(err, err_size, path, "%llu byte%s after the data that shape (%llu, %llu) of '%s' describes",
-                  have - bytes, have - bytes == 1 ? "" : "s", rows, cols, h->descr);
+      return fail(err, err_size, path, "%llu byte%s after the data that shape %s of '%s' describes",
+                  have - bytes, have - bytes == 1 ? "" : "s", shape, h->descr);
   }
 
   void *data = malloc(bytes ? bytes : 1);
@@ -323,33 +348,37 @@ static int read_data(FILE *f, const char *path, const header *h, size_t data_sta
     bool read_error = ferror(f) != 0;
     free(data);
     if (read_error) return fail(err, err_size, path, "read error: %s", strerror(e));
-    return fail(err, err_size, path,
-                "truncated: shape (%llu, %llu) of '%s' needs %llu data bytes, the file has %llu", rows, cols,
-                h->descr, (unsigned long long)bytes, (unsigned long long)got);
+    return fail(err, err_size, path, "truncated: shape %s of '%s' needs %llu data bytes, the file has %llu",
+                shape, h->descr, (unsigned long long)bytes, (unsigned long long)got);
   }
   if (!regular && fgetc(f) != EOF) {
     free(data);
-    return fail(err, err_size, path, "bytes after the data that shape (%llu, %llu) of '%s' describes", rows,
-                cols, h->descr);
+    return fail(err, err_size, path, "bytes after the data that shape %s of '%s' describes", shape, h->descr);
   }
-  if (h->fortran == 1 && rows > 1 && cols > 1) {
+  if (h->fortran == 1 && (stacked ? count > 1 && (rows > 1 || cols > 1) : rows > 1 && cols > 1)) {
     uint32_t *c_order = malloc(bytes);
     if (c_order == NULL) {
       free(data);
       return fail(err, err_size, path, "out of memory for %llu bytes (Fortran order)",
                   (unsigned long long)bytes);
     }
-    transpose_words(c_order, data, (size_t)rows, (size_t)cols);
+    if (stacked)
+      stack_from_fortran(c_order, data, (size_t)stack, (size_t)rows, (size_t)cols);
+    else
+      transpose_words(c_order, data, (size_t)rows, (size_t)cols);
     free(data);
     data = c_order;
   }
+  out->stacked = stacked;
+  out->count = (uint32_t)stack;
   out->rows = (uint32_t)rows;
   out->cols = (uint32_t)cols;
   out->data = data;
   return 0;
 }
 
-int npy_read(const char *path, npy_array *out, char *err, size_t err_size) {
+/* npy_read, and with `stacks` npy_read_stack. */
+static int read_file(const char *path, bool stacks, npy_array *out, char *err, size_t err_size) {
   if (err != NULL && err_size > 0) err[0] = '\0';
   memset(out, 0, sizeof *out);
   if (!host_little_endian())
@@ -439,13 +468,16 @@ int npy_read(const char *path, npy_array *out, char *err, size_t err_size) {
          h.dims[0], h.dims[0], h.dims[0]);
     goto done;
   }
-  if (h.ndim > 2) {
+  if (h.ndim > 2 && !(stacks && h.ndim == 3)) {
     char shape[96];
     size_t used = 0;
     for (int i = 0; i < h.ndim && used + 24 < sizeof shape; i++)
       used += (size_t)snprintf(shape + used, sizeof shape - used, "%s%llu", i ? ", " : "", h.dims[i]);
-    fail(err, err_size, path, "%d-D array (shape (%s%s)): gltile needs a 2-D matrix", h.ndim, shape,
-         used + 24 < sizeof shape ? "" : ", ...");
+    fail(err, err_size, path, "%d-D array (shape (%s%s)): gltile needs a 2-D matrix%s", h.ndim, shape,
+         used + 24 < sizeof shape ? "" : ", ...",
+         stacks        ? " or a 3-D stack of them"
+         : h.ndim == 3 ? " (gltile matmul --batch reads 3-D stacks)"
+                       : "");
     goto done;
   }
   out->type = type;
@@ -455,6 +487,14 @@ done:
   fclose(f);
   if (rc) memset(out, 0, sizeof *out);
   return rc;
+}
+
+int npy_read(const char *path, npy_array *out, char *err, size_t err_size) {
+  return read_file(path, false, out, err, err_size);
+}
+
+int npy_read_stack(const char *path, npy_array *out, char *err, size_t err_size) {
+  return read_file(path, true, out, err, err_size);
 }
 
 /* ------------------------------------------------------------------ */
@@ -469,21 +509,26 @@ int npy_write(const char *path, const npy_array *a, char *err, size_t err_size) 
                 "this host is big-endian; gltile writes .npy data only on little-endian hosts");
   const char *descr = npy_descr(a->type);
   if (descr[0] == '?') return fail(err, err_size, path, "cannot write element type %d", (int)a->type);
-  unsigned long long count = (unsigned long long)a->rows * a->cols;
-  if (count > (unsigned long long)(SIZE_MAX / 4))
-    return fail(err, err_size, path, "shape (%lu, %lu): the data size overflows", (unsigned long)a->rows,
-                (unsigned long)a->cols);
-  size_t bytes = (size_t)count * 4;
+  unsigned long long count = (unsigned long long)a->rows * a->cols, stack = a->stacked ? a->count : 1;
+  if (count > (unsigned long long)(SIZE_MAX / 4) ||
+      (count && stack > (unsigned long long)(SIZE_MAX / 4) / count))
+    return fail(err, err_size, path, "shape (%lu, %lu, %lu): the data size overflows", (unsigned long)stack,
+                (unsigned long)a->rows, (unsigned long)a->cols);
+  size_t bytes = (size_t)(count * stack) * 4;
   if (bytes > 0 && a->data == NULL) return fail(err, err_size, path, "no data to write");
 
   /* The dict exactly as NumPy writes it, trailing ", }" included. */
   char head[12 + 128 + NPY_ALIGN + 1];
-  char dict[128];
-  int n = snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': False, 'shape': (%lu, %lu), }", descr,
-                   (unsigned long)a->rows, (unsigned long)a->cols);
+  char dict[128], shape[64];
+  if (a->stacked)
+    snprintf(shape, sizeof shape, "(%lu, %lu, %lu)", (unsigned long)a->count, (unsigned long)a->rows,
+             (unsigned long)a->cols);
+  else
+    snprintf(shape, sizeof shape, "(%lu, %lu)", (unsigned long)a->rows, (unsigned long)a->cols);
+  int n = snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': False, 'shape': %s, }", descr, shape);
   if (n < 0 || (size_t)n >= sizeof dict) return fail(err, err_size, path, "internal error: header too long");
   /* Version 1.0 stores the header length in 2 bytes; 2.0 in 4 bytes, needed
-   * only past 65535 bytes, which a 2-D header never reaches. The spaces
+   * only past 65535 bytes, which a 2-D or 3-D header never reaches. The spaces
    * bring preamble + header to a multiple of 64 so the data is aligned;
    * NumPy's formula, which pads 1 to 64 spaces, never none. */
   unsigned major = 1;

@@ -7,7 +7,8 @@
  *     in the header, which the accepted keys never need);
  *   - descr '<f4', '<i4' or '<u4' (little-endian float32, int32, uint32),
  *     exactly as NumPy writes them; any other dtype is refused;
- *   - exactly 2 dimensions, each below 2^32. 0-D and 1-D arrays are
+ *   - exactly 2 dimensions (npy_read_stack: or 3, a stack of matrices),
+ *     each below 2^32. 0-D and 1-D arrays are
  *     refused rather than guessed at: NumPy itself treats a 1-D operand of
  *     matmul as a row or a column depending on its side, so the caller must
  *     reshape to (1, n) or (n, 1);
@@ -20,7 +21,7 @@
  * Empty matrices (a zero dimension) are read; callers decide about them.
  *
  * What is written: C order, format 1.0 unless the header needs 2.0 (never,
- * for two dimensions), the header padded with spaces and ended with '\n'
+ * for two or three dimensions), the header padded with spaces and ended with '\n'
  * so the data starts at a multiple of 64 bytes, as NumPy does. The file is
  * written under a temporary name in the same directory and renamed over
  * the destination only when complete: a destination is complete or absent
@@ -33,20 +34,29 @@
 
 #include <gltile/gltile.h>
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-/* A rows x cols matrix in C order: element (r, c) is data[r * cols + c]. */
+/* A rows x cols matrix in C order: element (r, c) is data[r * cols + c];
+ * or (stacked) a 3-D stack of count such matrices, shape (count, rows,
+ * cols): element (s, r, c) is data[(s * rows + r) * cols + c]. */
 typedef struct npy_array {
   gt_type type; /* GT_F32 ('<f4'), GT_I32 ('<i4') or GT_U32 ('<u4') */
   uint32_t rows, cols;
-  void *data; /* rows * cols * 4 bytes from malloc; npy_free releases it */
+  void *data;     /* (count *) rows * cols * 4 bytes from malloc; npy_free releases it */
+  bool stacked;   /* a 3-D file; false: 2-D, and count is ignored */
+  uint32_t count; /* matrices in the stack */
 } npy_array;
 
 /* Reads path into *out.
  * Returns    0; or -1 with *out zeroed, nothing allocated, and a message
  *            that starts with the path in err (when err_size > 0). */
 int npy_read(const char *path, npy_array *out, char *err, size_t err_size);
+
+/* npy_read, taking a 3-D file too, as a stack (Fortran order: each
+ * matrix as it would read alone). */
+int npy_read_stack(const char *path, npy_array *out, char *err, size_t err_size);
 
 /* Writes a to path (see above for the format and the temporary name).
  * Returns    0; or -1 with a message naming the path in err, no temporary
