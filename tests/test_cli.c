@@ -85,18 +85,31 @@ static bool exists(const char *path) {
   return stat(path, &st) == 0;
 }
 
+static void write_stack(const char *name, gt_type type, uint32_t count, uint32_t rows, uint32_t cols,
+                        bool floats, uint32_t seed);
+
 /* A file of random words (NaN payloads and denormals when read as f4:
  * transpose must move bits) or of floats in [-1, 1] for matmul. */
 static void write_matrix(const char *name, gt_type type, uint32_t rows, uint32_t cols, bool floats,
                          uint32_t seed) {
+  write_stack(name, type, 0, rows, cols, floats, seed);
+}
+
+/* The same for a 3-D stack of count matrices (0: a 2-D file). */
+static void write_stack(const char *name, gt_type type, uint32_t count, uint32_t rows, uint32_t cols,
+                        bool floats, uint32_t seed) {
   npy_array a;
   char err[512];
+  memset(&a, 0, sizeof a);
   a.type = type;
   a.rows = rows;
   a.cols = cols;
-  a.data = malloc((size_t)rows * cols * 4);
+  a.stacked = count > 0;
+  a.count = count;
+  size_t words = (size_t)rows * cols * (count ? count : 1);
+  a.data = malloc(words * 4);
   uint32_t x = seed;
-  for (size_t i = 0; i < (size_t)rows * cols; i++) {
+  for (size_t i = 0; i < words; i++) {
     uint32_t w = next_word(&x);
     if (floats) {
       float f = (float)((double)w / 2147483648.0 - 1.0);
@@ -307,6 +320,83 @@ static void check_matmul(bool ta, bool tb, const char *alpha, const char *beta, 
   unlink(path_in_dir("c.npy"));
 }
 
+/* matmul --batch: S = 3 products of M = 13, N = 6, K = 9, each operand a
+ * stack or one matrix every product shares; every product against the
+ * reference. */
+static void check_batch(bool a_stacked, bool b_stacked, bool ta, int c0_kind /* 0 none, 1 2-D, 2 stack */) {
+  const uint32_t s = 3, m = 13, n = 6, k = 9;
+  write_stack("a.npy", GT_F32, a_stacked ? s : 0, ta ? k : m, ta ? m : k, true, 44);
+  write_stack("b.npy", GT_F32, b_stacked ? s : 0, k, n, true, 55);
+  if (c0_kind) write_stack("c0.npy", GT_F32, c0_kind == 2 ? s : 0, m, n, true, 66);
+  const char *args[20] = {
+      "matmul", path_in_dir("a.npy"), path_in_dir("b.npy"), "-o", path_in_dir("c.npy"), "--batch", "--alpha",
+      "0.5"};
+  int i = 8;
+  if (ta) args[i++] = "--trans-a";
+  if (c0_kind) {
+    args[i++] = "--c";
+    args[i++] = path_in_dir("c0.npy");
+    args[i++] = "--beta";
+    args[i++] = "-1.5";
+  }
+  args[i] = NULL;
+  int rc = run(args);
+  CHECK_EQ_U(rc, 0);
+  if (rc) fprintf(stderr, "  matmul --batch: %s", err_text);
+  npy_array a, b, c0, c;
+  memset(&c0, 0, sizeof c0);
+  char err[512];
+  bool read = npy_read_stack(path_in_dir("a.npy"), &a, err, sizeof err) == 0;
+  read = npy_read_stack(path_in_dir("b.npy"), &b, err, sizeof err) == 0 && read;
+  read = npy_read_stack(path_in_dir("c.npy"), &c, err, sizeof err) == 0 && read;
+  if (c0_kind) read = npy_read_stack(path_in_dir("c0.npy"), &c0, err, sizeof err) == 0 && read;
+  CHECK(read);
+  /* Products of 3 whenever an input is a stack, else a stack of 1. */
+  uint32_t want = a_stacked || b_stacked || c0_kind == 2 ? s : 1;
+  CHECK(c.stacked && c.count == want);
+  for (uint32_t p = 0; read && c.stacked && p < c.count && p < want; p++) {
+    npy_array ap = a, bp = b, cp = c, c0p = c0;
+    ap.data = (float *)a.data + (a.stacked ? (size_t)p * a.rows * a.cols : 0);
+    bp.data = (float *)b.data + (b.stacked ? (size_t)p * b.rows * b.cols : 0);
+    cp.data = (float *)c.data + (size_t)p * m * n;
+    c0p.data = (float *)c0.data + (c0.stacked ? (size_t)p * m * n : 0);
+    if (!matmul_ok(&ap, &bp, c0_kind ? &c0p : NULL, &cp, ta, false, 0.5, -1.5)) {
+      CHECK(!"a product of the batch");
+      fprintf(stderr, "  product %u of a %d, b %d, ta %d, c0 %d\n", p, a_stacked, b_stacked, ta, c0_kind);
+    }
+  }
+  npy_free(&a);
+  npy_free(&b);
+  npy_free(&c0);
+  npy_free(&c);
+  unlink(path_in_dir("a.npy"));
+  unlink(path_in_dir("b.npy"));
+  unlink(path_in_dir("c0.npy"));
+  unlink(path_in_dir("c.npy"));
+}
+
+static void test_batch(void) {
+  check_batch(true, true, false, 0);
+  check_batch(true, false, true, 1); /* shared weights b, C0 added to every product */
+  check_batch(false, true, false, 2);
+  check_batch(false, false, false, 0);
+  /* Stacks that do not pair up, and a stack without --batch: refused, no output. */
+  write_stack("a.npy", GT_F32, 3, 4, 5, true, 1);
+  write_stack("b.npy", GT_F32, 2, 5, 6, true, 2);
+  const char *bad[] = {
+      "matmul", path_in_dir("a.npy"), path_in_dir("b.npy"), "-o", path_in_dir("c.npy"), "--batch", NULL};
+  CHECK_EQ_U(run(bad), 1);
+  CHECK(strstr(err_text, "do not pair up") != NULL);
+  CHECK(!exists(path_in_dir("c.npy")));
+  const char *flat[] = {"matmul", path_in_dir("a.npy"), path_in_dir("b.npy"),
+                        "-o",     path_in_dir("c.npy"), NULL};
+  CHECK_EQ_U(run(flat), 1);
+  CHECK(strstr(err_text, "--batch") != NULL);
+  CHECK(!exists(path_in_dir("c.npy")));
+  unlink(path_in_dir("a.npy"));
+  unlink(path_in_dir("b.npy"));
+}
+
 static void test_matmul(void) {
   check_matmul(false, false, NULL, NULL, false, NULL);
   check_matmul(true, false, NULL, NULL, false, NULL);
@@ -472,6 +562,7 @@ int main(int argc, char **argv) {
   test_bench_columns();
   test_transpose();
   test_matmul();
+  test_batch();
   test_failures();
   remove_dir();
   return CHECK_SUMMARY();

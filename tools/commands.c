@@ -36,7 +36,7 @@ static const char transpose_usage[] =
     "exit status: 0 done, 1 a file, device or gltile error, 2 a usage error\n";
 
 static const char matmul_usage[] =
-    "usage: gltile matmul A.npy B.npy -o C.npy [--trans-a] [--trans-b]\n"
+    "usage: gltile matmul A.npy B.npy -o C.npy [--trans-a] [--trans-b] [--batch]\n"
     "                     [--alpha X] [--beta Y --c C0.npy] [--strategy NAME]\n"
     "\n"
     "Multiplies float32 matrices on the GPU: C = alpha op(A) op(B) + beta C0, or\n"
@@ -50,6 +50,11 @@ static const char matmul_usage[] =
     "  -o FILE          the output file (required)\n"
     "  --trans-a        use A's transpose (A is then K x M)\n"
     "  --trans-b        use B's transpose (B is then N x K)\n"
+    "  --batch          3-D inputs are stacks of matrices, multiplied pair by pair\n"
+    "                   in one call (gt_matmul_batched): A (S, M, K) or (M, K),\n"
+    "                   B (S, K, N) or (K, N), C0 (S, M, N) or (M, N); a 2-D operand\n"
+    "                   serves every product. C is (S, M, N), S = 1 when no input\n"
+    "                   is 3-D\n"
     "  --alpha X        scale the product (default 1)\n"
     "  --beta Y         scale C0; needs --c (default 1 when --c is given)\n"
     "  --c FILE         C0, the matrix added to the product\n"
@@ -65,6 +70,7 @@ typedef struct cmd_options {
   gt_strategy strategy;
   uint32_t tile;
   bool trans_a, trans_b, alpha_set, beta_set;
+  bool batch; /* matmul: 3-D inputs are stacks */
   float alpha, beta;
 } cmd_options;
 
@@ -133,6 +139,10 @@ static int parse_options(int argc, char **argv, bool matmul, cmd_options *o) {
       o->trans_b = true;
       continue;
     }
+    if (matmul && strcmp(a, "--batch") == 0) {
+      o->batch = true;
+      continue;
+    }
     bool known = strcmp(a, "-o") == 0 || strcmp(a, "--strategy") == 0 ||
                  (!matmul && strcmp(a, "--tile") == 0) ||
                  (matmul && (strcmp(a, "--alpha") == 0 || strcmp(a, "--beta") == 0 || strcmp(a, "--c") == 0));
@@ -191,13 +201,20 @@ static void progress_end(progress *p) {
 
 /* ---- shared -------------------------------------------------------- */
 
-static int read_input(const char *path, npy_array *a) {
+/* stacks: a 3-D file is read too, as a stack of matrices. */
+static int read_input(const char *path, bool stacks, npy_array *a) {
   char err[512];
-  if (npy_read(path, a, err, sizeof err)) {
+  if ((stacks ? npy_read_stack : npy_read)(path, a, err, sizeof err)) {
     fprintf(stderr, "gltile: %s\n", err);
     return 1;
   }
   /* gltile rejects zero extents; an empty product has no work to map. */
+  if (a->stacked && a->count == 0) {
+    fprintf(stderr, "gltile: %s: empty stack (shape (0, %u, %u)); gltile needs at least one matrix\n", path,
+            a->rows, a->cols);
+    npy_free(a);
+    return 1;
+  }
   if (a->rows == 0 || a->cols == 0) {
     fprintf(stderr, "gltile: %s: empty matrix (shape (%u, %u)); gltile needs at least 1 x 1\n", path, a->rows,
             a->cols);
@@ -247,7 +264,7 @@ int tool_cmd_transpose(int argc, char **argv) {
   int rc = parse_options(argc, argv, false, &o);
   if (rc >= 0) return rc;
   npy_array in, out;
-  if (read_input(o.inputs[0], &in)) return 1;
+  if (read_input(o.inputs[0], false, &in)) return 1;
   size_t n = (size_t)in.rows * in.cols;
   out = in;
   out.rows = in.cols;
@@ -299,6 +316,24 @@ int tool_cmd_transpose(int argc, char **argv) {
 
 /* ---- matmul -------------------------------------------------------- */
 
+/* The number of products: the stacked operands' count, which must agree
+ * (1 when none is stacked); 0 after a message when they differ. */
+static uint32_t product_count(const char *const paths[3], const npy_array *ops[3]) {
+  uint32_t count = 0;
+  int first = -1;
+  for (int i = 0; i < 3; i++) {
+    if (ops[i] == NULL || !ops[i]->stacked) continue;
+    if (first >= 0 && ops[i]->count != count) {
+      fprintf(stderr, "gltile: %s and %s: stacks of %u and %u matrices do not pair up\n", paths[first],
+              paths[i], count, ops[i]->count);
+      return 0;
+    }
+    first = i;
+    count = ops[i]->count;
+  }
+  return first < 0 ? 1 : count;
+}
+
 int tool_cmd_matmul(int argc, char **argv) {
   cmd_options o;
   int rc = parse_options(argc, argv, true, &o);
@@ -310,7 +345,8 @@ int tool_cmd_matmul(int argc, char **argv) {
   memset(&c, 0, sizeof c);
   memset(&out, 0, sizeof out);
   rc = 1;
-  if (read_input(pa, &a) || need_f32(pa, &a) || read_input(pb, &b) || need_f32(pb, &b)) goto done;
+  if (read_input(pa, o.batch, &a) || need_f32(pa, &a) || read_input(pb, o.batch, &b) || need_f32(pb, &b))
+    goto done;
   uint32_t m = o.trans_a ? a.cols : a.rows, k = o.trans_a ? a.rows : a.cols;
   uint32_t kb = o.trans_b ? b.cols : b.rows, n = o.trans_b ? b.rows : b.cols;
   if (k != kb) {
@@ -322,22 +358,37 @@ int tool_cmd_matmul(int argc, char **argv) {
     goto done;
   }
   if (o.c != NULL) {
-    if (read_input(o.c, &c) || need_f32(o.c, &c)) goto done;
+    if (read_input(o.c, o.batch, &c) || need_f32(o.c, &c)) goto done;
     if (c.rows != m || c.cols != n) {
       fprintf(stderr, "gltile: %s: shape (%u, %u) is not the product's (%u, %u)\n", o.c, c.rows, c.cols, m,
               n);
       goto done;
     }
   }
+  const char *paths[3] = {pa, pb, o.c};
+  const npy_array *ops[3] = {&a, &b, o.c != NULL ? &c : NULL};
+  uint32_t count = product_count(paths, ops);
+  if (count == 0) goto done;
   size_t mn = (size_t)m * n;
+  if (mn > SIZE_MAX / 4 / count || (uint64_t)m * count > UINT32_MAX) {
+    fprintf(stderr, "gltile: %u products of %ux%u do not fit this host's memory\n", count, m, n);
+    goto done;
+  }
   out.type = GT_F32;
   out.rows = m;
   out.cols = n;
-  out.data = malloc(mn * 4);
+  out.stacked = o.batch;
+  out.count = count;
+  out.data = malloc(mn * count * 4);
   if (out.data == NULL) {
-    fprintf(stderr, "gltile: out of memory for %ux%u\n", m, n);
+    fprintf(stderr, "gltile: out of memory for %u x %ux%u\n", count, m, n);
     goto done;
   }
+  /* c is each product's own: a 2-D C0 is copied to every one, so the
+   * products never share a c (gt_matmul_batched refuses that). */
+  if (o.c != NULL)
+    for (uint32_t i = 0; i < count; i++)
+      memcpy((float *)out.data + i * mn, (const float *)c.data + (c.stacked ? i * mn : 0), mn * 4);
   gt_matmul_desc d;
   memset(&d, 0, sizeof d);
   d.strategy = o.strategy;
@@ -352,26 +403,33 @@ int tool_cmd_matmul(int argc, char **argv) {
   gt_context *ctx;
   if (tool_open(NULL, &egl, &ctx)) goto done;
   char what[96];
-  snprintf(what, sizeof what, "multiplying %ux%ux%u", m, n, k);
+  snprintf(what, sizeof what, "multiplying %u x %ux%ux%u", count, m, n, k);
   progress p;
   /* 2 M N K flops at about 10 GFLOP/s, llvmpipe on a few cores. */
-  progress_start(&p, 2.0 * m * n * k / 1e10, what);
+  progress_start(&p, 2.0 * m * n * k * count / 1e10, what);
   while (glGetError() != GL_NO_ERROR)
     continue;
-  GLuint ba = tool_buffer((size_t)a.rows * a.cols, a.data), bb = tool_buffer((size_t)b.rows * b.cols, b.data);
-  GLuint bc = tool_buffer(mn, c.data); /* zeros without --c: beta = 0 never reads them */
+  size_t a_words = (size_t)a.rows * a.cols, b_words = (size_t)b.rows * b.cols;
+  GLuint ba = tool_buffer(a_words * (a.stacked ? a.count : 1), a.data);
+  GLuint bb = tool_buffer(b_words * (b.stacked ? b.count : 1), b.data);
+  GLuint bc = tool_buffer(mn * count,
+                          o.c != NULL ? out.data : NULL); /* zeros without --c: beta = 0 never reads them */
   gt_status s = buffers_made();
   gt_view av = view_of(ba, a.rows, a.cols, GT_F32), bv = view_of(bb, b.rows, b.cols, GT_F32);
   gt_view cv = view_of(bc, m, n, GT_F32);
-  if (s == GT_OK) s = gt_matmul(ctx, av, bv, cv, &d);
-  if (s == GT_OK) s = gt_read(ctx, cv, out.data, 0);
+  /* A 2-D operand (stride 0) serves every product. */
+  gt_batch batch = {count, a.stacked ? a_words : 0, b.stacked ? b_words : 0, mn};
+  if (s == GT_OK)
+    s = o.batch ? gt_matmul_batched(ctx, av, bv, cv, batch, &d) : gt_matmul(ctx, av, bv, cv, &d);
+  /* Every product's c, as the rows of one (count m) x n matrix. */
+  if (s == GT_OK) s = gt_read(ctx, view_of(bc, m * count, n, GT_F32), out.data, 0);
   if (s == GT_OK) progress_end(&p);
   glDeleteBuffers(1, &ba);
   glDeleteBuffers(1, &bb);
   glDeleteBuffers(1, &bc);
   tool_close(&egl, ctx);
   if (s != GT_OK) {
-    fprintf(stderr, "gltile: multiplying %s and %s (%ux%ux%u, %s): %s\n", pa, pb, m, n, k,
+    fprintf(stderr, "gltile: multiplying %s and %s (%u x %ux%ux%u, %s): %s\n", pa, pb, count, m, n, k,
             gt_strategy_name(o.strategy), gt_status_string(s));
     goto done;
   }
