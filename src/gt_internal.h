@@ -95,13 +95,14 @@ typedef struct gt_program {
   GLint batch_loc;        /* batched matmul: uniform uvec4 gt_batch */
 } gt_program;
 
-/* Every variant one context can reach: transpose and copy 23 (SIMPLE,
- * AUTO's 4x4 blocks, tiled even/pad/TRUNCATE_A at 3 tiles, in place SIMPLE
- * and the same 9 tiled, 2 copies), matmul 37 (4 transpose cases x (SIMPLE,
- * the registers and shared kernels, 3 tiles x even/pad), and the vec4
- * kernel), images 22 per format x 4: 148; batched matmul as many again
- * as matmul: 185, and room to spare. */
-#define GT_PROGRAM_TABLE_SIZE 224
+/* Every variant one context can reach: transpose and copy about 26 (SIMPLE,
+ * AUTO's 4x4 blocks of quads and of elements, tiled even/pad/TRUNCATE_A
+ * at 3 tiles, NVIDIA's 64-tile, in place SIMPLE and the same 9 tiled, 2
+ * copies); matmul 69 (4 transpose cases x (SIMPLE, the registers kernel,
+ * the shared kernel plain and with 7 choices of vec4 operands, texels, 3
+ * tiles x even/pad), and the registers kernel's vec4 program), as many
+ * again batched; images 22 per format x 4: about 252, and room to spare. */
+#define GT_PROGRAM_TABLE_SIZE 320
 
 /* Longest slice of K one matmul dispatch sums. Mesa silently stops a
  * shader's loops after 65,535 iterations in all; the tiled kernel, if not
