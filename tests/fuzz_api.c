@@ -348,6 +348,7 @@ enum op_kind {
   OP_NO_CONTEXT,
   OP_QUERIES,
   OP_PROGRAM_CACHE,
+  OP_MATMUL_BATCHED,
   OP_COUNT
 };
 static unsigned long op_ok[OP_COUNT], op_refused[OP_COUNT];
@@ -1587,7 +1588,82 @@ static float pick_float(reader *r) {
   return f;
 }
 
-static void op_matmul(reader *r) {
+/* Batches: counts and strides at the edges. */
+static uint32_t pick_count(reader *r) {
+  static const uint32_t small[] = {0, 1, 2, 2, 3, 3, 4, 7}, large[] = {64, 65, 65536, UINT32_MAX};
+  uint8_t b = u8(r);
+  return b < 200 ? small[b % 8] : b < 240 ? large[b % 4] : 1u + u8(r) % 100u;
+}
+
+static size_t pick_stride(reader *r, gt_view v) {
+  size_t span = (size_t)span_of(v);
+  switch (u8(r) % 10) {
+  case 0: return 0;
+  case 1: return span;
+  case 2: return span + 1;
+  case 3: return span ? span - 1 : 0;
+  case 4: return pitch_of(v);
+  case 5: return v.cols;
+  case 6: return (size_t)u8(r) % 24u;
+  case 7: return coin(r, 2) ? SIZE_MAX : SIZE_MAX / 2 + 1;
+  case 8: return (size_t)u32(r);
+  default: return span + u8(r) % 8u;
+  }
+}
+
+/* v moved on by i strides: false where the model finds the move or the
+ * moved view's end past what a size_t addresses. */
+static bool moved_view(gt_view v, size_t stride, uint64_t i, gt_view *out) {
+  uint64_t limit = (uint64_t)SIZE_MAX / 4, end = (uint64_t)v.offset + span_of(v);
+  if (stride != 0 && i > UINT64_MAX / stride) return false;
+  uint64_t move = i * stride;
+  if (end > limit || move > limit - end) return false;
+  *out = v;
+  out->offset = (size_t)((uint64_t)v.offset + move);
+  return true;
+}
+
+/* The batch's own checks: every product's views inside their buffers, and
+ * no c_i overlapping an a_j, a b_j or another c_j. */
+enum { BATCH_PAIRS = 64 }; /* products whose every pair the model compares */
+static void model_batch(const fz_context *c, const gt_view v[3], const gt_batch *batch, bool fields_ok,
+                        expect *e) {
+  if (batch->count == 0) {
+    must(e, GT_ERR_INVALID_ARGUMENT);
+    return;
+  }
+  const size_t strides[3] = {batch->stride_a, batch->stride_b, batch->stride_c};
+  bool inside = fields_ok;
+  for (int o = 0; o < 3 && fields_ok; o++) {
+    gt_view last;
+    if (!moved_view(v[o], strides[o], batch->count - 1, &last)) {
+      must(e, GT_ERR_OUT_OF_RANGE);
+      inside = false;
+    } else if (!view_buffer(c, last, e)) {
+      inside = false;
+    }
+  }
+  if (!inside) return;
+  if (batch->count > 1 && batch->stride_c == 0) must(e, GT_ERR_ALIASED);
+  if (batch->count > BATCH_PAIRS) {
+    may(e, GT_ERR_ALIASED);
+    return;
+  }
+  for (uint32_t i = 0; i < batch->count; i++)
+    for (uint32_t j = 0; j < batch->count; j++) {
+      gt_view ci, aj, bj, cj;
+      moved_view(v[2], strides[2], i, &ci);
+      moved_view(v[0], strides[0], j, &aj);
+      moved_view(v[1], strides[1], j, &bj);
+      moved_view(v[2], strides[2], j, &cj);
+      model_alias(ci, aj, e);
+      model_alias(ci, bj, e);
+      if (i != j) model_alias(ci, cj, e);
+    }
+}
+
+/* gt_matmul, or (batched) gt_matmul_batched over a batch of those views. */
+static void op_matmul(reader *r, bool batched) {
   fz_context *c = pick_ctx(r);
   gt_context *g = ctx_of(c);
   gt_matmul_desc d;
@@ -1619,6 +1695,13 @@ static void op_matmul(reader *r) {
     slow_skipped++;
     return;
   }
+  gt_batch batch = {1, 0, 0, 0};
+  if (batched) {
+    batch.count = pick_count(r);
+    batch.stride_a = pick_stride(r, a);
+    batch.stride_b = coin(r, 3) ? batch.stride_a : pick_stride(r, b);
+    batch.stride_c = pick_stride(r, cv);
+  }
 
   expect e = {0, 0};
   if (!g) {
@@ -1644,21 +1727,32 @@ static void op_matmul(reader *r) {
       must(&e, GT_ERR_SHAPE_MISMATCH);
     model_alias(cv, a, &e);
     model_alias(cv, b, &e);
-    if (fa) view_buffer(c, a, &e);
-    if (fb) view_buffer(c, b, &e);
-    if (fc) view_buffer(c, cv, &e);
+    bool inside = fa && fb && fc;
+    if (fa) inside = view_buffer(c, a, &e) && inside;
+    if (fb) inside = view_buffer(c, b, &e) && inside;
+    if (fc) inside = view_buffer(c, cv, &e) && inside;
+    if (batched) {
+      const gt_view v[3] = {a, b, cv};
+      model_batch(c, v, &batch, inside, &e);
+    }
   }
-  trace("gt_matmul(%s, a %s, b %s, c %s, desc %s{%d, %u, %d, %d, %d, %g, %g})", c ? c->name : "NULL",
-        view_text(a), view_text(b), view_text(cv), null_desc ? "NULL " : "", (int)d.strategy, d.tile,
-        d.trans_a, d.trans_b, d.scale, (double)d.alpha, (double)d.beta);
+  const char *name = batched ? "gt_matmul_batched" : "gt_matmul";
+  trace("%s(%s, a %s, b %s, c %s, batch {%u, %zu, %zu, %zu}, desc %s{%d, %u, %d, %d, %d, %g, %g})", name,
+        c ? c->name : "NULL", view_text(a), view_text(b), view_text(cv), batch.count, batch.stride_a,
+        batch.stride_b, batch.stride_c, null_desc ? "NULL " : "", (int)d.strategy, d.tile, d.trans_a,
+        d.trans_b, d.scale, (double)d.alpha, (double)d.beta);
   begin_call();
-  gt_status s = gt_matmul(g, a, b, cv, dp);
+  gt_status s = batched ? gt_matmul_batched(g, a, b, cv, batch, dp) : gt_matmul(g, a, b, cv, dp);
   end_call();
-  count(OP_MATMUL, s);
-  check_status("gt_matmul", g, s, e);
+  count(batched ? OP_MATMUL_BATCHED : OP_MATMUL, s);
+  check_status(name, g, s, e);
   plan_reset();
-  if (s == GT_OK) plan_loose(cv); /* sums in f32: values not checked here */
-  verify_buffers("gt_matmul");
+  /* Sums in f32: values not checked here, only that nothing else changed. */
+  for (uint32_t i = 0; s == GT_OK && i < batch.count; i++) {
+    gt_view ci;
+    if (moved_view(cv, batch.stride_c, i, &ci)) plan_loose(ci);
+  }
+  verify_buffers(name);
 }
 
 /* ------------------------------------------------------------------ */
@@ -2199,7 +2293,7 @@ static void run_op(enum op_kind op, reader *r);
 static void op_no_context(reader *r) {
   static const enum op_kind ops[] = {OP_TRANSPOSE,      OP_COPY,         OP_MATMUL,        OP_WRITE,
                                      OP_READ,           OP_IMAGE,        OP_KERNEL_CREATE, OP_KERNEL_DISPATCH,
-                                     OP_KERNEL_DESTROY, OP_CONTEXT_INIT, OP_QUERIES};
+                                     OP_KERNEL_DESTROY, OP_CONTEXT_INIT, OP_QUERIES,       OP_MATMUL_BATCHED};
   enum op_kind op = ops[u8(r) % (sizeof ops / sizeof ops[0])];
   trace("(no current context for the next call)");
   in.no_context = true;
@@ -2322,7 +2416,7 @@ static const enum op_kind op_table[32] = {OP_PURE,
                                           OP_TRANSPOSE,
                                           OP_COPY,
                                           OP_MATMUL,
-                                          OP_MATMUL,
+                                          OP_MATMUL_BATCHED,
                                           OP_WRITE,
                                           OP_READ,
                                           OP_IMAGE,
@@ -2343,7 +2437,7 @@ static void run_op(enum op_kind op, reader *r) {
   case OP_IMAGES_ALIAS: op_images_alias(r); break;
   case OP_TRANSPOSE: op_transpose(r); break;
   case OP_COPY: op_copy(r); break;
-  case OP_MATMUL: op_matmul(r); break;
+  case OP_MATMUL: op_matmul(r, false); break;
   case OP_WRITE: op_transfer(r, true); break;
   case OP_READ: op_transfer(r, false); break;
   case OP_IMAGE: op_image(r); break;
@@ -2356,6 +2450,7 @@ static void run_op(enum op_kind op, reader *r) {
     break;
   case OP_QUERIES: op_queries(r); break;
   case OP_PROGRAM_CACHE: op_program_cache(r); break;
+  case OP_MATMUL_BATCHED: op_matmul(r, true); break;
   case OP_COUNT: break;
   }
 }
@@ -2433,7 +2528,8 @@ static const char *const op_names[OP_COUNT] = {"pure",
                                                "gt_context_init",
                                                "no context",
                                                "queries",
-                                               "program cache"};
+                                               "program cache",
+                                               "gt_matmul_batched"};
 
 static unsigned long inputs_run;
 
