@@ -267,6 +267,18 @@ static bool matmul_ok(const npy_array *a, const npy_array *b, const npy_array *c
   return true;
 }
 
+/* Frees a matmul's arrays and removes its files. */
+static void release_matmul_files(npy_array *a, npy_array *b, npy_array *c0, npy_array *c) {
+  npy_free(a);
+  npy_free(b);
+  npy_free(c0);
+  npy_free(c);
+  unlink(path_in_dir("a.npy"));
+  unlink(path_in_dir("b.npy"));
+  unlink(path_in_dir("c0.npy"));
+  unlink(path_in_dir("c.npy"));
+}
+
 /* M = 37, N = 19, K = 23; A and B stored transposed when asked. */
 static void check_matmul(bool ta, bool tb, const char *alpha, const char *beta, bool with_c,
                          const char *strategy) {
@@ -310,14 +322,7 @@ static void check_matmul(bool ta, bool tb, const char *alpha, const char *beta, 
   /* Without --beta, --c adds C0 once. */
   double al = alpha ? atof(alpha) : 1.0, be = beta ? atof(beta) : 1.0;
   if (read) CHECK(matmul_ok(&a, &b, with_c ? &c0 : NULL, &c, ta, tb, al, be));
-  npy_free(&a);
-  npy_free(&b);
-  npy_free(&c0);
-  npy_free(&c);
-  unlink(path_in_dir("a.npy"));
-  unlink(path_in_dir("b.npy"));
-  unlink(path_in_dir("c0.npy"));
-  unlink(path_in_dir("c.npy"));
+  release_matmul_files(&a, &b, &c0, &c);
 }
 
 /* matmul --batch: S = 3 products of M = 13, N = 6, K = 9, each operand a
@@ -365,14 +370,7 @@ static void check_batch(bool a_stacked, bool b_stacked, bool ta, int c0_kind /* 
       fprintf(stderr, "  product %u of a %d, b %d, ta %d, c0 %d\n", p, a_stacked, b_stacked, ta, c0_kind);
     }
   }
-  npy_free(&a);
-  npy_free(&b);
-  npy_free(&c0);
-  npy_free(&c);
-  unlink(path_in_dir("a.npy"));
-  unlink(path_in_dir("b.npy"));
-  unlink(path_in_dir("c0.npy"));
-  unlink(path_in_dir("c.npy"));
+  release_matmul_files(&a, &b, &c0, &c);
 }
 
 static void test_batch(void) {

@@ -288,6 +288,14 @@ static const char *check_matmul(const float *a, const float *b, const float *c, 
   return full ? "yes" : "sampled";
 }
 
+/* The buffers and host copies of a matmul case. */
+static void release_operands(GLuint ba, GLuint bb, GLuint bc, float *a, float *b, float *c) {
+  glDeleteBuffers(1, &ba);
+  glDeleteBuffers(1, &bb);
+  glDeleteBuffers(1, &bc);
+  free(a), free(b), free(c);
+}
+
 /* o->batch products of m x n x k, packed, with AUTO: one gt_matmul_batched
  * call against the same products one gt_matmul call each. Every product
  * of the batched run is checked. */
@@ -346,10 +354,7 @@ static int bench_batch_case(gt_context *ctx, const tool_bench_options *o, uint32
     }
     print_row(r);
   }
-  glDeleteBuffers(1, &ba);
-  glDeleteBuffers(1, &bb);
-  glDeleteBuffers(1, &bc);
-  free(a), free(b), free(c);
+  release_operands(ba, bb, bc, a, b, c);
   return failures;
 }
 
@@ -454,10 +459,7 @@ static int bench_matmul_case(gt_context *ctx, const tool_bench_options *o, uint3
     r->pct_of_clblast = clblast_ms > 0 ? 100.0 * clblast_ms / r->ms : 0;
     print_row(r);
   }
-  glDeleteBuffers(1, &ba);
-  glDeleteBuffers(1, &bb);
-  glDeleteBuffers(1, &bc);
-  free(a), free(b), free(c);
+  release_operands(ba, bb, bc, a, b, c);
   return failures;
 }
 
