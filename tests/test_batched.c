@@ -8,7 +8,7 @@
  * leave odd gaps (products of every row alignment), share a or b (stride
  * 0), or interleave c's products as columns of one matrix. Every word of
  * c's buffer outside the products keeps its bits, and a refused call
- * changes nothing. */
+ * changes nothing. And a user's loop: gt_write, the batch, gt_read, again. */
 #include "check.h"
 #include "harness.h"
 
@@ -288,6 +288,63 @@ static void test_long_batch(bool emulated) {
   run_case(&t);
 }
 
+/* A user's loop: new operands through gt_write, the batch, c back through
+ * gt_read, on the same buffers each round, against the reference; c's
+ * buffer is poisoned before each round so a missed product shows. */
+static void test_user_loop(void) {
+  enum { COUNT = 5, M = 24, N = 20, K = 12, ROUNDS = 12 };
+  enum { A_WORDS = COUNT * M * K, B_WORDS = COUNT * K * N, C_WORDS = COUNT * M * N + 8 };
+  static float ha[A_WORDS], hb[B_WORDS];
+  static uint32_t hc[C_WORDS], poison[C_WORDS];
+  GLuint bufs[3];
+  glGenBuffers(3, bufs);
+  const size_t sizes[3] = {A_WORDS, B_WORDS, C_WORDS};
+  for (int i = 0; i < 3; i++) {
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, bufs[i]);
+    glBufferData(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)(sizes[i] * 4), NULL, GL_DYNAMIC_DRAW);
+  }
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+  for (size_t i = 0; i < C_WORDS; i++)
+    poison[i] = gt_test_poison(i, 7);
+  gt_view a = {bufs[0], 0, M, K, 0, GT_F32}, b = {bufs[1], 0, K, N, 0, GT_F32};
+  gt_view c = {bufs[2], 4, M, N, 0, GT_F32}; /* 4 guard words before, 4 after */
+  gt_batch batch = {COUNT, M * K, K * N, M * N};
+  unsigned long bad = 0;
+  for (int round = 0; round < ROUNDS; round++) {
+    for (size_t i = 0; i < A_WORDS; i++)
+      ha[i] = rand_float();
+    for (size_t i = 0; i < B_WORDS; i++)
+      hb[i] = rand_float();
+    gt_view all_a = {bufs[0], 0, 1, A_WORDS, 0, GT_F32}, all_b = {bufs[1], 0, 1, B_WORDS, 0, GT_F32};
+    gt_view all_c = {bufs[2], 0, 1, C_WORDS, 0, GT_U32};
+    CHECK_STATUS(gt_write(ctx, all_a, ha, 0), GT_OK);
+    CHECK_STATUS(gt_write(ctx, all_b, hb, 0), GT_OK);
+    CHECK_STATUS(gt_write(ctx, all_c, poison, 0), GT_OK);
+    CHECK_STATUS(gt_matmul_batched(ctx, a, b, c, batch, NULL), GT_OK);
+    CHECK_STATUS(gt_read(ctx, all_c, hc, 0), GT_OK);
+    for (size_t w = 0; w < C_WORDS; w++) {
+      if (w < 4 || w >= 4 + (size_t)COUNT * M * N) {
+        if (hc[w] != poison[w] && bad++ < 3)
+          fprintf(stderr, "  round %d: guard word %zu changed\n", round, w);
+        continue;
+      }
+      size_t e = w - 4, p = e / (M * N), r = e % (M * N) / N, col = e % N;
+      double sum = 0, mag = 0;
+      for (size_t q = 0; q < K; q++) {
+        double x = ha[p * M * K + r * K + q], y = hb[p * K * N + q * N + col];
+        sum += x * y;
+        mag += fabs(x * y);
+      }
+      double g = float_of(hc[w]);
+      if (!(fabs(g - sum) <= 2.0 * (K + 2) * FLT_EPSILON * mag) && bad++ < 3)
+        fprintf(stderr, "  round %d: product %zu (%zu, %zu) = %.9g, reference %.9g\n", round, p, r, col, g,
+                sum);
+    }
+  }
+  CHECK_EQ_U(bad, 0);
+  glDeleteBuffers(3, bufs);
+}
+
 /* Refusals: each leaves c as it was. */
 static void test_refusals(void) {
   enum { WORDS = 4096 };
@@ -333,6 +390,7 @@ int main(int argc, char **argv) {
   if (rc != 0) return rc;
   ctx = env.ctx;
   test_refusals();
+  test_user_loop();
   test_products(env.emulated);
   test_long_batch(env.emulated);
   printf("%lu batched cases\n", cases);
