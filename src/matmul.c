@@ -530,17 +530,34 @@ static uint32_t series_step(const gt_batch *batch) {
   return all % 4 == 0 ? 1 : all % 2 == 0 ? 2 : 4;
 }
 
-/* Whether the series of `layers` products from the views a, b, c, strides
+/* Product i's views of a, b and c (checked: no sum overflows). */
+static void product_views(gt_view a, gt_view b, gt_view c, const uint64_t stride[3], uint64_t i,
+                          gt_view v[3]) {
+  v[0] = a;
+  v[1] = b;
+  v[2] = c;
+  for (int o = 0; o < 3; o++)
+    v[o].offset += (size_t)(i * stride[o]);
+}
+
+/* Whether the series of `layers` products from the views v, strides
  * apart, can run as layers of one dispatch: every operand's layers in one
- * binding, and (texels kernel) their texture buffers within the limit
- * wherever one product's are. */
-static bool layers_fit(const gt_context *ctx, const gt_view v[3], uint32_t layers, const uint64_t stride[3]) {
+ * binding. Where the texels kernel may run, a and b must also keep one
+ * product's texture-buffer fit: the same size limit, and binding starts
+ * moving by whole multiples of the storage and texel alignments, so each
+ * layer's start is aligned as it would be alone. */
+static bool layers_fit(const gt_context *ctx, const gt_view v[3], uint32_t layers, const uint64_t stride[3],
+                       bool texels) {
   for (int i = 0; i < 3; i++) {
     gt_bound_view one, all;
-    if (gt__view_bind(ctx, v[i], &one) != GT_OK ||
+    if (!gt__view_fits(ctx, v[i]) || gt__view_bind(ctx, v[i], &one) != GT_OK ||
         gt__view_bind_layers(ctx, v[i], layers, stride[i], &all) != GT_OK)
       return false;
-    if (i < 2 && gt__texels_fit(ctx, &one) != gt__texels_fit(ctx, &all)) return false;
+    if (i == 2 || !texels) continue;
+    uint64_t bytes = stride[i] * 4;
+    if (bytes % ctx->texel_offset_alignment || bytes % ctx->limits.storage_offset_alignment ||
+        gt__texels_fit(ctx, &one) != gt__texels_fit(ctx, &all))
+      return false;
   }
   return true;
 }
@@ -563,38 +580,41 @@ gt_status gt_matmul_batched(gt_context *ctx, gt_view a, gt_view b, gt_view c, gt
     return GT_ERR_ALIASED;
   }
 
-  /* Every series is prepared (programs fetched) before the first
-   * dispatch; a series whose layers do not fit one binding keeps product
-   * r's preparation and runs its products one by one. */
+  /* Every product is prepared (programs fetched, blocks planned) before
+   * the first dispatch, so a failure writes nothing: a series whose layers
+   * fit runs as one, prepared once; any other runs product by product,
+   * each prepared here and again when it runs. */
   const uint64_t stride[3] = {batch.stride_a, batch.stride_b, batch.stride_c};
   uint32_t step = gt__min_u32(series_step(&batch), count);
+  bool texels = d->strategy == GT_STRATEGY_AUTO &&
+                gt_matmul_auto_kernel(ctx, shape.m, shape.n) == GT_MATMUL_KERNEL_TEXELS;
+  static const uint32_t unmoved[3];
   multiply series[4];
   bool layered[4];
   gt_status status = GT_OK;
   for (uint32_t r = 0; r < step && status == GT_OK; r++) {
-    gt_view v[3] = {a, b, c};
-    uint64_t layer_stride[3];
-    for (int i = 0; i < 3; i++) {
-      v[i].offset += (size_t)(r * stride[i]);
-      layer_stride[i] = step * stride[i];
-    }
-    uint32_t layers = (count - r + step - 1) / step;
-    layered[r] = layers > 1 && layers_fit(ctx, v, layers, layer_stride);
+    gt_view v[3];
+    product_views(a, b, c, stride, r, v);
+    uint64_t layer_stride[3] = {step * stride[0], step * stride[1], step * stride[2]};
+    uint32_t layers = (uint32_t)(((uint64_t)count - r + step - 1) / step);
+    layered[r] = layers > 1 && layers_fit(ctx, v, layers, layer_stride, texels);
     uint32_t moved[3] = {0, 0, 0};
     if (layered[r])
       for (int i = 0; i < 3; i++)
         moved[i] = (uint32_t)layer_stride[i];
     status = prepare(ctx, v[0], v[1], v[2], d, &shape, layered[r] ? layers : 1, moved, &series[r]);
+    for (uint64_t i = r + step; !layered[r] && i < count && status == GT_OK; i += step) {
+      multiply one;
+      product_views(a, b, c, stride, i, v);
+      status = prepare(ctx, v[0], v[1], v[2], d, &shape, 1, unmoved, &one);
+    }
   }
   for (uint32_t r = 0; r < step && status == GT_OK; r++) {
     status = execute(ctx, d, &series[r]);
-    if (layered[r]) continue;
-    for (uint32_t i = r + step; i < count && status == GT_OK; i += step) {
+    for (uint64_t i = r + step; !layered[r] && i < count && status == GT_OK; i += step) {
       multiply one;
-      static const uint32_t unmoved[3];
-      gt_view v[3] = {a, b, c};
-      for (int o = 0; o < 3; o++)
-        v[o].offset += (size_t)(i * stride[o]);
+      gt_view v[3];
+      product_views(a, b, c, stride, i, v);
       status = prepare(ctx, v[0], v[1], v[2], d, &shape, 1, unmoved, &one);
       if (status == GT_OK) status = execute(ctx, d, &one);
     }

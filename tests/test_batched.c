@@ -252,11 +252,13 @@ static void test_products(bool emulated) {
                         0};
         if (t.strategy == GT_STRATEGY_TILED_EVEN && (t.m % 8 || t.n % 8 || t.k % 8)) continue;
         if (t.strategy == GT_STRATEGY_AUTO || t.strategy == GT_STRATEGY_SIMPLE) t.tile = 0;
-        n++;
-        if (emulated && n % 3) continue;
-        t.count = counts[n % 3];
-        t.stride_kind = (int)(n % 6);
-        t.scale = n % 2 == 0;
+        /* Count, strides and scaling drawn apart from one another (and
+         * from the third of the cases an emulator runs). */
+        uint32_t h = ++n * 2654435761u;
+        if (emulated && (h >> 24) % 3) continue;
+        t.count = counts[(h >> 4) % 3];
+        t.stride_kind = (int)((h >> 8) % 6);
+        t.scale = (h >> 12) & 1;
         run_case(&t);
         /* And the other counts with packed strides, for AUTO. */
         if (t.strategy == GT_STRATEGY_AUTO && !emulated)
@@ -270,16 +272,23 @@ static void test_products(bool emulated) {
 }
 
 /* More products than one dispatch's layers may hold: split at the group
- * count (tiny products) or at the FLOP budget (the harness's
- * --max-dispatch-flops). */
+ * count (tiny products, past the ES minimum of 65,535 layers), and at the
+ * FLOP budget (7 products of 262,144 FLOP: 4 layers a dispatch with the
+ * harness's --max-dispatch-flops 1048576, the least a context takes). */
 static void test_long_batch(bool emulated) {
   gt_limits l = gt_context_limits(ctx);
   uint32_t count = l.max_group_count[2] + 2;
   if (emulated || count > 70000) {
-    /* Too slow one by one under an emulator, or a device whose limit is
-     * above the ES minimum: the FLOP budget splits instead. */
+    /* Too slow under an emulator, or past a larger device limit: no
+     * group-count split then. */
     count = 300;
   }
+  batch_case f = {64, 32, 64, 7, false, false, true, GT_STRATEGY_AUTO, 0, 0, 0};
+  run_case(&f);
+  f.strategy = GT_STRATEGY_TRUNCATE_B;
+  f.tile = 16;
+  f.stride_kind = 5;
+  run_case(&f);
   /* Strides of 4, 8 and 8 elements: one series, so one layer per product. */
   batch_case t = {2, 4, 2, count, false, true, true, GT_STRATEGY_AUTO, 0, 0, 61};
   run_case(&t);

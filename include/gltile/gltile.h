@@ -656,11 +656,15 @@ gt_status gt_matmul(gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_m
  *            is written unless every product is valid.
  * Work       one dispatch (per slice of K and block of c, as gt_matmul's)
  *            runs every product as a layer of groups, up to the device's
- *            group-count and FLOP limits per dispatch; where the strides
- *            are not multiples of 4 elements, the products whose rows share
- *            an alignment run together (at most 4 such series); where the
- *            products of a series span more than one storage block, they
- *            run one by one.
+ *            group-count and FLOP limits per dispatch. Where the strides
+ *            are not multiples of 4 elements, products r, r + s, r + 2s,
+ *            ... run together (s = 2 or 4: at most 4 such series), each
+ *            series with the row alignment, and so the programs, of its
+ *            products alone. A series spanning more than one storage block
+ *            runs product by product. Bit equality with gt_matmul rests on
+ *            the driver compiling the same sums alike in the batched and
+ *            the single programs (GLSL ES has no `precise`); the tests
+ *            check it on llvmpipe and an NVIDIA H100.
  * GL state   as gt_matmul.
  * Allocates  nothing; compiles the batched programs on first use. */
 gt_status gt_matmul_batched(gt_context *ctx, gt_view a, gt_view b, gt_view c, gt_batch batch,
