@@ -502,23 +502,18 @@ gt_status gt_matmul(gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_m
   return gt__operation_end(ctx, status, GT__BUFFER_WRITE_BARRIERS, "gt_matmul");
 }
 
-/* v moved on by `elements`, checked: OUT_OF_RANGE where the sum or the
- * moved view's end passes what an address can hold. */
-static gt_status move_view(gt_view v, uint64_t elements, gt_view *out) {
+/* The last product's view of an operand, its fields checked first: past
+ * what an address can hold, OUT_OF_RANGE. Inside its buffer, it puts every
+ * product's view inside (they lie between the first and the last). */
+static gt_status last_view(gt_view v, size_t stride, uint32_t count, gt_view *out) {
+  GT__TRY(gt__view_check_fields(v));
   uint64_t limit = (uint64_t)(SIZE_MAX / 4), end = gt__view_span(v) + v.offset;
-  GT__CHECK(elements <= limit - end, GT_ERR_OUT_OF_RANGE);
-  *out = v;
-  out->offset += (size_t)elements;
-  return GT_OK;
-}
-
-/* The last product's view of an operand: inside its buffer, and so every
- * product's (they lie between the first and the last). */
-static gt_status check_last(gt_context *ctx, gt_view v, size_t stride, uint32_t count) {
   GT__CHECK(stride == 0 || count - 1 <= UINT64_MAX / stride, GT_ERR_OUT_OF_RANGE);
-  gt_view last;
-  GT__TRY(move_view(v, (uint64_t)(count - 1) * stride, &last));
-  return gt__view_check_buffer(ctx, last);
+  uint64_t move = (uint64_t)(count - 1) * stride;
+  GT__CHECK(move <= limit - end, GT_ERR_OUT_OF_RANGE);
+  *out = v;
+  out->offset += (size_t)move;
+  return GT_OK;
 }
 
 /* Products one series steps over: the series of product r holds r, r +
@@ -567,12 +562,15 @@ gt_status gt_matmul_batched(gt_context *ctx, gt_view a, gt_view b, gt_view c, gt
   if (d == NULL) d = &no_options;
   GT__TRY(begin(ctx, d));
   GT__CHECK(batch.count > 0, GT_ERR_INVALID_ARGUMENT);
-  product_shape shape;
-  GT__TRY(check_operands(ctx, a, b, c, d, &shape));
   uint32_t count = batch.count;
-  GT__TRY(check_last(ctx, a, batch.stride_a, count));
-  GT__TRY(check_last(ctx, b, batch.stride_b, count));
-  GT__TRY(check_last(ctx, c, batch.stride_c, count));
+  /* Every product has the same shape: the last one's operands, checked
+   * whole (their buffers queried once), stand for all. */
+  gt_view last[3];
+  GT__TRY(last_view(a, batch.stride_a, count, &last[0]));
+  GT__TRY(last_view(b, batch.stride_b, count, &last[1]));
+  GT__TRY(last_view(c, batch.stride_c, count, &last[2]));
+  product_shape shape;
+  GT__TRY(check_operands(ctx, last[0], last[1], last[2], d, &shape));
   if (gt__batches_alias(c, batch.stride_c, a, batch.stride_a, count, false) ||
       gt__batches_alias(c, batch.stride_c, b, batch.stride_b, count, false) ||
       gt__batches_alias(c, batch.stride_c, c, batch.stride_c, count, true)) {

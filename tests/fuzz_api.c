@@ -1626,16 +1626,16 @@ static bool moved_view(gt_view v, size_t stride, uint64_t i, gt_view *out) {
 /* The batch's own checks: every product's views inside their buffers, and
  * no c_i overlapping an a_j, a b_j or another c_j. */
 enum { BATCH_PAIRS = 64 }; /* products whose every pair the model compares */
-static void model_batch(const fz_context *c, const gt_view v[3], const gt_batch *batch, bool fields_ok,
-                        expect *e) {
+static void model_batch(const fz_context *c, const gt_view v[3], const gt_batch *batch, const bool fields[3],
+                        bool inside, expect *e) {
   if (batch->count == 0) {
     must(e, GT_ERR_INVALID_ARGUMENT);
     return;
   }
   const size_t strides[3] = {batch->stride_a, batch->stride_b, batch->stride_c};
-  bool inside = fields_ok;
-  for (int o = 0; o < 3 && fields_ok; o++) {
+  for (int o = 0; o < 3; o++) {
     gt_view last;
+    if (!fields[o]) continue;
     if (!moved_view(v[o], strides[o], batch->count - 1, &last)) {
       must(e, GT_ERR_OUT_OF_RANGE);
       inside = false;
@@ -1733,7 +1733,8 @@ static void op_matmul(reader *r, bool batched) {
     if (fc) inside = view_buffer(c, cv, &e) && inside;
     if (batched) {
       const gt_view v[3] = {a, b, cv};
-      model_batch(c, v, &batch, inside, &e);
+      const bool fields[3] = {fa, fb, fc};
+      model_batch(c, v, &batch, fields, inside, &e);
     }
   }
   const char *name = batched ? "gt_matmul_batched" : "gt_matmul";
