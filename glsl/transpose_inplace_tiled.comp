@@ -16,7 +16,7 @@
 #error "GT_TILE and GT_GROUP_ROWS must be defined"
 #endif
 
-layout(std430, binding = 0) GT_RESTRICT buffer Data { GT_ELEM data[]; };
+layout(std430, binding = 0) GT_RESTRICT buffer Data { GT_STORAGE data[]; };
 
 shared GT_ELEM upper[GT_TILE][GT_TILE + 1]; /* tile (i, j) */
 shared GT_ELEM lower[GT_TILE][GT_TILE + 1]; /* tile (j, i) */
@@ -25,15 +25,15 @@ shared GT_ELEM lower[GT_TILE][GT_TILE + 1]; /* tile (j, i) */
 #define LOAD(idx) guarded_read(data, 0u, idx)
 #define STORE(idx, value) guarded_write(data, 0u, idx, value)
 #else
-#define LOAD(idx) data[gt_index(0u, idx)]
-#define STORE(idx, value) data[gt_index(0u, idx)] = (value)
+#define LOAD(idx) gt_load(data, gt_index(0u, idx))
+#define STORE(idx, value) gt_store(data, gt_index(0u, idx), value)
 #endif
 
 void swap_pair(uvec2 idx) {
   uint p = gt_index(0u, idx), q = gt_index(0u, idx.yx);
-  GT_ELEM upper = data[p];
-  data[p] = data[q];
-  data[q] = upper;
+  GT_ELEM upper = gt_load(data, p);
+  gt_store(data, p, gt_load(data, q));
+  gt_store(data, q, upper);
 }
 
 void main() {

@@ -17,15 +17,15 @@
 #error "GT_TILE and GT_GROUP_ROWS must be defined"
 #endif
 
-layout(std430, binding = 0) readonly GT_RESTRICT buffer Src { GT_ELEM src[]; };
-layout(std430, binding = 1) writeonly GT_RESTRICT buffer Dst { GT_ELEM dst[]; };
+layout(std430, binding = 0) readonly GT_RESTRICT buffer Src { GT_STORAGE src[]; };
+layout(std430, binding = 1) GT_WRITEONLY GT_RESTRICT buffer Dst { GT_STORAGE dst[]; };
 
 /* One spare column: reading a column of the tile then touches GT_TILE
  * different banks instead of one. */
 shared GT_ELEM tile[GT_TILE][GT_TILE + 1];
 
 #ifdef GT_TRUNCATE_A
-void copy_element(uvec2 idx) { dst[gt_index(1u, idx.yx)] = src[gt_index(0u, idx)]; }
+void copy_element(uvec2 idx) { gt_store(dst, gt_index(1u, idx.yx), gt_load(src, gt_index(0u, idx))); }
 
 /* The leftovers beside the tile this group moved. first is the
  * invocation's first row and its column in that tile: the striped tile,
@@ -59,6 +59,27 @@ void copy_leftovers(uvec2 first) {
 }
 #endif
 
+#if GT_PACK > 1
+/* Packed elements are written a word per invocation, not an element: a
+ * destination row of the tile holds tile[0 .. count)[row] from element
+ * `first` of the binding on, and `lane` takes the lane-th word the row
+ * touches. A word wholly inside the row is this group's alone and gets a
+ * plain store; the row's edge words hold elements of the neighbouring
+ * tiles or outside the view, and get atomics on this row's bits. */
+void write_row_words(uint first, uint count, uint row, uint lane) {
+  uint w = first / uint(GT_PACK) + lane;
+  uint word = 0u, mask = 0u;
+  for (uint p = 0u; p < uint(GT_PACK); p++) {
+    uint col = w * uint(GT_PACK) + p - first; /* wraps past count before the row */
+    if (col < count) {
+      word |= (tile[col][row] & GT_MASK) << (p * GT_BITS);
+      mask |= GT_MASK << (p * GT_BITS);
+    }
+  }
+  gt_store_word(dst, w, word, mask);
+}
+#endif
+
 void main() {
   /* The group order: transpose_order.glsl. */
   uvec2 origin = striped_tile() * uvec2(GT_TILE_ROWS, GT_TILE_COLS);
@@ -76,11 +97,23 @@ void main() {
   } else
 #endif
   for (uint k = 0u; k < uint(GT_TILE); k += uint(GT_GROUP_ROWS)) {
-    tile[local.x + k][local.y] = src[gt_index(0u, origin + uvec2(local.x + k, local.y))];
+    tile[local.x + k][local.y] = gt_load(src, gt_index(0u, origin + uvec2(local.x + k, local.y)));
   }
   memoryBarrierShared();
   barrier();
   /* Destination row = source column: the tile's origin swaps. */
+#if GT_PACK > 1
+  /* Rows past the extent (padded tiles) write nothing; a row's count
+   * stops at the extent's edge. */
+  uvec2 dst_extent = gt_extent(1u);
+  for (uint k = 0u; k < uint(GT_TILE); k += uint(GT_GROUP_ROWS)) {
+    uvec2 row_start = origin.yx + uvec2(local.x + k, 0u);
+    if (row_start.x < dst_extent.x) {
+      uint count = min(uint(GT_TILE), dst_extent.y - row_start.y);
+      write_row_words(gt_index(1u, row_start), count, local.x + k, local.y);
+    }
+  }
+#else
 #ifdef GT_GUARDED
   if (!whole) {
     for (uint k = 0u; k < uint(GT_TILE); k += uint(GT_GROUP_ROWS)) {
@@ -91,6 +124,7 @@ void main() {
   for (uint k = 0u; k < uint(GT_TILE); k += uint(GT_GROUP_ROWS)) {
     dst[gt_index(1u, origin.yx + uvec2(local.x + k, local.y))] = tile[local.y][local.x + k];
   }
+#endif
 #ifdef GT_TRUNCATE_A
   copy_leftovers(origin + local);
 #endif

@@ -19,18 +19,25 @@ static bool as_one_row(gt_bound_view *v) {
 static gt_status run(gt_context *ctx, const gt_program *prog, gt_bound_view s, gt_bound_view t) {
   gt_bound_view views[2] = {s, t};
   uint32_t per_group = COPY_GROUP_COLS * COPY_RUNS;
-  uint32_t words = prog->key.kernel == GT_KERNEL_COPY_VEC4 ? 4 : 1; /* per element of the views */
-  return gt__dispatch(ctx, prog, views, 2, gt__div_up(s.view.cols, per_group), s.view.rows,
+  uint32_t words = prog->key.kernel == GT_KERNEL_COPY_VEC4 ? 4 : 1; /* per unit an invocation moves */
+  /* An invocation moves an element, or with packed elements a destination
+   * word: a row of cols elements touches at most this many words. */
+  uint32_t pack = gt__pack(prog->key.elem), units = (s.view.cols + pack - 2) / pack + 1;
+  return gt__dispatch(ctx, prog, views, 2, gt__div_up(units, per_group), s.view.rows,
                       gt__moved_bytes((uint64_t)per_group * words));
 }
 
+/* Elements in a uvec4: 4, 8 or 16. */
+static uint32_t per_vec4(const gt_bound_view *v) { return (uint32_t)(16 / gt_type_size(v->view.type)); }
+
 /* Flattened gapless views whose starts share 16-byte alignment can move
- * as uvec4s (a quarter of the loads and stores). The bound ranges start
- * 16-byte aligned whenever the offset alignment is a multiple of 16, as on
- * the devices seen so far. */
+ * as uvec4s (a quarter of the loads and stores, or less for packed
+ * elements). The bound ranges start 16-byte aligned whenever the offset
+ * alignment is a multiple of 16, as on the devices seen so far. */
 static bool vec4_aligned(const gt_bound_view *s, const gt_bound_view *t) {
-  return s->bind_offset % 16 == 0 && t->bind_offset % 16 == 0 && s->elem_offset % 4 == 0 &&
-         t->elem_offset % 4 == 0 && s->view.cols >= 4;
+  uint32_t n = per_vec4(s);
+  return s->bind_offset % 16 == 0 && t->bind_offset % 16 == 0 && s->elem_offset % n == 0 &&
+         t->elem_offset % n == 0 && s->view.cols >= n;
 }
 
 /* true when copy_window would use the uvec4 kernel on s and t. */
@@ -45,15 +52,15 @@ static gt_status copy_window(gt_context *ctx, const gt_program *scalar, const gt
   gt_bound_view s1 = s, t1 = t;
   if (!as_one_row(&s1) || !as_one_row(&t1)) return run(ctx, scalar, s, t);
   if (vec4 == NULL || !vec4_aligned(&s1, &t1)) return run(ctx, scalar, s1, t1);
-  uint32_t quads = s1.view.cols / 4, tail = s1.view.cols % 4;
+  uint32_t n = per_vec4(&s1), quads = s1.view.cols / n, tail = s1.view.cols % n;
   gt_bound_view sv = s1, tv = t1;
   sv.view.cols = tv.view.cols = sv.view.pitch = tv.view.pitch = quads;
-  sv.elem_offset /= 4;
-  tv.elem_offset /= 4;
+  sv.elem_offset /= n;
+  tv.elem_offset /= n;
   GT__TRY(run(ctx, vec4, sv, tv));
   if (tail == 0) return GT_OK;
-  return run(ctx, scalar, gt__bound_section(&s1, 0, quads * 4, 1, tail),
-             gt__bound_section(&t1, 0, quads * 4, 1, tail));
+  return run(ctx, scalar, gt__bound_section(&s1, 0, quads * n, 1, tail),
+             gt__bound_section(&t1, 0, quads * n, 1, tail));
 }
 
 gt_status gt_copy(gt_context *ctx, gt_view src, gt_view dst) {
@@ -87,7 +94,7 @@ gt_status gt_copy(gt_context *ctx, gt_view src, gt_view dst) {
     GT__TRY(gt__view_bind(ctx, dst, &t));
   }
   /* Validation is over; the programs come before the first dispatch. */
-  GT__TRY(gt__program_for(ctx, GT_KERNEL_COPY, 0, COPY_GROUP_COLS, 1, 0, GT_U32, &scalar));
+  GT__TRY(gt__program_for(ctx, GT_KERNEL_COPY, 0, COPY_GROUP_COLS, 1, 0, gt__bits_type(src.type), &scalar));
   if (in_blocks || wants_vec4(s, t))
     GT__TRY(gt__program_for(ctx, GT_KERNEL_COPY_VEC4, 0, COPY_GROUP_COLS, 1, 0, GT_U32, &vec4));
 

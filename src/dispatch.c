@@ -35,8 +35,14 @@ static gt_status dispatch_grid(gt_context *ctx, const gt_program *prog, const GL
   GT__TRY(gt__gl_status(ctx, "dispatch set-up"));
   uint32_t step_x, step_y;
   dispatch_shape(&ctx->limits, groups_cols, groups_rows, group_bytes, &step_x, &step_y);
+  /* Packed elements: the dispatches of one operation write disjoint
+   * elements but may share words, through atomics; a barrier before each
+   * makes the earlier ones' words visible to the later ones' atomics on
+   * every device, not only where atomics reach memory directly. */
+  bool packed = gt__pack(prog->key.elem) > 1;
   for (uint32_t y = 0; y < groups_rows; y += gt__min_u32(step_y, groups_rows - y)) {
     for (uint32_t x = 0; x < groups_cols; x += gt__min_u32(step_x, groups_cols - x)) {
+      if (packed) glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
       glUniform2ui(prog->group_base_loc, x, y);
       glDispatchCompute(gt__min_u32(step_x, groups_cols - x), gt__min_u32(step_y, groups_rows - y), layers);
     }

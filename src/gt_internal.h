@@ -178,6 +178,7 @@ const gt_device_entry *gt__device_entry(const char *renderer);
 typedef struct gt_pending_read {
   void *fence; /* GLsync; NULL when no read is pending */
   uint32_t rows, cols;
+  gt_type type;
 } gt_pending_read;
 
 struct gt_context {
@@ -288,8 +289,27 @@ typedef struct gt_bound_view {
 gt_status gt__view_check_fields(gt_view v);
 
 /* Fields, then the view against its buffer's size (the only GL query
- * allowed before validation ends). */
+ * allowed before validation ends), for a kernel: to the end of the 32-bit
+ * word holding the last element. */
 gt_status gt__view_check_buffer(gt_context *ctx, gt_view v);
+
+/* The byte just past v's last element. */
+uint64_t gt__view_end_bytes(gt_view v);
+
+/* Fields, then whether v's buffer holds `end` bytes (transfers, which
+ * need only the view's own bytes). */
+gt_status gt__view_check_bytes(gt_context *ctx, gt_view v, uint64_t end);
+
+/* Elements per 32-bit word of a kernel's storage: 1 for 4-byte types,
+ * 2 or 4 for the packed ones. */
+static inline uint32_t gt__pack(gt_type t) {
+  size_t size = gt_type_size(t);
+  return size ? (uint32_t)(4 / size) : 1;
+}
+
+/* The program element of a kernel that only moves bits: GT_U32, GT_U16
+ * or GT_U8, by size, so views of one size share programs. */
+gt_type gt__bits_type(gt_type t);
 
 /* Full validation of one view: fields, its buffer's size (the only GL query
  * allowed before validation ends), and the device's storage-block limit. */

@@ -73,8 +73,8 @@ const char *gt__glsl_type(gt_type t) {
   case GT_F32: return "float";
   case GT_I32: return "int";
   case GT_U32: return "uint";
+  default: return "uint"; /* 2- and 1-byte elements: their bits, unpacked */
   }
-  return "uint";
 }
 
 static const char *format_name(gt_format f) {
@@ -100,6 +100,7 @@ size_t gt__program_preamble(const gt_program_key *key, char *buf, size_t size) {
   int n = snprintf(buf, size,
                    "#version %s\n"
                    "#define GT_ELEM %s\n"
+                   "#define GT_PACK %u\n"
                    "#define GT_VIEWS %d\n"
                    "#define GT_TILE_ROWS %u\n"
                    "#define GT_TILE_COLS %u\n"
@@ -109,8 +110,8 @@ size_t gt__program_preamble(const gt_program_key *key, char *buf, size_t size) {
                    "#line 1 1\n",
                    /* Texture buffers are ES 3.2; every other kernel is ES 3.1. */
                    key->kernel == GT_KERNEL_MATMUL_TEXELS ? "320 es" : "310 es", gt__glsl_type(key->elem),
-                   GT_MAX_VIEWS, tile_rows, tile_cols, key->group_rows, tile_define, image_defines,
-                   (key->variant & GT_VARIANT_GUARDED) ? "#define GT_GUARDED 1\n" : "",
+                   gt__pack(key->elem), GT_MAX_VIEWS, tile_rows, tile_cols, key->group_rows, tile_define,
+                   image_defines, (key->variant & GT_VARIANT_GUARDED) ? "#define GT_GUARDED 1\n" : "",
                    (key->variant & GT_VARIANT_ALIASED) ? "#define GT_ALIASED 1\n" : "",
                    (key->variant & GT_VARIANT_TRANS_A) ? "#define GT_TRANS_A 1\n" : "",
                    (key->variant & GT_VARIANT_TRANS_B) ? "#define GT_TRANS_B 1\n" : "",

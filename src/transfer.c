@@ -12,6 +12,7 @@
 /* The view as rows for a transfer, in 64-bit counts so a gapless view
  * with gapless host rows can travel as one long row. */
 typedef struct transfer_rows {
+  uint64_t size; /* bytes per element */
   uint64_t rows, cols;
   uint64_t pitch;      /* elements between row starts in the buffer */
   uint64_t host_pitch; /* elements between row starts in host memory */
@@ -46,7 +47,8 @@ static gt_status check_host(gt_view v, const void *host, size_t host_pitch) {
   GT__CHECK(host != NULL, GT_ERR_INVALID_ARGUMENT);
   GT__CHECK(host_pitch == 0 || host_pitch >= v.cols, GT_ERR_INVALID_ARGUMENT);
   size_t hp = host_pitch ? host_pitch : v.cols;
-  GT__CHECK(v.rows <= 1 || hp <= (SIZE_MAX / 4 - v.cols) / (v.rows - 1), GT_ERR_OUT_OF_RANGE);
+  GT__CHECK(v.rows <= 1 || hp <= (SIZE_MAX / gt_type_size(v.type) - v.cols) / (v.rows - 1),
+            GT_ERR_OUT_OF_RANGE);
   return GT_OK;
 }
 
@@ -54,11 +56,14 @@ static gt_status check_transfer(gt_context *ctx, gt_view v, const void *host, si
   GT__TRY(gt__context_check(ctx));
   GT__TRY(gt__view_check_fields(v));
   GT__TRY(check_host(v, host, host_pitch));
-  return gt__view_check_buffer(ctx, v);
+  /* Copies between buffers move bytes: a view of 2- or 1-byte elements
+   * needs only its own bytes, not whole words. */
+  return gt__view_check_bytes(ctx, v, gt__view_end_bytes(v));
 }
 
 static transfer_rows rows_of(gt_view v, size_t host_pitch) {
-  transfer_rows t = {v.rows, v.cols, gt__view_pitch(v), host_pitch ? host_pitch : v.cols, v.offset};
+  transfer_rows t = {
+      gt_type_size(v.type), v.rows, v.cols, gt__view_pitch(v), host_pitch ? host_pitch : v.cols, v.offset};
   if (t.pitch == t.cols && t.host_pitch == t.cols) {
     t.cols *= t.rows;
     t.rows = 1;
@@ -112,12 +117,12 @@ void gt__transfer_release(gt_context *ctx) {
  * it is full or the view ends; src bound to GL_COPY_READ_BUFFER and the
  * staging buffer to GL_COPY_WRITE_BUFFER. Returns the elements copied. */
 static uint64_t stage(const gt_context *ctx, const transfer_rows *t, cursor *at) {
-  uint64_t room = ctx->limits.staging_bytes / 4, used = 0;
+  uint64_t room = ctx->limits.staging_bytes / t->size, used = 0;
   while (at->row < t->rows && used < room) {
     uint64_t from = t->offset + at->row * t->pitch + at->col;
     uint64_t n = take(t, at, room - used);
-    glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, (GLintptr)(from * 4), (GLintptr)(used * 4),
-                        (GLsizeiptr)(n * 4));
+    glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, (GLintptr)(from * t->size),
+                        (GLintptr)(used * t->size), (GLsizeiptr)(n * t->size));
     used += n;
   }
   return used;
@@ -128,15 +133,15 @@ static uint64_t stage(const gt_context *ctx, const transfer_rows *t, cursor *at)
 static gt_status unstage(gt_context *ctx, const transfer_rows *t, cursor *at, uint64_t count,
                          unsigned char *host) {
   const unsigned char *mapped = (const unsigned char *)glMapBufferRange(
-      GL_COPY_WRITE_BUFFER, 0, (GLsizeiptr)(count * 4), GL_MAP_READ_BIT);
+      GL_COPY_WRITE_BUFFER, 0, (GLsizeiptr)(count * t->size), GL_MAP_READ_BIT);
   if (mapped == NULL) {
     gt_status s = gt__gl_status(ctx, "glMapBufferRange(staging)");
     return s != GT_OK ? s : GT_ERR_GL;
   }
   for (uint64_t done = 0; done < count;) {
-    unsigned char *to = host + (at->row * t->host_pitch + at->col) * 4;
+    unsigned char *to = host + (at->row * t->host_pitch + at->col) * t->size;
     uint64_t n = take(t, at, count - done);
-    memcpy(to, mapped + done * 4, (size_t)(n * 4));
+    memcpy(to, mapped + done * t->size, (size_t)(n * t->size));
     done += n;
   }
   /* ES 3.0 2.10.3: false means the contents were lost while mapped. */
@@ -160,8 +165,8 @@ gt_status gt_write(gt_context *ctx, gt_view dst, const void *host, size_t host_p
   glGetIntegerv(GL_COPY_WRITE_BUFFER_BINDING, &previous);
   glBindBuffer(GL_COPY_WRITE_BUFFER, dst.buffer);
   for (uint64_t r = 0; r < t.rows; r++)
-    glBufferSubData(GL_COPY_WRITE_BUFFER, (GLintptr)((t.offset + r * t.pitch) * 4), (GLsizeiptr)(t.cols * 4),
-                    h + r * t.host_pitch * 4);
+    glBufferSubData(GL_COPY_WRITE_BUFFER, (GLintptr)((t.offset + r * t.pitch) * t.size),
+                    (GLsizeiptr)(t.cols * t.size), h + r * t.host_pitch * t.size);
   glBindBuffer(GL_COPY_WRITE_BUFFER, (GLuint)previous);
   return gt__gl_status(ctx, "gt_write");
 }
@@ -191,9 +196,9 @@ gt_status gt_read(gt_context *ctx, gt_view src, void *host, size_t host_pitch) {
 gt_status gt_read_begin(gt_context *ctx, gt_view src) {
   /* The host rows come with gt_read_end, which checks them. */
   GT__TRY(gt__context_check(ctx));
-  GT__TRY(gt__view_check_buffer(ctx, src));
+  GT__TRY(gt__view_check_bytes(ctx, src, gt__view_end_bytes(src)));
   GT__CHECK(ctx->pending.fence == NULL, GT_ERR_BUSY);
-  if ((uint64_t)src.rows * src.cols > ctx->limits.staging_bytes / 4) {
+  if ((uint64_t)src.rows * src.cols > ctx->limits.staging_bytes / gt_type_size(src.type)) {
     gt__log(ctx, GT_LOG_ERROR, "gt_read_begin: %ux%u elements exceed the %llu-byte staging buffer", src.rows,
             src.cols, (unsigned long long)ctx->limits.staging_bytes);
     return GT_ERR_UNSUPPORTED;
@@ -222,7 +227,7 @@ gt_status gt_read_begin(gt_context *ctx, gt_view src) {
     if (fence != 0) glDeleteSync(fence);
     return s;
   }
-  ctx->pending = (gt_pending_read){(void *)fence, src.rows, src.cols};
+  ctx->pending = (gt_pending_read){(void *)fence, src.rows, src.cols, src.type};
   return GT_OK;
 }
 
@@ -236,7 +241,7 @@ gt_status gt_read_end(gt_context *ctx, void *host, size_t host_pitch, uint64_t t
   GT__TRY(gt__context_check(ctx));
   gt_pending_read p = ctx->pending;
   GT__CHECK(p.fence != NULL, GT_ERR_INVALID_ARGUMENT);
-  gt_view shape = {ctx->staging, 0, p.rows, p.cols, 0, GT_U32};
+  gt_view shape = {ctx->staging, 0, p.rows, p.cols, 0, p.type};
   GT__TRY(check_host(shape, host, host_pitch));
   gt_status s = gt__fence_wait((GLsync)p.fence, ctx, timeout_ns);
   if (s == GT_ERR_TIMEOUT) return s;

@@ -8,14 +8,15 @@
 /* transpose_quads: 16 x 8 invocations, each a 4x4 block. */
 enum { QUADS_GROUP_COLS = 16, QUADS_GROUP_ROWS = 8 };
 
-static gt_status get_simple(gt_context *ctx, uint32_t variant, const gt_program **out) {
-  return gt__program_for(ctx, GT_KERNEL_TRANSPOSE_SIMPLE, 0, GT_SIMPLE_GROUP_COLS, GT_SIMPLE_GROUP_ROWS, variant,
-                         GT_U32, out);
+/* Transposes move bits: a program per element size (gt__bits_type). */
+static gt_status get_simple(gt_context *ctx, uint32_t variant, gt_type elem, const gt_program **out) {
+  return gt__program_for(ctx, GT_KERNEL_TRANSPOSE_SIMPLE, 0, GT_SIMPLE_GROUP_COLS, GT_SIMPLE_GROUP_ROWS,
+                         variant, elem, out);
 }
 
 static gt_status get_tiled(gt_context *ctx, gt_kernel kernel, uint32_t tile, uint32_t group_rows,
-                           uint32_t variant, const gt_program **out) {
-  return gt__program_for(ctx, kernel, tile, tile, group_rows, variant, GT_U32, out);
+                           uint32_t variant, gt_type elem, const gt_program **out) {
+  return gt__program_for(ctx, kernel, tile, tile, group_rows, variant, elem, out);
 }
 
 uint32_t gt__stripe_tiles(const gt_context *ctx, uint64_t src_row_bytes, uint32_t tile) {
@@ -38,7 +39,7 @@ static gt_status run_tiled(gt_context *ctx, const gt_program *prog, gt_bound_vie
   gt_extent grid = (prog->key.variant & GT_VARIANT_GUARDED) ? gt_extent_pad(e, tile, tile)
                                                             : gt_extent_truncate(e, tile, tile);
   glProgramUniform1ui(prog->name, prog->stripe_tiles_loc,
-                      gt__stripe_tiles(ctx, (uint64_t)src.view.pitch * 4, tile));
+                      gt__stripe_tiles(ctx, (uint64_t)src.view.pitch * gt_type_size(src.view.type), tile));
   gt_bound_view views[2] = {src, dst};
   return gt__dispatch(ctx, prog, views, 2, grid.cols / tile, grid.rows / tile,
                       gt__moved_bytes((uint64_t)tile * tile));
@@ -149,6 +150,13 @@ gt_status gt_transpose(gt_context *ctx, gt_view src, gt_view dst, const gt_trans
   GT__CHECK(dst.rows == src.cols && dst.cols == src.rows, GT_ERR_SHAPE_MISMATCH);
 
   gt_strategy strategy = d->strategy == GT_STRATEGY_AUTO ? ctx->auto_strategy : d->strategy;
+  /* 2- and 1-byte elements: SIMPLE writes each with two atomics, the
+   * tiled kernels write whole words, so AUTO runs those (and never the
+   * 4x4 blocks, which move 32-bit elements). */
+  gt_type elem = gt__bits_type(src.type);
+  bool packed = elem != GT_U32;
+  if (d->strategy == GT_STRATEGY_AUTO && packed && strategy == GT_STRATEGY_SIMPLE)
+    strategy = GT_STRATEGY_TILED_PAD;
   uint32_t tile = d->tile ? d->tile : ctx->default_tile;
   /* AUTO's big tile is the device table's, beyond the public tiles: on
    * the H100 a 64-tile touches half the pages per byte moved of a 32-tile.
@@ -238,8 +246,8 @@ gt_status gt_transpose(gt_context *ctx, gt_view src, gt_view dst, const gt_trans
     GT__TRY(gt__view_bind(ctx, dst, &t));
   }
   transpose_programs p = {NULL, NULL, NULL, NULL, NULL};
-  if (need_simple) GT__TRY(get_simple(ctx, variant, &p.simple));
-  if (d->strategy == GT_STRATEGY_AUTO && ctx->auto_quads) {
+  if (need_simple) GT__TRY(get_simple(ctx, variant, elem, &p.simple));
+  if (d->strategy == GT_STRATEGY_AUTO && ctx->auto_quads && !packed) {
     GT__TRY(gt__program_for(ctx, GT_KERNEL_TRANSPOSE_QUADS, 0, QUADS_GROUP_COLS, QUADS_GROUP_ROWS, 0, GT_U32,
                             &p.quads));
     /* Views cut into blocks are checked block by block, so they fetch it
@@ -249,9 +257,9 @@ gt_status gt_transpose(gt_context *ctx, gt_view src, gt_view dst, const gt_trans
                               GT_VARIANT_ELEMENTS, GT_U32, &p.quad_elements));
   }
   if (strategy != GT_STRATEGY_SIMPLE && !(strategy == GT_STRATEGY_TRUNCATE_A && main_empty))
-    GT__TRY(get_tiled(ctx, GT_KERNEL_TRANSPOSE_TILED, tile, group_rows, tiled_variant, &p.tiled));
+    GT__TRY(get_tiled(ctx, GT_KERNEL_TRANSPOSE_TILED, tile, group_rows, tiled_variant, elem, &p.tiled));
   if (big_fits && !big_divides && strategy == GT_STRATEGY_TILED_PAD)
-    GT__TRY(get_tiled(ctx, GT_KERNEL_TRANSPOSE_TILED, auto_tile, big_rows, variant, &p.big));
+    GT__TRY(get_tiled(ctx, GT_KERNEL_TRANSPOSE_TILED, auto_tile, big_rows, variant, elem, &p.big));
 
   gt_status status = GT_OK;
   if (!in_blocks) status = run_strategy(ctx, strategy, &p, s, t);

@@ -93,6 +93,10 @@ static gt_status check_desc(const gt_context *ctx, const gt_kernel_desc *d, uint
   for (uint32_t i = 0; i < n; i++)
     for (uint32_t j = i + 1; j < n; j++)
       GT__CHECK(strcmp(names[i], names[j]) != 0, GT_ERR_INVALID_ARGUMENT);
+  /* A kernel's views are arrays of 32-bit elements: GLSL ES 3.10 has no
+   * narrower storage. */
+  for (uint32_t i = 0; i < d->view_count; i++)
+    GT__CHECK(gt_type_size(d->views[i].type) == 4, GT_ERR_UNSUPPORTED);
   *rows = d->tile_rows ? d->tile_rows : DEFAULT_TILE;
   *cols = d->tile_cols ? d->tile_cols : DEFAULT_TILE;
   const gt_limits *l = &ctx->limits;

@@ -7,8 +7,21 @@ size_t gt_type_size(gt_type t) {
   case GT_F32:
   case GT_I32:
   case GT_U32: return 4;
+  case GT_F16:
+  case GT_I16:
+  case GT_U16: return 2;
+  case GT_I8:
+  case GT_U8: return 1;
   }
   return 0;
+}
+
+gt_type gt__bits_type(gt_type t) {
+  switch (gt_type_size(t)) {
+  case 2: return GT_U16;
+  case 1: return GT_U8;
+  default: return GT_U32;
+  }
 }
 
 uint32_t gt__view_pitch(gt_view v) { return v.pitch ? v.pitch : v.cols; }
@@ -63,29 +76,49 @@ static bool rows_hit_interval(uint64_t ob, uint64_t pb, uint64_t cb, uint64_t rb
   return k_first <= k_last;
 }
 
-bool gt_views_alias(gt_view a, gt_view b) {
-  if (a.buffer != b.buffer) return false;
-  uint64_t span_a = gt__view_span(a), span_b = gt__view_span(b);
-  if (span_a == 0 || span_b == 0) return false;
-  uint64_t oa = a.offset, ob = b.offset;
-  if (oa + span_a <= ob || ob + span_b <= oa) return false;
+/* A view's rows as intervals of units: elements of the smaller type of
+ * the two views compared, so views of different element sizes compare by
+ * the bytes they cover. */
+typedef struct unit_rows {
+  uint64_t offset, pitch, cols, rows, span;
+} unit_rows;
+
+/* v in units of `unit` bytes; false where they would pass 2^64. */
+static bool units_of(gt_view v, uint64_t unit, unit_rows *out) {
+  uint64_t size = gt_type_size(v.type) ? gt_type_size(v.type) : 4, scale = size / unit;
+  uint64_t span = gt__view_span(v);
+  *out = (unit_rows){v.offset * scale, (uint64_t)gt__view_pitch(v) * scale, (uint64_t)v.cols * scale, v.rows,
+                     span * scale};
+  if (scale <= 1) return true;
+  return (uint64_t)v.offset <= UINT64_MAX / scale && span <= UINT64_MAX / scale &&
+         out->offset <= UINT64_MAX - out->span;
+}
+
+bool gt_views_alias(gt_view va, gt_view vb) {
+  if (va.buffer != vb.buffer) return false;
+  /* An unknown type compares as 4 bytes, as every type did before the
+   * narrower ones; the operations refuse it anyway. */
+  size_t size_a = gt_type_size(va.type) ? gt_type_size(va.type) : 4;
+  size_t size_b = gt_type_size(vb.type) ? gt_type_size(vb.type) : 4;
+  uint64_t unit = size_a < size_b ? size_a : size_b;
+  unit_rows a, b;
+  bool fits_a = units_of(va, unit, &a), fits_b = units_of(vb, unit, &b);
+  if (a.span == 0 || b.span == 0) return false;
+  if (!fits_a || !fits_b) return true; /* past 2^64 bytes: see gltile.h */
+  if (a.offset + a.span <= b.offset || b.offset + b.span <= a.offset) return false;
   /* Walk the rows of the view with fewer rows, keeping only those inside
    * the other's span; each row costs O(1). */
   if (a.rows > b.rows) {
-    gt_view t = a;
+    unit_rows t = a;
     a = b;
     b = t;
-    oa = a.offset;
-    ob = b.offset;
-    span_b = gt__view_span(b);
   }
-  uint64_t pa = gt__view_pitch(a), pb = gt__view_pitch(b);
   uint64_t first = 0;
-  if (ob > oa + a.cols) first = (ob - oa - a.cols) / pa;
+  if (b.offset > a.offset + a.cols) first = (b.offset - a.offset - a.cols) / a.pitch;
   for (uint64_t i = first; i < a.rows; i++) {
-    uint64_t lo = oa + i * pa;
-    if (lo >= ob + span_b) break;
-    if (rows_hit_interval(ob, pb, b.cols, b.rows, lo, a.cols)) return true;
+    uint64_t lo = a.offset + i * a.pitch;
+    if (lo >= b.offset + b.span) break;
+    if (rows_hit_interval(b.offset, b.pitch, b.cols, b.rows, lo, a.cols)) return true;
   }
   return false;
 }
@@ -96,10 +129,11 @@ gt_status gt__view_check_fields(gt_view v) {
   GT__CHECK(gt_type_size(v.type) != 0, GT_ERR_INVALID_ARGUMENT);
   GT__CHECK(v.pitch == 0 || v.pitch >= v.cols, GT_ERR_INVALID_ARGUMENT);
   /* The last element's byte address must be representable: offset + span
-   * elements of 4 bytes within size_t (and so within 64 bits). The span
-   * alone can pass the limit ((2^32 - 1)^2 elements): compare it first, or
-   * limit - span wraps and a view whose end wraps past 2^64 gets through. */
-  uint64_t span = gt__view_span(v), limit = (uint64_t)(SIZE_MAX / 4);
+   * elements, rounded up to a whole 32-bit word, within size_t (and so
+   * within 64 bits). The span alone can pass the limit ((2^32 - 1)^2
+   * elements): compare it first, or limit - span wraps and a view whose
+   * end wraps past 2^64 gets through. */
+  uint64_t span = gt__view_span(v), limit = (uint64_t)(SIZE_MAX / 4) * 4 / gt_type_size(v.type);
   GT__CHECK(span <= limit && (uint64_t)v.offset <= limit - span, GT_ERR_OUT_OF_RANGE);
   return GT_OK;
 }
@@ -123,7 +157,14 @@ static gt_status buffer_size(gt_context *ctx, GLuint buffer, uint64_t *out) {
   return gt__gl_status(ctx, "buffer size query");
 }
 
-gt_status gt__view_check_buffer(gt_context *ctx, gt_view v) {
+uint64_t gt__view_end_bytes(gt_view v) {
+  return ((uint64_t)v.offset + gt__view_span(v)) * gt_type_size(v.type);
+}
+
+/* Kernels reach 2- and 1-byte elements through whole 32-bit words. */
+static uint64_t word_end(uint64_t end) { return (end + 3) / 4 * 4; }
+
+gt_status gt__view_check_bytes(gt_context *ctx, gt_view v, uint64_t end) {
   GT__TRY(gt__view_check_fields(v));
   /* The staging buffer is the context's, not the caller's: a stale name
    * the driver handed out again must not let a call write into it. */
@@ -133,30 +174,39 @@ gt_status gt__view_check_buffer(gt_context *ctx, gt_view v) {
   }
   uint64_t buffer_bytes = 0;
   GT__TRY(buffer_size(ctx, v.buffer, &buffer_bytes));
-  uint64_t end = ((uint64_t)v.offset + gt__view_span(v)) * 4;
   if (end > buffer_bytes) {
-    gt__log(ctx, GT_LOG_ERROR, "view of buffer %u ends at byte %llu, past its %llu bytes", v.buffer,
-            (unsigned long long)end, (unsigned long long)buffer_bytes);
+    gt__log(ctx, GT_LOG_ERROR, "view of buffer %u ends at byte %llu, past its %llu bytes%s", v.buffer,
+            (unsigned long long)end, (unsigned long long)buffer_bytes,
+            end > gt__view_end_bytes(v) ? " (kernels write 2- and 1-byte elements as whole 32-bit words)"
+                                        : "");
     return GT_ERR_OUT_OF_RANGE;
   }
   return GT_OK;
 }
 
+gt_status gt__view_check_buffer(gt_context *ctx, gt_view v) {
+  GT__TRY(gt__view_check_fields(v));
+  return gt__view_check_bytes(ctx, v, word_end(gt__view_end_bytes(v)));
+}
+
 /* The aligned range a binding of v needs: from the aligned byte below the
- * view to its last element; the rest of the offset travels in the view's
- * uniform. */
+ * view to the end of the word holding its last element; the rest of the
+ * offset travels in the view's uniform. Bindings start on whole words, so
+ * a packed element's word is its index in the binding over the elements
+ * per word. */
 static uint64_t bind_start(const gt_context *ctx, gt_view v) {
-  uint64_t align = ctx->limits.storage_offset_alignment;
-  return (uint64_t)v.offset * 4 / align * align;
+  uint64_t align = ctx->limits.storage_offset_alignment; /* a multiple of 4 */
+  return (uint64_t)v.offset * gt_type_size(v.type) / align * align;
 }
 
 static uint64_t bind_size(const gt_context *ctx, gt_view v) {
-  return ((uint64_t)v.offset + gt__view_span(v)) * 4 - bind_start(ctx, v);
+  return word_end(gt__view_end_bytes(v)) - bind_start(ctx, v);
 }
 
 bool gt__view_fits(const gt_context *ctx, gt_view v) {
   uint64_t size = bind_size(ctx, v);
-  return size <= ctx->limits.max_storage_block_bytes && size / 4 <= UINT32_MAX;
+  /* Kernels index elements of the binding with 32-bit uints. */
+  return size <= ctx->limits.max_storage_block_bytes && size / gt_type_size(v.type) <= UINT32_MAX;
 }
 
 gt_status gt__view_bind(const gt_context *ctx, gt_view v, gt_bound_view *out) {
@@ -171,7 +221,7 @@ gt_status gt__view_bind(const gt_context *ctx, gt_view v, gt_bound_view *out) {
   out->view = v;
   out->bind_offset = (GLintptr)start;
   out->bind_size = (GLsizeiptr)bind_size(ctx, v);
-  out->elem_offset = (uint32_t)(v.offset - start / 4);
+  out->elem_offset = (uint32_t)(v.offset - start / gt_type_size(v.type));
   return GT_OK;
 }
 

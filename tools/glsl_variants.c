@@ -41,22 +41,27 @@ int main(int argc, char **argv) {
     return 2;
   }
   out_dir = argv[1];
-  /* Transposes and copies move 32-bit words. */
-  for (uint32_t v = 0; v <= (GT_VARIANT_GUARDED | GT_VARIANT_ALIASED); v++) {
-    emit(GT_KERNEL_TRANSPOSE_SIMPLE, 0, 32, 4, v, GT_U32, 0);
-    emit_tiled(GT_KERNEL_TRANSPOSE_TILED, v, GT_U32, 0);
+  /* Transposes and copies move bits: 32-bit words, or 16- and 8-bit
+   * elements packed in them. The 4x4 blocks move only 32-bit words. */
+  static const gt_type elems[] = {GT_U32, GT_U16, GT_U8};
+  for (size_t e = 0; e < sizeof elems / sizeof elems[0]; e++) {
+    gt_type elem = elems[e];
+    for (uint32_t v = 0; v <= (GT_VARIANT_GUARDED | GT_VARIANT_ALIASED); v++) {
+      emit(GT_KERNEL_TRANSPOSE_SIMPLE, 0, 32, 4, v, elem, 0);
+      emit_tiled(GT_KERNEL_TRANSPOSE_TILED, v, elem, 0);
+    }
+    emit_tiled(GT_KERNEL_TRANSPOSE_TILED, GT_VARIANT_TRUNCATE_A, elem, 0);
+    /* AUTO's 64-tile where the device table gives it: unguarded, 4 rows
+     * per group. */
+    emit(GT_KERNEL_TRANSPOSE_TILED, 64, 64, 4, 0, elem, 0);
+    emit(GT_KERNEL_TRANSPOSE_INPLACE_SIMPLE, 0, 32, 4, GT_VARIANT_ALIASED, elem, 0);
+    emit_tiled(GT_KERNEL_TRANSPOSE_INPLACE_TILED, GT_VARIANT_ALIASED, elem, 0);
+    emit_tiled(GT_KERNEL_TRANSPOSE_INPLACE_TILED, GT_VARIANT_ALIASED | GT_VARIANT_GUARDED, elem, 0);
+    emit_tiled(GT_KERNEL_TRANSPOSE_INPLACE_TILED, GT_VARIANT_ALIASED | GT_VARIANT_TRUNCATE_A, elem, 0);
+    emit(GT_KERNEL_COPY, 0, 64, 1, 0, elem, 0);
   }
-  emit_tiled(GT_KERNEL_TRANSPOSE_TILED, GT_VARIANT_TRUNCATE_A, GT_U32, 0);
-  /* AUTO's 64-tile where the device table gives it: unguarded, 4 rows
-   * per group. */
-  emit(GT_KERNEL_TRANSPOSE_TILED, 64, 64, 4, 0, GT_U32, 0);
   emit(GT_KERNEL_TRANSPOSE_QUADS, 0, 16, 8, 0, GT_U32, 0);
   emit(GT_KERNEL_TRANSPOSE_QUADS, 0, 16, 8, GT_VARIANT_ELEMENTS, GT_U32, 0);
-  emit(GT_KERNEL_TRANSPOSE_INPLACE_SIMPLE, 0, 32, 4, GT_VARIANT_ALIASED, GT_U32, 0);
-  emit_tiled(GT_KERNEL_TRANSPOSE_INPLACE_TILED, GT_VARIANT_ALIASED, GT_U32, 0);
-  emit_tiled(GT_KERNEL_TRANSPOSE_INPLACE_TILED, GT_VARIANT_ALIASED | GT_VARIANT_GUARDED, GT_U32, 0);
-  emit_tiled(GT_KERNEL_TRANSPOSE_INPLACE_TILED, GT_VARIANT_ALIASED | GT_VARIANT_TRUNCATE_A, GT_U32, 0);
-  emit(GT_KERNEL_COPY, 0, 64, 1, 0, GT_U32, 0);
   emit(GT_KERNEL_COPY_VEC4, 0, 64, 1, 0, GT_U32, 0);
   /* Images: every format and rotation; a half turn has no tiled kernel. */
   for (uint32_t f = GT_FORMAT_R32F; f <= GT_FORMAT_RGBA8; f++)

@@ -120,8 +120,25 @@ typedef enum gt_status {
   GT_ERR_BUSY              /* a read-back begun with gt_read_begin still holds the staging buffer */
 } gt_status;
 
-/* Element types. All are 32 bits wide. */
-typedef enum gt_type { GT_F32 = 1, GT_I32, GT_U32 } gt_type;
+/* Element types. The 4-byte types serve every operation. The 2- and
+ * 1-byte types (GT_F16 is IEEE binary16, bits only) serve transpose, in
+ * place too, gt_copy, gt_write and gt_read; GLES 3.1 has no 16- or 8-bit
+ * storage, so kernels keep them packed in 32-bit words, little end first,
+ * and never change an element outside the view. A kernel on such a view
+ * needs the buffer to hold the whole 32-bit word its last element lies in
+ * (GT_ERR_OUT_OF_RANGE otherwise): round buffer sizes up to 4 bytes.
+ * Matmul, images and user kernels take 4-byte types only
+ * (GT_ERR_UNSUPPORTED). */
+typedef enum gt_type {
+  GT_F32 = 1,
+  GT_I32,
+  GT_U32,
+  GT_F16, /* 2 bytes */
+  GT_I16,
+  GT_U16,
+  GT_I8, /* 1 byte */
+  GT_U8
+} gt_type;
 
 /* Strategies for extents the tile may not divide (seeds 000, 001, 003).
  * AUTO picks the fastest variant for the device. */
@@ -298,7 +315,7 @@ typedef struct gt_limits {
  * Returns    never NULL; unknown codes give a fixed "unknown status" text. */
 const char *gt_status_string(gt_status s);
 
-/* Bytes per element of type t; 0 for an unknown type. */
+/* Bytes per element of type t (4, 2 or 1); 0 for an unknown type. */
 size_t gt_type_size(gt_type t);
 
 /* e rounded up (pad) or down (truncate) to multiples of the tile in each
@@ -314,10 +331,12 @@ gt_extent gt_extent_truncate(gt_extent e, uint32_t tile_rows, uint32_t tile_cols
  *            GT_ERR_INVALID_ARGUMENT) when the window is not inside v. */
 gt_view gt_section(gt_view v, uint32_t row, uint32_t col, uint32_t rows, uint32_t cols);
 
-/* true when a and b name the same buffer and share at least one element.
+/* true when a and b name the same buffer and share at least one byte.
  * Exact and pitch-aware: two side-by-side sections of one matrix do not
  * alias although their spans interleave. Views with a zero extent share
- * nothing. Whether an overlap matters depends on which view is written:
+ * nothing. Views of different element sizes compare by the bytes they
+ * cover (one whose bytes would pass 2^64, which no buffer holds, counts
+ * as sharing with every view of its buffer). Whether an overlap matters depends on which view is written:
  * read-read overlap is allowed by every operation. */
 bool gt_views_alias(gt_view a, gt_view b);
 
@@ -807,7 +826,8 @@ typedef struct gt_dispatch_result {
  *            repeated,
  *            unknown type, access or uniform type, more than the MAX
  *            counts); GT_ERR_UNSUPPORTED (tile over the device's group
- *            limits, more views than its storage blocks); GT_ERR_SHADER_BUILD
+ *            limits, more views than its storage blocks, a view type of
+ *            2 or 1 bytes); GT_ERR_SHADER_BUILD
  *            (the log goes to the logger); GT_ERR_OUT_OF_MEMORY (the table
  *            of 16 kernels is full); GT_ERR_NO_CONTEXT; GT_ERR_GL.
  * Allocates  nothing. */
