@@ -254,11 +254,14 @@ static gt_strategy pick_strategy(reader *r) {
   return (gt_strategy)odd[b % 4];
 }
 
-/* Mostly `usual`, sometimes another type or none. */
+/* Mostly `usual`, sometimes another 4-byte type or none. The model's
+ * shadows are 32-bit words: the 2- and 1-byte types are checked by the
+ * transpose, in-place and transfer suites, and here only by
+ * gt_type_size. */
 static gt_type pick_type(reader *r, gt_type usual) {
   uint8_t b = u8(r);
   if (b < 192) return usual;
-  static const uint32_t types[] = {GT_F32, GT_I32, GT_U32, GT_F32, 0, 4, 255, 0x7FFFFFFF};
+  static const uint32_t types[] = {GT_F32, GT_I32, GT_U32, GT_F32, 0, 9, 255, 0x7FFFFFFF};
   return (gt_type)types[b % 8];
 }
 
@@ -1202,7 +1205,11 @@ static void op_pure(reader *r) {
   text = gt_strategy_name((gt_strategy)x);
   if (text == NULL || text[0] == '\0') die("gt_strategy_name(%u) gave no text", x);
   size_t size = gt_type_size((gt_type)x);
-  if (size != (known_type((gt_type)x) ? 4u : 0u)) die("gt_type_size(%u) = %zu", x, size);
+  size_t want = known_type((gt_type)x)                      ? 4u
+                : x == GT_F16 || x == GT_I16 || x == GT_U16 ? 2u
+                : x == GT_I8 || x == GT_U8                  ? 1u
+                                                            : 0u;
+  if (size != want) die("gt_type_size(%u) = %zu", x, size);
 
   gt_limits zero, l = gt_context_limits(NULL);
   memset(&zero, 0, sizeof zero);

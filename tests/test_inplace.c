@@ -1,7 +1,8 @@
 /* In-place transpose (src and dst the very same square view): every
  * strategy and tile, sizes 1..70 and 999, as sections with a pitch inside
- * buffers with guard words around; exact, guards untouched. Also: the aliased variant
- * is the one chosen, and says so through the logger. */
+ * buffers with guard elements around; exact, guards untouched. Also: the aliased variant
+ * is the one chosen, and says so through the logger. `--packed` runs the
+ * 2- and 1-byte types, whose elements share 32-bit words. */
 #include "check.h"
 #include "harness.h"
 
@@ -13,15 +14,20 @@ static const gt_strategy strategies[] = { GT_STRATEGY_AUTO,       GT_STRATEGY_SI
                                           GT_STRATEGY_TILED_EVEN, GT_STRATEGY_TILED_PAD,
                                           GT_STRATEGY_TRUNCATE_A, GT_STRATEGY_TRUNCATE_B };
 static const uint32_t tiles[] = { 0, 8, 16, 32 };
+static const gt_type types_32[] = {GT_F32, GT_I32, GT_U32};
+static const gt_type types_packed[] = {GT_U8, GT_F16, GT_I8, GT_U16, GT_I16};
+static const gt_type *types = types_32;
+static size_t type_count = 3;
 static gt_context *ctx;
 static uint32_t rng = 4242;
 
-/* One n x n in-place transpose inside a buffer with `guard` words before
- * and after and `extra` words between rows; every word checked. */
+/* One n x n in-place transpose inside a buffer with `guard` elements
+ * before and after and `extra` elements between rows; every word checked. */
 static bool run_case(uint32_t n, gt_strategy strategy, uint32_t tile, gt_type type) {
   uint32_t guard = gt_test_rand_range(&rng, 0, 40), extra = gt_test_rand_range(&rng, 0, 5);
   uint32_t pitch = n + extra;
-  size_t words = 2 * (size_t)guard + (size_t)(n - 1) * pitch + n;
+  size_t size = gt_type_size(type);
+  size_t words = ((2 * (size_t)guard + (size_t)(n - 1) * pitch + n) * size + 3) / 4;
   uint32_t seed = gt_test_rand(&rng);
   GLuint b = gt_test_buffer(words, gt_test_noise, seed);
   uint32_t *want = malloc(words * 4), *got = malloc(words * 4);
@@ -33,11 +39,15 @@ static bool run_case(uint32_t n, gt_strategy strategy, uint32_t tile, gt_type ty
     gt_status want_status = strategy == GT_STRATEGY_TILED_EVEN && n % t ? GT_ERR_SHAPE_MISMATCH : GT_OK;
     gt_status s = gt_transpose(ctx, v, v, &d);
     CHECK_STATUS(s, want_status);
-    for (size_t i = 0; i < words; i++) want[i] = gt_test_noise(i, seed);
+    for (size_t i = 0; i < words; i++)
+      want[i] = gt_test_noise(i, seed), got[i] = want[i];
+    /* Element by element, as bytes (got holds the input meanwhile). */
+    unsigned char *wb = (unsigned char *)want, *input = (unsigned char *)got;
     if (want_status == GT_OK)
       for (uint32_t r = 0; r < n; r++)
         for (uint32_t c = 0; c < n; c++)
-          want[guard + (size_t)r * pitch + c] = gt_test_noise(guard + (size_t)c * pitch + r, seed);
+          memcpy(wb + (guard + (size_t)r * pitch + c) * size, input + (guard + (size_t)c * pitch + r) * size,
+                 size);
     ok = s == want_status && gt_test_read_all(ctx, b, words, got) == 0 && memcmp(got, want, words * 4) == 0;
   }
   CHECK(ok);
@@ -53,9 +63,9 @@ static unsigned long test_sizes(void) {
   for (uint32_t n = 1; n <= 70; n++)
     for (size_t si = 0; si < sizeof strategies / sizeof strategies[0]; si++)
       for (size_t ti = 0; ti < sizeof tiles / sizeof tiles[0]; ti++, cases++)
-        run_case(n, strategies[si], tiles[ti], (gt_type)(GT_F32 + (n + si) % 3));
+        run_case(n, strategies[si], tiles[ti], types[(n + si) % type_count]);
   for (size_t si = 0; si < sizeof strategies / sizeof strategies[0]; si++, cases++)
-    run_case(999, strategies[si], 0, GT_F32);
+    run_case(999, strategies[si], 0, types[si % type_count]);
   return cases;
 }
 
@@ -116,6 +126,11 @@ int main(int argc, char **argv) {
   int rc = gt_test_open(argc, argv, &env);
   if (rc != 0) return rc;
   ctx = env.ctx;
+  for (int i = 1; i < argc; i++)
+    if (strcmp(argv[i], "--packed") == 0) {
+      types = types_packed;
+      type_count = sizeof types_packed / sizeof types_packed[0];
+    }
   unsigned long cases = test_sizes();
   test_against_out_of_place();
   test_variant_logged(env.min_limits);

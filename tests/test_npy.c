@@ -298,7 +298,8 @@ static void test_malformed(void) {
   /* Other dtypes. */
   refuse_header("f8.npy", 1, 0, "{'descr': '<f8', 'fortran_order': False, 'shape': (3, 4), }", 96);
   refuse_header("bigf4.npy", 1, 0, "{'descr': '>f4', 'fortran_order': False, 'shape': (3, 4), }", 48);
-  refuse_header("u1.npy", 1, 0, "{'descr': '|u1', 'fortran_order': False, 'shape': (3, 4), }", 12);
+  refuse_header("u8.npy", 1, 0, "{'descr': '<u8', 'fortran_order': False, 'shape': (3, 4), }", 96);
+  refuse_header("bigu2.npy", 1, 0, "{'descr': '>u2', 'fortran_order': False, 'shape': (3, 4), }", 24);
   refuse_header("nat.npy", 1, 0, "{'descr': '=f4', 'fortran_order': False, 'shape': (3, 4), }", 48);
   refuse_header("bare.npy", 1, 0, "{'descr': 'f4', 'fortran_order': False, 'shape': (3, 4), }", 48);
   refuse_header("struct.npy", 1, 0, "{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (3, 4), }",

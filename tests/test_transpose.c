@@ -1,8 +1,12 @@
 /* Transpose (and copy) on the GPU against the CPU, bit for bit: every strategy x type
  * x tile x awkward shape, as sections with offsets and pitch inside larger
  * buffers. The destination buffer is poisoned first, and every word of it
- * is checked afterwards: the transposed view, and the guard words around
- * and between its rows that must keep the poison. */
+ * is checked afterwards: the transposed view, and the guard elements around
+ * and between its rows that must keep the poison.
+ *
+ * `--packed` runs the same cases on the 2- and 1-byte types, whose
+ * elements share 32-bit words: odd offsets and pitches put a view's edges
+ * inside words whose other elements must not change. */
 #include "check.h"
 #include "harness.h"
 
@@ -13,15 +17,20 @@
 static const gt_strategy strategies[] = {GT_STRATEGY_AUTO,       GT_STRATEGY_SIMPLE,
                                          GT_STRATEGY_TILED_EVEN, GT_STRATEGY_TILED_PAD,
                                          GT_STRATEGY_TRUNCATE_A, GT_STRATEGY_TRUNCATE_B};
-static const gt_type types[] = {GT_F32, GT_I32, GT_U32};
+static const gt_type types_32[] = {GT_F32, GT_I32, GT_U32};
+/* Every packing (2 and 4 per word) among the first three, which the
+ * combinations run; the sample and layout cases cycle through all five. */
+static const gt_type types_packed[] = {GT_U8, GT_F16, GT_I8, GT_U16, GT_I16};
+static const gt_type *types = types_32;
+static size_t type_count = 3;
 static const uint32_t tiles[] = {0, 8, 16, 32};
 
 static gt_context *ctx;
 static uint32_t rng = 12345;
 static unsigned long cases, block_cases;
 
-/* How a view sits in its buffer: `guard` words before it, `extra` words
- * between rows (pitch = cols + extra), `guard` words after it. */
+/* How a view sits in its buffer: `guard` elements before it, `extra`
+ * elements between rows (pitch = cols + extra), `guard` elements after it. */
 typedef struct layout {
   uint32_t guard, extra;
 } layout;
@@ -39,8 +48,10 @@ static layout random_layout(void) {
   return l;
 }
 
-static size_t buffer_words(gt_extent e, layout l) {
-  return (size_t)l.guard * 2 + (size_t)(e.rows - 1) * (e.cols + l.extra) + e.cols;
+/* The buffer's 32-bit words: the layout's elements, rounded up. */
+static size_t buffer_words(gt_extent e, layout l, gt_type t) {
+  size_t elements = (size_t)l.guard * 2 + (size_t)(e.rows - 1) * (e.cols + l.extra) + e.cols;
+  return (elements * gt_type_size(t) + 3) / 4;
 }
 
 static gt_view view_in(GLuint buffer, gt_extent e, layout l, gt_type t) {
@@ -53,7 +64,7 @@ static gt_view view_in(GLuint buffer, gt_extent e, layout l, gt_type t) {
 static bool run_op(gt_extent e, gt_type type, gt_strategy strategy, uint32_t tile, bool copy) {
   layout ls = random_layout(), ld = random_layout();
   gt_extent et = copy ? e : (gt_extent){e.cols, e.rows};
-  size_t ns = buffer_words(e, ls), nd = buffer_words(et, ld);
+  size_t ns = buffer_words(e, ls, type), nd = buffer_words(et, ld, type), size = gt_type_size(type);
   uint32_t seed = gt_test_rand(&rng);
   GLuint bs = gt_test_buffer(ns, gt_test_noise, seed);
   GLuint bd = gt_test_buffer(nd, gt_test_poison, seed);
@@ -83,11 +94,15 @@ static bool run_op(gt_extent e, gt_type type, gt_strategy strategy, uint32_t til
     for (size_t i = 0; i < nd; i++)
       want[i] = gt_test_poison(i, seed);
     if (want_status == GT_OK) {
+      /* Element by element, as bytes: little-endian hosts and GPUs keep
+       * a word's first element in its low bytes. */
       uint32_t ps = e.cols + ls.extra, pd = et.cols + ld.extra;
+      unsigned char *wb = (unsigned char *)want;
+      const unsigned char *sb = (const unsigned char *)src;
       for (uint32_t r = 0; r < e.rows; r++)
         for (uint32_t c = 0; c < e.cols; c++)
-          want[ld.guard + (copy ? (size_t)r * pd + c : (size_t)c * pd + r)] =
-              src[ls.guard + (size_t)r * ps + c];
+          memcpy(wb + (ld.guard + (copy ? (size_t)r * pd + c : (size_t)c * pd + r)) * size,
+                 sb + (ls.guard + (size_t)r * ps + c) * size, size);
     }
     ok = ok && gt_test_read_all(ctx, bd, nd, got) == 0 && memcmp(got, want, nd * 4) == 0;
     /* The source must be left as it was. */
@@ -143,7 +158,7 @@ static void test_all_combinations(void) {
   for (size_t ti = 0; ti < sizeof tiles / sizeof tiles[0]; ti++) {
     uint32_t t = tiles[ti] ? tiles[ti] : gt_context_default_tile(ctx);
     for (size_t si = 0; si < sizeof strategies / sizeof strategies[0]; si++) {
-      for (size_t yi = 0; yi < sizeof types / sizeof types[0]; yi++) {
+      for (size_t yi = 0; yi < 3; yi++) {
         size_t n = shapes_for(t, shapes);
         for (size_t k = 0; k < n; k++)
           report(run_case(shapes[k], types[yi], strategies[si], tiles[ti]), shapes[k], types[yi],
@@ -158,7 +173,7 @@ static void test_sample_size(void) {
   gt_extent e = {999, 666};
   for (size_t ti = 0; ti < sizeof tiles / sizeof tiles[0]; ti++)
     for (size_t si = 0; si < sizeof strategies / sizeof strategies[0]; si++) {
-      gt_type type = types[(ti + si) % 3];
+      gt_type type = types[(ti + si) % type_count];
       report(run_case(e, type, strategies[si], tiles[ti]), e, type, strategies[si], tiles[ti]);
     }
 }
@@ -180,7 +195,7 @@ static void test_striped_order(void) {
   for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
     for (size_t ti = 0; ti < sizeof tiles / sizeof tiles[0]; ti++)
       for (size_t si = 0; si < sizeof strategies / sizeof strategies[0]; si++) {
-        gt_type type = types[(i + ti + si) % 3];
+        gt_type type = types[(i + ti + si) % type_count];
         report(run_case(shapes[i], type, strategies[si], tiles[ti]), shapes[i], type, strategies[si],
                tiles[ti]);
       }
@@ -198,15 +213,15 @@ static void test_group_count_split(void) {
     return;
   }
   gt_extent row = {1, cols}, column = {cols, 1};
-  report(run_case(row, GT_F32, GT_STRATEGY_TILED_PAD, 8), row, GT_F32, GT_STRATEGY_TILED_PAD, 8);
-  report(run_case(column, GT_U32, GT_STRATEGY_TRUNCATE_B, 8), column, GT_U32, GT_STRATEGY_TRUNCATE_B, 8);
+  report(run_case(row, types[0], GT_STRATEGY_TILED_PAD, 8), row, types[0], GT_STRATEGY_TILED_PAD, 8);
+  report(run_case(column, types[2], GT_STRATEGY_TRUNCATE_B, 8), column, types[2], GT_STRATEGY_TRUNCATE_B, 8);
   /* Split in y while the tiled kernel takes its groups in stripes (the
    * destination's rows are longer than 12288): stripes restart per dispatch. */
   gt_extent tall = {cols, 17};
   if (l.max_storage_block_bytes >= ((uint64_t)1 << 20)) /* else thousands of blocks */
-    report(run_case(tall, GT_F32, GT_STRATEGY_TILED_PAD, 8), tall, GT_F32, GT_STRATEGY_TILED_PAD, 8);
+    report(run_case(tall, types[0], GT_STRATEGY_TILED_PAD, 8), tall, types[0], GT_STRATEGY_TILED_PAD, 8);
   gt_extent wide = {1, l.max_group_count[0] * 32 + 5};
-  report(run_case(wide, GT_I32, GT_STRATEGY_SIMPLE, 0), wide, GT_I32, GT_STRATEGY_SIMPLE, 0);
+  report(run_case(wide, types[1], GT_STRATEGY_SIMPLE, 0), wide, types[1], GT_STRATEGY_SIMPLE, 0);
 }
 
 /* gt_copy on the same awkward shapes and layouts: exact, guards intact. */
@@ -214,11 +229,11 @@ static void test_copy(void) {
   gt_extent shapes[16];
   size_t n = shapes_for(16, shapes);
   for (size_t k = 0; k < n; k++)
-    for (size_t yi = 0; yi < sizeof types / sizeof types[0]; yi++)
+    for (size_t yi = 0; yi < type_count; yi++)
       if (!run_op(shapes[k], types[yi], GT_STRATEGY_AUTO, 0, true))
         fprintf(stderr, "FAILED: copy %ux%u type %d\n", shapes[k].rows, shapes[k].cols, (int)types[yi]);
   gt_extent big = {999, 666};
-  if (!run_op(big, GT_F32, GT_STRATEGY_AUTO, 0, true)) fprintf(stderr, "FAILED: copy 999x666\n");
+  if (!run_op(big, types[0], GT_STRATEGY_AUTO, 0, true)) fprintf(stderr, "FAILED: copy 999x666\n");
 }
 
 /* Transposing twice gives the input back, across two strategies. */
@@ -256,7 +271,7 @@ static void test_aligned_auto(void) {
       layout l = layouts[j];
       l.extra += (4 - shapes[i].cols % 4) % 4;
       forced_layout = &l;
-      for (size_t t = 0; t < sizeof types / sizeof types[0]; t++)
+      for (size_t t = 0; t < type_count; t++)
         if (!run_op(shapes[i], types[t], GT_STRATEGY_AUTO, 0, false))
           printf("FAILED: aligned %ux%u guard %u extra %u\n", shapes[i].rows, shapes[i].cols, l.guard,
                  l.extra);
@@ -271,7 +286,7 @@ static void run_auto_layouts(const char *what, const gt_extent *shapes, size_t s
   for (size_t i = 0; i < shape_count; i++)
     for (size_t j = 0; j < layout_count; j++) {
       forced_layout = &layouts[j];
-      gt_type type = types[(i + j) % 3];
+      gt_type type = types[(i + j) % type_count];
       if (!run_op(shapes[i], type, GT_STRATEGY_AUTO, 0, false))
         printf("FAILED: %s %ux%u guard %u extra %u\n", what, shapes[i].rows, shapes[i].cols, layouts[j].guard,
                layouts[j].extra);
@@ -305,6 +320,11 @@ int main(int argc, char **argv) {
   int rc = gt_test_open(argc, argv, &env);
   if (rc != 0) return rc;
   ctx = env.ctx;
+  for (int i = 1; i < argc; i++)
+    if (strcmp(argv[i], "--packed") == 0) {
+      types = types_packed;
+      type_count = sizeof types_packed / sizeof types_packed[0];
+    }
   test_all_combinations();
   test_sample_size();
   test_striped_order();

@@ -21,7 +21,8 @@ static const char transpose_usage[] =
     "usage: gltile transpose IN.npy -o OUT.npy [--strategy NAME] [--tile N]\n"
     "\n"
     "Transposes a 2-D matrix on the GPU: OUT is IN's transpose, bit for bit.\n"
-    "IN holds little-endian float32, int32 or uint32 ('<f4', '<i4', '<u4') in C or\n"
+    "IN holds little-endian float32, int32 or uint32 ('<f4', '<i4', '<u4'), float16,\n"
+    "int16 or uint16 ('<f2', '<i2', '<u2'), int8 or uint8 ('|i1', '|u1'), in C or\n"
     "Fortran order, in .npy format 1.0, 2.0 or 3.0. OUT has IN's dtype, C order,\n"
     "format 1.0; it is written under a temporary name next to it and appears only\n"
     "when complete.\n"
@@ -269,7 +270,8 @@ int tool_cmd_transpose(int argc, char **argv) {
   out = in;
   out.rows = in.cols;
   out.cols = in.rows;
-  out.data = malloc(n * 4);
+  size_t bytes = n * gt_type_size(in.type);
+  out.data = malloc(bytes ? bytes : 1);
   if (out.data == NULL) {
     fprintf(stderr, "gltile: out of memory for %ux%u\n", in.rows, in.cols);
     npy_free(&in);
@@ -290,7 +292,7 @@ int tool_cmd_transpose(int argc, char **argv) {
   progress_start(&p, 16.0 * (double)n / 2e9, what);
   while (glGetError() != GL_NO_ERROR)
     continue;
-  GLuint src = tool_buffer(n, in.data), dst = tool_buffer(n, NULL);
+  GLuint src = tool_buffer_bytes(bytes, in.data), dst = tool_buffer_bytes(bytes, NULL);
   gt_status s = buffers_made();
   gt_transpose_desc d;
   memset(&d, 0, sizeof d);

@@ -55,13 +55,32 @@ static bool host_little_endian(void) {
   return first == 1;
 }
 
+/* Every dtype read and written, with its element type and size (here,
+ * so the tests can run this file without the library). */
+static const struct {
+  const char *descr;
+  gt_type type;
+  unsigned size;
+} dtypes[] = {{"<f4", GT_F32, 4}, {"<i4", GT_I32, 4}, {"<u4", GT_U32, 4}, {"<f2", GT_F16, 2},
+              {"<i2", GT_I16, 2}, {"<u2", GT_U16, 2}, {"|i1", GT_I8, 1},  {"|u1", GT_U8, 1}};
+
+static unsigned size_of(gt_type t) {
+  for (size_t i = 0; i < sizeof dtypes / sizeof dtypes[0]; i++)
+    if (dtypes[i].type == t) return dtypes[i].size;
+  return 0;
+}
+
 const char *npy_descr(gt_type t) {
-  switch (t) {
-  case GT_F32: return "<f4";
-  case GT_I32: return "<i4";
-  case GT_U32: return "<u4";
-  }
+  for (size_t i = 0; i < sizeof dtypes / sizeof dtypes[0]; i++)
+    if (dtypes[i].type == t) return dtypes[i].descr;
   return "?";
+}
+
+/* The element type of a descr; 0 for one not read. */
+static gt_type type_of(const char *descr) {
+  for (size_t i = 0; i < sizeof dtypes / sizeof dtypes[0]; i++)
+    if (strcmp(dtypes[i].descr, descr) == 0) return dtypes[i].type;
+  return (gt_type)0;
 }
 
 void npy_free(npy_array *a) {
@@ -274,26 +293,29 @@ done:
 /* Reading.                                                            */
 
 /* dst (rows x cols, C order) from src, the C-order (cols x rows) matrix a
- * Fortran-order file stores; in 32 x 32 blocks so both sides stay in cache. */
-static void transpose_words(uint32_t *dst, const uint32_t *src, size_t rows, size_t cols) {
+ * Fortran-order file stores, elements of `size` bytes; in 32 x 32 blocks
+ * so both sides stay in cache. */
+static void transpose_elements(unsigned char *dst, const unsigned char *src, size_t rows, size_t cols,
+                               size_t size) {
   const size_t b = 32;
   for (size_t r0 = 0; r0 < rows; r0 += b)
     for (size_t c0 = 0; c0 < cols; c0 += b) {
       size_t r1 = r0 + b < rows ? r0 + b : rows, c1 = c0 + b < cols ? c0 + b : cols;
       for (size_t r = r0; r < r1; r++)
         for (size_t c = c0; c < c1; c++)
-          dst[r * cols + c] = src[c * rows + r];
+          memcpy(dst + (r * cols + c) * size, src + (c * rows + r) * size, size);
     }
 }
 
 /* The same for a Fortran-order stack of `stack` matrices: element (s, r,
  * c) is stored at s + stack (r + rows c). */
-static void stack_from_fortran(uint32_t *dst, const uint32_t *src, size_t stack, size_t rows, size_t cols) {
+static void stack_from_fortran(unsigned char *dst, const unsigned char *src, size_t stack, size_t rows,
+                               size_t cols, size_t size) {
   size_t i = 0;
   for (size_t c = 0; c < cols; c++)
     for (size_t r = 0; r < rows; r++)
-      for (size_t st = 0; st < stack; st++)
-        dst[(st * rows + r) * cols + c] = src[i++];
+      for (size_t st = 0; st < stack; st++, i++)
+        memcpy(dst + ((st * rows + r) * cols + c) * size, src + i * size, size);
 }
 
 /* "(2, 3)" or "(4, 2, 3)": a header's shape for messages. */
@@ -317,12 +339,12 @@ static int read_data(FILE *f, const char *path, const header *h, size_t data_sta
   /* Each dimension < 2^32: rows * cols fits 64 bits, and with the stack
    * the test below keeps the product from wrapping; the bytes may not fit
    * size_t. */
-  unsigned long long count = rows * cols;
-  if (count > (unsigned long long)(SIZE_MAX / 4) ||
-      (count && stack > (unsigned long long)(SIZE_MAX / 4) / count))
+  unsigned long long count = rows * cols, size = size_of(out->type);
+  if (count > (unsigned long long)(SIZE_MAX / size) ||
+      (count && stack > (unsigned long long)(SIZE_MAX / size) / count))
     return fail(err, err_size, path, "shape %s: the data size overflows", shape);
   count *= stack;
-  size_t bytes = (size_t)count * 4;
+  size_t bytes = (size_t)(count * size);
 
   /* On a regular file, compare sizes before allocating: a truncated or
    * corrupt file must not cost a huge allocation. */
@@ -356,16 +378,16 @@ static int read_data(FILE *f, const char *path, const header *h, size_t data_sta
     return fail(err, err_size, path, "bytes after the data that shape %s of '%s' describes", shape, h->descr);
   }
   if (h->fortran == 1 && (stacked ? count > 1 && (rows > 1 || cols > 1) : rows > 1 && cols > 1)) {
-    uint32_t *c_order = malloc(bytes);
+    unsigned char *c_order = malloc(bytes);
     if (c_order == NULL) {
       free(data);
       return fail(err, err_size, path, "out of memory for %llu bytes (Fortran order)",
                   (unsigned long long)bytes);
     }
     if (stacked)
-      stack_from_fortran(c_order, data, (size_t)stack, (size_t)rows, (size_t)cols);
+      stack_from_fortran(c_order, data, (size_t)stack, (size_t)rows, (size_t)cols, (size_t)size);
     else
-      transpose_words(c_order, data, (size_t)rows, (size_t)cols);
+      transpose_elements(c_order, data, (size_t)rows, (size_t)cols, (size_t)size);
     free(data);
     data = c_order;
   }
@@ -450,12 +472,12 @@ static int read_file(const char *path, bool stacks, npy_array *out, char *err, s
     fail(err, err_size, path, "bad .npy header: %s", msg);
     goto done;
   }
-  gt_type type = strcmp(h.descr, "<f4") == 0   ? GT_F32
-                 : strcmp(h.descr, "<i4") == 0 ? GT_I32
-                 : strcmp(h.descr, "<u4") == 0 ? GT_U32
-                                               : (gt_type)0;
+  gt_type type = type_of(h.descr);
   if (type == 0) {
-    fail(err, err_size, path, "dtype '%s' is not supported (gltile reads '<f4', '<i4' and '<u4')", h.descr);
+    fail(err, err_size, path,
+         "dtype '%s' is not supported (gltile reads '<f4', '<i4', '<u4', '<f2', '<i2', '<u2', '|i1' and "
+         "'|u1')",
+         h.descr);
     goto done;
   }
   if (h.ndim == 0) {
@@ -510,11 +532,12 @@ int npy_write(const char *path, const npy_array *a, char *err, size_t err_size) 
   const char *descr = npy_descr(a->type);
   if (descr[0] == '?') return fail(err, err_size, path, "cannot write element type %d", (int)a->type);
   unsigned long long count = (unsigned long long)a->rows * a->cols, stack = a->stacked ? a->count : 1;
-  if (count > (unsigned long long)(SIZE_MAX / 4) ||
-      (count && stack > (unsigned long long)(SIZE_MAX / 4) / count))
+  unsigned long long size = size_of(a->type);
+  if (count > (unsigned long long)(SIZE_MAX / size) ||
+      (count && stack > (unsigned long long)(SIZE_MAX / size) / count))
     return fail(err, err_size, path, "shape (%lu, %lu, %lu): the data size overflows", (unsigned long)stack,
                 (unsigned long)a->rows, (unsigned long)a->cols);
-  size_t bytes = (size_t)(count * stack) * 4;
+  size_t bytes = (size_t)(count * stack * size);
   if (bytes > 0 && a->data == NULL) return fail(err, err_size, path, "no data to write");
 
   /* The dict exactly as NumPy writes it, trailing ", }" included. */

@@ -1,12 +1,14 @@
 /* A small reader and writer of NumPy .npy files holding one 2-D matrix of
- * 32-bit elements, for the gltile program's transpose and matmul commands.
+ * 4-, 2- or 1-byte elements, for the gltile program's transpose and matmul
+ * commands.
  * No GL here, so the tests can run it on any host.
  *
  * What is read:
  *   - format versions 1.0, 2.0 and 3.0 (3.0 differs only in allowing UTF-8
  *     in the header, which the accepted keys never need);
- *   - descr '<f4', '<i4' or '<u4' (little-endian float32, int32, uint32),
- *     exactly as NumPy writes them; any other dtype is refused;
+ *   - descr '<f4', '<i4', '<u4' (little-endian float32, int32, uint32),
+ *     '<f2', '<i2', '<u2' (float16, int16, uint16), '|i1' or '|u1' (int8,
+ *     uint8), exactly as NumPy writes them; any other dtype is refused;
  *   - exactly 2 dimensions (npy_read_stack: or 3, a stack of matrices),
  *     each below 2^32. 0-D and 1-D arrays are
  *     refused rather than guessed at: NumPy itself treats a 1-D operand of
@@ -42,9 +44,9 @@
  * or (stacked) a 3-D stack of count such matrices, shape (count, rows,
  * cols): element (s, r, c) is data[(s * rows + r) * cols + c]. */
 typedef struct npy_array {
-  gt_type type; /* GT_F32 ('<f4'), GT_I32 ('<i4') or GT_U32 ('<u4') */
+  gt_type type; /* GT_F32 ('<f4'), GT_I32 ('<i4'), GT_U32 ('<u4'), GT_F16 ('<f2'), ... */
   uint32_t rows, cols;
-  void *data;     /* (count *) rows * cols * 4 bytes from malloc; npy_free releases it */
+  void *data;     /* (count *) rows * cols * gt_type_size(type) bytes from malloc; npy_free releases it */
   bool stacked;   /* a 3-D file; false: 2-D, and count is ignored */
   uint32_t count; /* matrices in the stack */
 } npy_array;

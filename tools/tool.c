@@ -50,16 +50,25 @@ double tool_median(double *values, unsigned count) {
   return count % 2 ? values[count / 2] : 0.5 * (values[count / 2 - 1] + values[count / 2]);
 }
 
-GLuint tool_buffer(size_t words, const void *data) {
-  /* Always upload contents: on NVIDIA a buffer made with NULL data stayed
-   * slow (copies at 105 GB/s, over PCIe) until the CPU had written it. */
-  void *zeros = data ? NULL : calloc(words, 4);
+GLuint tool_buffer(size_t words, const void *data) { return tool_buffer_bytes(words * 4, data); }
+
+GLuint tool_buffer_bytes(size_t bytes, const void *data) {
+  /* Kernels reach 2- and 1-byte elements through whole words. Always
+   * upload contents: on NVIDIA a buffer made with NULL data stayed slow
+   * (copies at 105 GB/s, over PCIe) until the CPU had written it. */
+  size_t size = (bytes + 3) / 4 * 4;
+  unsigned char *filled = NULL;
+  if (data == NULL || size != bytes) {
+    filled = calloc(size ? size : 4, 1);
+    if (filled == NULL) return 0; /* no buffer: the call on it is refused */
+    if (data) memcpy(filled, data, bytes);
+  }
   GLuint b = 0;
   glGenBuffers(1, &b);
   glBindBuffer(GL_SHADER_STORAGE_BUFFER, b);
-  glBufferData(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)(words * 4), data ? data : zeros, GL_STATIC_DRAW);
+  glBufferData(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)size, filled ? filled : data, GL_STATIC_DRAW);
   glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
-  free(zeros);
+  free(filled);
   return b;
 }
 

@@ -28,6 +28,10 @@ double tool_median(double *values, unsigned count); /* sorts values */
  * the STATIC_DRAW hint, which asks for device memory. */
 GLuint tool_buffer(size_t words, const void *data);
 
+/* The same for `bytes` bytes of data, in a buffer rounded up to whole
+ * words (zeros after the data); 0 when host memory ran out. */
+GLuint tool_buffer_bytes(size_t bytes, const void *data);
+
 /* Parses a positive integer up to max; 0 on success. */
 int tool_parse_u32(const char *s, uint32_t max, uint32_t *out);
 
