@@ -138,8 +138,13 @@ gt_status gt__view_check_fields(gt_view v) {
   return GT_OK;
 }
 
-/* Size in bytes of a buffer object, restoring the copy-read binding used
- * to ask: ES 3.1 has no way to query a buffer without binding it. */
+/* Size in bytes of a buffer object, restoring the copy-write binding used
+ * to ask: ES 3.1 has no way to query a buffer without binding it. Not the
+ * copy-read binding: on the H100, a buffer asked through GL_COPY_READ_BUFFER
+ * (or GL_SHADER_STORAGE_BUFFER) and then updated with glBufferSubData gave
+ * its old bytes to a later glCopyBufferSubData, glFinish or not, so
+ * gt_write then gt_read returned what the buffer held before the write
+ * (docs/performance.md, "A size query that hid writes"). */
 static gt_status buffer_size(gt_context *ctx, GLuint buffer, uint64_t *out) {
   if (!glIsBuffer(buffer)) {
     /* A failed query also answers false; only a clean false means no
@@ -149,10 +154,10 @@ static gt_status buffer_size(gt_context *ctx, GLuint buffer, uint64_t *out) {
   }
   GLint previous = 0;
   GLint64 size = 0;
-  glGetIntegerv(GL_COPY_READ_BUFFER_BINDING, &previous);
-  glBindBuffer(GL_COPY_READ_BUFFER, buffer);
-  glGetBufferParameteri64v(GL_COPY_READ_BUFFER, GL_BUFFER_SIZE, &size);
-  glBindBuffer(GL_COPY_READ_BUFFER, (GLuint)previous);
+  glGetIntegerv(GL_COPY_WRITE_BUFFER_BINDING, &previous);
+  glBindBuffer(GL_COPY_WRITE_BUFFER, buffer);
+  glGetBufferParameteri64v(GL_COPY_WRITE_BUFFER, GL_BUFFER_SIZE, &size);
+  glBindBuffer(GL_COPY_WRITE_BUFFER, (GLuint)previous);
   *out = size > 0 ? (uint64_t)size : 0;
   return gt__gl_status(ctx, "buffer size query");
 }
@@ -164,8 +169,7 @@ uint64_t gt__view_end_bytes(gt_view v) {
 /* Kernels reach 2- and 1-byte elements through whole 32-bit words. */
 static uint64_t word_end(uint64_t end) { return (end + 3) / 4 * 4; }
 
-gt_status gt__view_check_bytes(gt_context *ctx, gt_view v, uint64_t end) {
-  GT__TRY(gt__view_check_fields(v));
+static gt_status check_bytes(gt_context *ctx, gt_view v, uint64_t end) {
   /* The staging buffer is the context's, not the caller's: a stale name
    * the driver handed out again must not let a call write into it. */
   if (v.buffer == ctx->staging) {
@@ -177,8 +181,7 @@ gt_status gt__view_check_bytes(gt_context *ctx, gt_view v, uint64_t end) {
   if (end > buffer_bytes) {
     gt__log(ctx, GT_LOG_ERROR, "view of buffer %u ends at byte %llu, past its %llu bytes%s", v.buffer,
             (unsigned long long)end, (unsigned long long)buffer_bytes,
-            end > gt__view_end_bytes(v) ? " (kernels write 2- and 1-byte elements as whole 32-bit words)"
-                                        : "");
+            end > gt__view_end_bytes(v) ? " (2- and 1-byte elements are reached as whole 32-bit words)" : "");
     return GT_ERR_OUT_OF_RANGE;
   }
   return GT_OK;
@@ -186,7 +189,7 @@ gt_status gt__view_check_bytes(gt_context *ctx, gt_view v, uint64_t end) {
 
 gt_status gt__view_check_buffer(gt_context *ctx, gt_view v) {
   GT__TRY(gt__view_check_fields(v));
-  return gt__view_check_bytes(ctx, v, word_end(gt__view_end_bytes(v)));
+  return check_bytes(ctx, v, word_end(gt__view_end_bytes(v)));
 }
 
 /* The aligned range a binding of v needs: from the aligned byte below the

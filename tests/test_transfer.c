@@ -299,6 +299,59 @@ static void test_loop(void) {
   free(block);
 }
 
+/* A buffer made as applications often make them: through the copy-write
+ * binding, with a usage hint. */
+static GLuint app_buffer(size_t words, GLenum usage, uint32_t seed) {
+  uint32_t data[256];
+  for (size_t i = 0; i < words && i < 256; i++)
+    data[i] = gt_test_noise(i, seed);
+  GLuint b = 0;
+  glGenBuffers(1, &b);
+  glBindBuffer(GL_COPY_WRITE_BUFFER, b);
+  glBufferData(GL_COPY_WRITE_BUFFER, (GLsizeiptr)(words * 4), data, usage);
+  glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
+  return b;
+}
+
+/* gt_write then gt_read of the same buffer, with and without kernels
+ * between: each read gives what was written last. On the H100, a buffer
+ * whose size was asked through the copy-read binding gave its old bytes to
+ * the read's copy (src/view.c). */
+static void test_write_then_read(void) {
+  enum { N = 8, ROUNDS = 21 };
+  static const GLenum usages[] = {GL_STATIC_DRAW, GL_DYNAMIC_COPY, GL_STREAM_DRAW};
+  uint32_t w[N * N], got[N * N], want[N * N];
+  unsigned exact = 0, total = 0;
+  for (int round = 0; round < ROUNDS; round++) {
+    GLuint b = app_buffer(N * N, usages[round % 3], 40u + (uint32_t)round), c = noise_buffer(N * N, 41u);
+    gt_view vb = {b, 0, N, N, 0, GT_F32}, vc = {c, 0, N, N, 0, GT_F32};
+    for (int step = 0; step < 4; step++) {
+      for (int i = 0; i < N * N; i++)
+        w[i] = gt_test_noise((size_t)i, (uint32_t)(round * 4 + step));
+      memset(got, 0, sizeof got);
+      if (step == 1) CHECK_STATUS(gt_read(ctx, vb, got, 0), GT_OK);        /* a read before the write */
+      if (step == 2) CHECK_STATUS(gt_transpose(ctx, vb, vc, NULL), GT_OK); /* a kernel before it */
+      CHECK_STATUS(gt_write(ctx, vb, w, 0), GT_OK);
+      if (step == 3) {
+        CHECK_STATUS(gt_transpose(ctx, vb, vc, NULL), GT_OK);
+        CHECK_STATUS(gt_read(ctx, vc, got, 0), GT_OK);
+        for (int r = 0; r < N; r++)
+          for (int k = 0; k < N; k++)
+            want[k * N + r] = w[r * N + k];
+      } else {
+        CHECK_STATUS(gt_read(ctx, vb, got, 0), GT_OK);
+        memcpy(want, w, sizeof want);
+      }
+      exact += memcmp(got, want, sizeof got) == 0;
+      total++;
+    }
+    GLuint names[2] = {b, c};
+    glDeleteBuffers(2, names);
+  }
+  printf("gt_write then gt_read: %u of %u exact\n", exact, total);
+  CHECK_EQ_U(exact, total);
+}
+
 static void test_invalid(void) {
   uint32_t host[4] = {0};
   GLuint b = noise_buffer(16, 1);
@@ -324,6 +377,7 @@ int main(int argc, char **argv) {
   test_read_back();
   test_fences();
   test_loop();
+  test_write_then_read();
   gt_test_close(&env);
   return CHECK_SUMMARY();
 }
