@@ -16,7 +16,11 @@ static bool as_one_row(gt_bound_view *v) {
   return true;
 }
 
-static gt_status run(gt_context *ctx, const gt_program *prog, gt_bound_view s, gt_bound_view t) {
+gt_status gt__copy_program(gt_context *ctx, gt_type type, const gt_program **out) {
+  return gt__program_for(ctx, GT_KERNEL_COPY, 0, COPY_GROUP_COLS, 1, 0, gt__bits_type(type), out);
+}
+
+gt_status gt__copy_run(gt_context *ctx, const gt_program *prog, gt_bound_view s, gt_bound_view t) {
   gt_bound_view views[2] = {s, t};
   uint32_t per_group = COPY_GROUP_COLS * COPY_RUNS;
   uint32_t words = prog->key.kernel == GT_KERNEL_COPY_VEC4 ? 4 : 1; /* per unit an invocation moves */
@@ -50,17 +54,17 @@ static bool wants_vec4(gt_bound_view s, gt_bound_view t) {
 static gt_status copy_window(gt_context *ctx, const gt_program *scalar, const gt_program *vec4,
                              gt_bound_view s, gt_bound_view t) {
   gt_bound_view s1 = s, t1 = t;
-  if (!as_one_row(&s1) || !as_one_row(&t1)) return run(ctx, scalar, s, t);
-  if (vec4 == NULL || !vec4_aligned(&s1, &t1)) return run(ctx, scalar, s1, t1);
+  if (!as_one_row(&s1) || !as_one_row(&t1)) return gt__copy_run(ctx, scalar, s, t);
+  if (vec4 == NULL || !vec4_aligned(&s1, &t1)) return gt__copy_run(ctx, scalar, s1, t1);
   uint32_t n = per_vec4(&s1), quads = s1.view.cols / n, tail = s1.view.cols % n;
   gt_bound_view sv = s1, tv = t1;
   sv.view.cols = tv.view.cols = sv.view.pitch = tv.view.pitch = quads;
   sv.elem_offset /= n;
   tv.elem_offset /= n;
-  GT__TRY(run(ctx, vec4, sv, tv));
+  GT__TRY(gt__copy_run(ctx, vec4, sv, tv));
   if (tail == 0) return GT_OK;
-  return run(ctx, scalar, gt__bound_section(&s1, 0, quads * n, 1, tail),
-             gt__bound_section(&t1, 0, quads * n, 1, tail));
+  return gt__copy_run(ctx, scalar, gt__bound_section(&s1, 0, quads * n, 1, tail),
+                      gt__bound_section(&t1, 0, quads * n, 1, tail));
 }
 
 gt_status gt_copy(gt_context *ctx, gt_view src, gt_view dst) {
@@ -94,7 +98,7 @@ gt_status gt_copy(gt_context *ctx, gt_view src, gt_view dst) {
     GT__TRY(gt__view_bind(ctx, dst, &t));
   }
   /* Validation is over; the programs come before the first dispatch. */
-  GT__TRY(gt__program_for(ctx, GT_KERNEL_COPY, 0, COPY_GROUP_COLS, 1, 0, gt__bits_type(src.type), &scalar));
+  GT__TRY(gt__copy_program(ctx, src.type, &scalar));
   if (in_blocks || wants_vec4(s, t))
     GT__TRY(gt__program_for(ctx, GT_KERNEL_COPY_VEC4, 0, COPY_GROUP_COLS, 1, 0, GT_U32, &vec4));
 

@@ -289,16 +289,17 @@ typedef struct gt_bound_view {
 gt_status gt__view_check_fields(gt_view v);
 
 /* Fields, then the view against its buffer's size (the only GL query
- * allowed before validation ends), for a kernel: to the end of the 32-bit
- * word holding the last element. */
+ * allowed before validation ends): to the end of the 32-bit word holding
+ * the last element, which kernels reach. */
 gt_status gt__view_check_buffer(gt_context *ctx, gt_view v);
 
 /* The byte just past v's last element. */
 uint64_t gt__view_end_bytes(gt_view v);
 
-/* Fields, then whether v's buffer holds `end` bytes (transfers, which
- * need only the view's own bytes). */
-gt_status gt__view_check_bytes(gt_context *ctx, gt_view v, uint64_t end);
+/* The copy kernel for views of type's size, and one dispatch of it over
+ * s into t (copy.c; transfers stage 2- and 1-byte views with it). */
+gt_status gt__copy_program(gt_context *ctx, gt_type type, const gt_program **out);
+gt_status gt__copy_run(gt_context *ctx, const gt_program *prog, gt_bound_view s, gt_bound_view t);
 
 /* Elements per 32-bit word of a kernel's storage: 1 for 4-byte types,
  * 2 or 4 for the packed ones. */

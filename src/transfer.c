@@ -56,9 +56,7 @@ static gt_status check_transfer(gt_context *ctx, gt_view v, const void *host, si
   GT__TRY(gt__context_check(ctx));
   GT__TRY(gt__view_check_fields(v));
   GT__TRY(check_host(v, host, host_pitch));
-  /* Copies between buffers move bytes: a view of 2- or 1-byte elements
-   * needs only its own bytes, not whole words. */
-  return gt__view_check_bytes(ctx, v, gt__view_end_bytes(v));
+  return gt__view_check_buffer(ctx, v);
 }
 
 static transfer_rows rows_of(gt_view v, size_t host_pitch) {
@@ -155,10 +153,76 @@ static gt_status unstage(gt_context *ctx, const transfer_rows *t, cursor *at, ui
 
 /* ---- the calls ---------------------------------------------------- */
 
+/* Whether every row of t starts and ends on a 4-byte boundary. */
+static bool rows_on_words(const transfer_rows *t) {
+  return (t->offset * t->size) % 4 == 0 && (t->cols * t->size) % 4 == 0 &&
+         (t->rows == 1 || (t->pitch * t->size) % 4 == 0);
+}
+
+/* gt_write of a view of 2- or 1-byte elements whose rows do not start and
+ * end on whole words. On the H100, glBufferSubData at an offset or length
+ * that is not a multiple of 4 bytes was not seen by later copies or
+ * kernels, glFinish or not, though a mapping saw it (docs/design.md). So
+ * the rows go, a staging buffer's worth at a time, into the staging
+ * buffer through a mapping, and the copy kernel moves them into the view,
+ * writing the words the view shares with other elements with atomics. */
+static gt_status write_by_kernel(gt_context *ctx, gt_view v, const unsigned char *host, size_t host_pitch) {
+  const gt_program *copy = NULL;
+  GT__TRY(gt__copy_program(ctx, v.type, &copy));
+  GT__TRY(make_staging(ctx));
+  size_t size = gt_type_size(v.type), hp = host_pitch ? host_pitch : v.cols;
+  uint64_t room = ctx->limits.staging_bytes / size, most = gt__max_bound_elements(&ctx->limits);
+  if (room > most) room = most;
+  uint64_t total = (uint64_t)v.rows * v.cols;
+  GLint previous = 0;
+  glGetIntegerv(GL_COPY_WRITE_BUFFER_BINDING, &previous);
+  gt_status s = GT_OK;
+  for (uint64_t done = 0; done < total && s == GT_OK;) {
+    /* Whole rows where they fit, else a piece of one row; halved until
+     * the view's section fits one binding. */
+    uint32_t r = (uint32_t)(done / v.cols), c = (uint32_t)(done % v.cols);
+    uint32_t h = 1, w = (uint32_t)min_u64(v.cols - c, room);
+    if (c == 0 && v.cols <= room) h = (uint32_t)min_u64(v.rows - r, room / v.cols);
+    while (h > 1 && !gt__view_fits(ctx, gt_section(v, r, c, h, w)))
+      h /= 2;
+    while (w > 1 && !gt__view_fits(ctx, gt_section(v, r, c, h, w)))
+      w /= 2;
+    /* Orphaned, so no wait for the last round's kernel. */
+    glBindBuffer(GL_COPY_WRITE_BUFFER, ctx->staging);
+    unsigned char *mapped =
+        (unsigned char *)glMapBufferRange(GL_COPY_WRITE_BUFFER, 0, (GLsizeiptr)((uint64_t)h * w * size),
+                                          GL_MAP_WRITE_BIT | GL_MAP_INVALIDATE_BUFFER_BIT);
+    if (mapped == NULL) {
+      s = gt__gl_status(ctx, "glMapBufferRange(staging)");
+      if (s == GT_OK) s = GT_ERR_GL;
+      break;
+    }
+    for (uint32_t i = 0; i < h; i++)
+      memcpy(mapped + (size_t)i * w * size, host + (((size_t)r + i) * hp + c) * size, (size_t)w * size);
+    if (!glUnmapBuffer(GL_COPY_WRITE_BUFFER)) {
+      s = gt__gl_status(ctx, "glUnmapBuffer(staging)");
+      if (s == GT_OK) s = GT_ERR_GL;
+      break;
+    }
+    gt_view staged = {ctx->staging, 0, h, w, 0, v.type};
+    gt_bound_view from, to;
+    s = gt__view_bind(ctx, staged, &from);
+    if (s == GT_OK) s = gt__view_bind(ctx, gt_section(v, r, c, h, w), &to);
+    if (s == GT_OK) s = gt__copy_run(ctx, copy, from, to);
+    done += (uint64_t)h * w;
+  }
+  if (!ctx->lost) glBindBuffer(GL_COPY_WRITE_BUFFER, (GLuint)previous);
+  return gt__operation_end(ctx, s, GT__BUFFER_WRITE_BARRIERS, "gt_write");
+}
+
 gt_status gt_write(gt_context *ctx, gt_view dst, const void *host, size_t host_pitch) {
   GT__TRY(check_transfer(ctx, dst, host, host_pitch));
   transfer_rows t = rows_of(dst, host_pitch);
   const unsigned char *h = (const unsigned char *)host;
+  if (!rows_on_words(&t)) {
+    GT__CHECK(ctx->pending.fence == NULL, GT_ERR_BUSY);
+    return write_by_kernel(ctx, dst, h, host_pitch);
+  }
   /* Shader writes to this buffer must land before we overwrite them. */
   glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
   GLint previous = 0;
@@ -196,7 +260,7 @@ gt_status gt_read(gt_context *ctx, gt_view src, void *host, size_t host_pitch) {
 gt_status gt_read_begin(gt_context *ctx, gt_view src) {
   /* The host rows come with gt_read_end, which checks them. */
   GT__TRY(gt__context_check(ctx));
-  GT__TRY(gt__view_check_bytes(ctx, src, gt__view_end_bytes(src)));
+  GT__TRY(gt__view_check_buffer(ctx, src));
   GT__CHECK(ctx->pending.fence == NULL, GT_ERR_BUSY);
   if ((uint64_t)src.rows * src.cols > ctx->limits.staging_bytes / gt_type_size(src.type)) {
     gt__log(ctx, GT_LOG_ERROR, "gt_read_begin: %ux%u elements exceed the %llu-byte staging buffer", src.rows,
