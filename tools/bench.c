@@ -118,13 +118,22 @@ static void print_row(const tool_result *r) {
   printf("  %-16s %10.3f %10s %10s %8s  %s%s\n", r->strategy, r->ms, gb, gflop, of, peak, r->verified);
 }
 
-static const char *type_name(gt_type t) { return t == GT_I32 ? "i32" : t == GT_U32 ? "u32" : "f32"; }
+static const char *type_name(gt_type t) { return tool_type_name(t); }
 
 /* ---- cases --------------------------------------------------------- */
 
 static uint32_t next_word(uint32_t *x) {
   *x = *x * 1664525u + 1013904223u;
   return *x;
+}
+
+/* At least `bytes` bytes of pseudo-random words (room for a partial last
+ * word included). */
+static void fill_words(unsigned char *p, size_t bytes, uint32_t seed) {
+  for (size_t i = 0; i < bytes; i += 4) {
+    uint32_t w = next_word(&seed);
+    memcpy(p + i, &w, 4);
+  }
 }
 
 /* A float in [-1, 1) from the state; the same bits serve every type. */
@@ -146,8 +155,9 @@ static gt_status poison(gt_context *ctx, gt_view dst, const void *host, const ch
 
 /* Copy of rows x cols: the ceiling the transpose rows are compared with. */
 static double bench_copy(gt_context *ctx, const tool_bench_options *o, GLuint src, GLuint dst,
-                         const uint32_t *host, uint32_t *back, uint32_t rows, uint32_t cols, double *scratch,
-                         bool print) {
+                         const unsigned char *host, unsigned char *back, uint32_t rows, uint32_t cols,
+                         double *scratch, bool print) {
+  size_t bytes = (size_t)rows * cols * gt_type_size(o->type);
   op_args args;
   memset(&args, 0, sizeof args);
   args.a = (gt_view){src, 0, rows, cols, 0, o->type};
@@ -156,13 +166,13 @@ static double bench_copy(gt_context *ctx, const tool_bench_options *o, GLuint sr
   gt_status s = tool_time_median(ctx, run_copy, &args, o->reps, scratch, &r->ms);
   if (s == GT_OK && o->verify) {
     /* One more run into a poisoned destination, checked word for word. */
-    memset(back, 0xA5, (size_t)rows * cols * 4);
+    memset(back, 0xA5, bytes);
     char what[64];
     snprintf(what, sizeof what, "copy %ux%u", rows, cols);
     s = poison(ctx, args.b, back, what);
     if (s == GT_OK) s = run_copy(ctx, &args);
     if (s == GT_OK) s = gt_read(ctx, args.b, back, 0);
-    r->verified = s == GT_OK && memcmp(back, host, (size_t)rows * cols * 4) == 0 ? "yes" : "NO";
+    r->verified = s == GT_OK && memcmp(back, host, bytes) == 0 ? "yes" : "NO";
   }
   if (s != GT_OK) {
     r->ms = -1;
@@ -170,11 +180,21 @@ static double bench_copy(gt_context *ctx, const tool_bench_options *o, GLuint sr
     if (print) print_row(r);
     return -1;
   }
-  r->gb_per_s = 2.0 * rows * cols * 4 / (r->ms * 1e6);
+  r->gb_per_s = 2.0 * (double)bytes / (r->ms * 1e6);
   r->pct_of_peak = peak_gb_per_s > 0 ? 100.0 * r->gb_per_s / peak_gb_per_s : 0;
   r->pct_of_copy = 100.0;
   if (print) print_row(r);
   return r->ms;
+}
+
+/* What transpose's AUTO runs on this type: 2- and 1-byte elements never
+ * move as 4x4 blocks, and take the padded tiles where AUTO would run
+ * SIMPLE (transpose.c). */
+static const char *auto_transpose_name(gt_context *ctx, gt_type type) {
+  bool packed = gt_type_size(type) < 4;
+  gt_strategy s = gt_context_auto_strategy(ctx);
+  if (packed && s == GT_STRATEGY_SIMPLE) return gt_strategy_name(GT_STRATEGY_TILED_PAD);
+  return gt_context_auto_quads(ctx) && !packed ? "quads" : gt_strategy_name(s);
 }
 
 static int bench_transpose_case(gt_context *ctx, const tool_bench_options *o, uint32_t rows, uint32_t cols,
@@ -182,20 +202,18 @@ static int bench_transpose_case(gt_context *ctx, const tool_bench_options *o, ui
   static const gt_strategy strategies[] = {GT_STRATEGY_SIMPLE,     GT_STRATEGY_TILED_EVEN,
                                            GT_STRATEGY_TILED_PAD,  GT_STRATEGY_TRUNCATE_A,
                                            GT_STRATEGY_TRUNCATE_B, GT_STRATEGY_AUTO};
-  size_t n = (size_t)rows * cols;
-  uint32_t *host = malloc(n * 4), *want = malloc(n * 4), *back = malloc(n * 4);
+  size_t n = (size_t)rows * cols, size = gt_type_size(o->type), bytes = n * size;
+  unsigned char *host = malloc(bytes + 4), *want = malloc(bytes), *back = malloc(bytes);
   if (!host || !want || !back) {
     free(host), free(want), free(back);
     fprintf(stderr, "gltile: out of memory for %ux%u\n", rows, cols);
     return 1;
   }
-  uint32_t x = 12345;
-  for (size_t i = 0; i < n; i++)
-    host[i] = next_word(&x);
+  fill_words(host, bytes, 12345);
   for (uint32_t r = 0; r < rows; r++)
     for (uint32_t c = 0; c < cols; c++)
-      want[(size_t)c * rows + r] = host[(size_t)r * cols + c];
-  GLuint src = tool_buffer(n, host), dst = tool_buffer(n, NULL);
+      memcpy(want + ((size_t)c * rows + r) * size, host + ((size_t)r * cols + c) * size, size);
+  GLuint src = tool_buffer_bytes(bytes, host), dst = tool_buffer_bytes(bytes, NULL);
   printf("\ntranspose %u x %u %s\n", rows, cols, type_name(o->type));
   print_header("of copy", peak_gb_per_s > 0 ? "   of peak" : NULL);
   int failures = 0;
@@ -209,8 +227,7 @@ static int bench_transpose_case(gt_context *ctx, const tool_bench_options *o, ui
     if (!strategy_wanted(o, s)) continue;
     char name[24];
     if (s == GT_STRATEGY_AUTO)
-      snprintf(name, sizeof name, "auto=%s",
-               gt_context_auto_quads(ctx) ? "quads" : gt_strategy_name(gt_context_auto_strategy(ctx)));
+      snprintf(name, sizeof name, "auto=%s", auto_transpose_name(ctx, o->type));
     else
       snprintf(name, sizeof name, "%s", gt_strategy_name(s));
     tool_result *r = add_result("transpose", name, type_name(o->type), rows, cols, 0);
@@ -220,13 +237,13 @@ static int bench_transpose_case(gt_context *ctx, const tool_bench_options *o, ui
      * documented behaviour, not a failure. */
     bool refused = s == GT_STRATEGY_TILED_EVEN && st == GT_ERR_SHAPE_MISMATCH;
     if (st == GT_OK && o->verify) {
-      memset(back, 0xA5, n * 4);
+      memset(back, 0xA5, bytes);
       char what[96];
       snprintf(what, sizeof what, "transpose %ux%u %s", rows, cols, name);
       st = poison(ctx, args.b, back, what);
       if (st == GT_OK) st = run_transpose(ctx, &args);
       if (st == GT_OK) st = gt_read(ctx, args.b, back, 0);
-      r->verified = memcmp(back, want, n * 4) == 0 ? "yes" : "NO";
+      r->verified = memcmp(back, want, bytes) == 0 ? "yes" : "NO";
       failures += st == GT_OK && r->verified[0] == 'N';
     }
     if (st != GT_OK) {
@@ -236,7 +253,7 @@ static int bench_transpose_case(gt_context *ctx, const tool_bench_options *o, ui
       failures += !refused;
       continue;
     }
-    r->gb_per_s = 2.0 * n * 4 / (r->ms * 1e6);
+    r->gb_per_s = 2.0 * (double)bytes / (r->ms * 1e6);
     r->pct_of_peak = peak_gb_per_s > 0 ? 100.0 * r->gb_per_s / peak_gb_per_s : 0;
   }
   /* The copy of the same bytes, in the same buffers, after the strategies. */
@@ -471,16 +488,14 @@ static int bench_matmul_case(gt_context *ctx, const tool_bench_options *o, uint3
 
 static int bench_copy_case(gt_context *ctx, const tool_bench_options *o, uint32_t rows, uint32_t cols,
                            double *scratch) {
-  size_t n = (size_t)rows * cols;
-  uint32_t *host = malloc(n * 4), *back = malloc(n * 4);
+  size_t bytes = (size_t)rows * cols * gt_type_size(o->type);
+  unsigned char *host = malloc(bytes + 4), *back = malloc(bytes);
   if (!host || !back) {
     free(host), free(back);
     return 1;
   }
-  uint32_t x = 99;
-  for (size_t i = 0; i < n; i++)
-    host[i] = next_word(&x);
-  GLuint src = tool_buffer(n, host), dst = tool_buffer(n, NULL);
+  fill_words(host, bytes, 99);
+  GLuint src = tool_buffer_bytes(bytes, host), dst = tool_buffer_bytes(bytes, NULL);
   printf("\ncopy %u x %u %s\n", rows, cols, type_name(o->type));
   print_header("of copy", peak_gb_per_s > 0 ? "   of peak" : NULL);
   double ms = bench_copy(ctx, o, src, dst, host, back, rows, cols, scratch, true);

@@ -18,7 +18,8 @@ static const char usage[] =
     "            verify each against the CPU and print tables\n"
     "  bench     measure strategies against a GLSL copy (and OpenBLAS, when built in)\n"
     "  tune      time AUTO's candidates on this device; print a device-table entry\n"
-    "  transpose IN.npy -o OUT.npy   transpose a 2-D .npy matrix (f4, i4, u4) on the GPU\n"
+    "  transpose IN.npy -o OUT.npy   transpose a 2-D .npy matrix (f4, i4, u4, f2, i2,\n"
+    "            u2, i1, u1) on the GPU\n"
     "  matmul A.npy B.npy -o C.npy   multiply 2-D float32 .npy matrices on the GPU\n"
     "            (gltile transpose --help, gltile matmul --help: their options)\n"
     "\n"
@@ -31,7 +32,8 @@ static const char usage[] =
     "                     MxNxK (matmul); bench default 1024,4099\n"
     "  --strategy NAME    simple, tiled_even, tiled_pad, truncate_a, truncate_b,\n"
     "                     auto or all (default all)\n"
-    "  --type f32|i32|u32 element type of transpose and copy (default f32)\n"
+    "  --type T           element type of transpose and copy: f32, i32, u32, f16,\n"
+    "                     i16, u16, i8 or u8 (default f32)\n"
     "  --reps N           timed runs per case, the median is reported (default 9 demo, 5 bench)\n"
     "  --tile N           8, 16 or 32 (default: chosen from the device limits)\n"
     "  --batch N          matmul: also N products of each size, packed, through\n"
@@ -128,10 +130,9 @@ int main(int argc, char **argv) {
       o.sizes = v;
     else if (strcmp(a, "--strategy") == 0)
       o.strategy = v;
-    else if (strcmp(a, "--type") == 0) {
-      o.type = strcmp(v, "i32") == 0 ? GT_I32 : strcmp(v, "u32") == 0 ? GT_U32 : GT_F32;
-      bad = strcmp(v, "f32") && strcmp(v, "i32") && strcmp(v, "u32");
-    } else if (strcmp(a, "--reps") == 0)
+    else if (strcmp(a, "--type") == 0)
+      bad = tool_parse_type(v, &o.type);
+    else if (strcmp(a, "--reps") == 0)
       bad = tool_parse_u32(v, 1000, &o.reps);
     else if (strcmp(a, "--trans") == 0) {
       o.trans_a = strcmp(v, "a") == 0 || strcmp(v, "ab") == 0;

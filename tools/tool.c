@@ -72,6 +72,28 @@ GLuint tool_buffer_bytes(size_t bytes, const void *data) {
   return b;
 }
 
+/* The element types by their short names. */
+static const struct {
+  const char *name;
+  gt_type type;
+} type_names[] = {{"f32", GT_F32}, {"i32", GT_I32}, {"u32", GT_U32}, {"f16", GT_F16},
+                  {"i16", GT_I16}, {"u16", GT_U16}, {"i8", GT_I8},   {"u8", GT_U8}};
+
+const char *tool_type_name(gt_type t) {
+  for (size_t i = 0; i < sizeof type_names / sizeof type_names[0]; i++)
+    if (type_names[i].type == t) return type_names[i].name;
+  return "?";
+}
+
+int tool_parse_type(const char *s, gt_type *out) {
+  for (size_t i = 0; i < sizeof type_names / sizeof type_names[0]; i++)
+    if (strcmp(type_names[i].name, s) == 0) {
+      *out = type_names[i].type;
+      return 0;
+    }
+  return 1;
+}
+
 int tool_parse_u32(const char *s, uint32_t max, uint32_t *out) {
   char *end;
   if (s == NULL || *s < '0' || *s > '9') return 1;

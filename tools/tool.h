@@ -28,6 +28,12 @@ double tool_median(double *values, unsigned count); /* sorts values */
  * the STATIC_DRAW hint, which asks for device memory. */
 GLuint tool_buffer(size_t words, const void *data);
 
+/* "f32", "i16", "u8", ...: an element type's short name; "?" for others. */
+const char *tool_type_name(gt_type t);
+
+/* The type of a short name. Returns 0, or 1 for a name not known. */
+int tool_parse_type(const char *s, gt_type *out);
+
 /* The same for `bytes` bytes of data, in a buffer rounded up to whole
  * words (zeros after the data); 0 when host memory ran out. */
 GLuint tool_buffer_bytes(size_t bytes, const void *data);
