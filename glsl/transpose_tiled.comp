@@ -60,23 +60,63 @@ void copy_leftovers(uvec2 first) {
 #endif
 
 #if GT_PACK > 1
-/* Packed elements are written a word per invocation, not an element: a
- * destination row of the tile holds tile[0 .. count)[row] from element
- * `first` of the binding on, and `lane` takes the lane-th word the row
- * touches. A word wholly inside the row is this group's alone and gets a
- * plain store; the row's edge words hold elements of the neighbouring
- * tiles or outside the view, and get atomics on this row's bits. */
+/* Packed elements move a word per invocation, not an element. A tile row
+ * of GT_TILE elements touches at most WORDS words, and the group's
+ * invocations take the tile's (row, word) slots in turn, so each load and
+ * store moves GT_PACK elements and no invocation idles. Reads take whole
+ * words, neighbours' elements too, and keep this tile's. Writes: a word
+ * wholly inside a destination row of the tile is this group's alone and
+ * gets a plain store; the row's edge words hold elements of the
+ * neighbouring tiles or outside the view, and get atomics on this row's
+ * bits (gt_store_word). */
+const uint WORDS = uint(GT_TILE) / uint(GT_PACK) + 1u;
+const uint SLOTS = uint(GT_TILE) * WORDS;
+
+/* The elements of the tile row starting at `at` in view v: GT_TILE, fewer
+ * at the extent's edge, none past it (padded tiles). */
+uint row_count(uint v, uvec2 at) {
+  uvec2 e = gt_extent(v);
+  return all(lessThan(at, e)) ? min(uint(GT_TILE), e.y - at.y) : 0u;
+}
+
+void read_words(uvec2 origin) {
+  for (uint slot = gl_LocalInvocationIndex; slot < SLOTS; slot += gl_WorkGroupSize.x * gl_WorkGroupSize.y) {
+    uint row = slot / WORDS;
+    uvec2 at = origin + uvec2(row, 0u);
+    uint count = row_count(0u, at), first = gt_index(0u, at);
+    uint w = first / uint(GT_PACK) + slot % WORDS;
+    if (count == 0u || w * uint(GT_PACK) >= first + count) continue;
+    uint word = src[w];
+    for (uint p = 0u; p < uint(GT_PACK); p++) {
+      uint col = w * uint(GT_PACK) + p - first; /* wraps past count before the row */
+      if (col < count) tile[row][col] = (word >> (p * GT_BITS)) & GT_MASK;
+    }
+  }
+}
+
+/* Destination row `row` of the tile holds tile[0 .. count)[row] from
+ * element `first` of the binding on; `lane` is which of its words. */
 void write_row_words(uint first, uint count, uint row, uint lane) {
   uint w = first / uint(GT_PACK) + lane;
   uint word = 0u, mask = 0u;
   for (uint p = 0u; p < uint(GT_PACK); p++) {
     uint col = w * uint(GT_PACK) + p - first; /* wraps past count before the row */
     if (col < count) {
-      word |= (tile[col][row] & GT_MASK) << (p * GT_BITS);
+      word |= tile[col][row] << (p * GT_BITS);
       mask |= GT_MASK << (p * GT_BITS);
     }
   }
   gt_store_word(dst, w, word, mask);
+}
+
+/* Destination row = source column: the tile's origin swaps. */
+void write_words(uvec2 origin) {
+  for (uint slot = gl_LocalInvocationIndex; slot < SLOTS; slot += gl_WorkGroupSize.x * gl_WorkGroupSize.y) {
+    uint row = slot / WORDS;
+    uvec2 at = origin.yx + uvec2(row, 0u);
+    uint count = row_count(1u, at);
+    if (count != 0u) write_row_words(gt_index(1u, at), count, row, slot % WORDS);
+  }
 }
 #endif
 
@@ -84,6 +124,12 @@ void main() {
   /* The group order: transpose_order.glsl. */
   uvec2 origin = striped_tile() * uvec2(GT_TILE_ROWS, GT_TILE_COLS);
   uvec2 local = gt_local();
+#if GT_PACK > 1
+  read_words(origin);
+  memoryBarrierShared();
+  barrier();
+  write_words(origin);
+#else
 #ifdef GT_GUARDED
   /* A tile wholly inside the extent needs no guard. The test is the same
    * for the whole group, and each case has a loop of its own: with the
@@ -97,23 +143,11 @@ void main() {
   } else
 #endif
   for (uint k = 0u; k < uint(GT_TILE); k += uint(GT_GROUP_ROWS)) {
-    tile[local.x + k][local.y] = gt_load(src, gt_index(0u, origin + uvec2(local.x + k, local.y)));
+    tile[local.x + k][local.y] = src[gt_index(0u, origin + uvec2(local.x + k, local.y))];
   }
   memoryBarrierShared();
   barrier();
   /* Destination row = source column: the tile's origin swaps. */
-#if GT_PACK > 1
-  /* Rows past the extent (padded tiles) write nothing; a row's count
-   * stops at the extent's edge. */
-  uvec2 dst_extent = gt_extent(1u);
-  for (uint k = 0u; k < uint(GT_TILE); k += uint(GT_GROUP_ROWS)) {
-    uvec2 row_start = origin.yx + uvec2(local.x + k, 0u);
-    if (row_start.x < dst_extent.x) {
-      uint count = min(uint(GT_TILE), dst_extent.y - row_start.y);
-      write_row_words(gt_index(1u, row_start), count, local.x + k, local.y);
-    }
-  }
-#else
 #ifdef GT_GUARDED
   if (!whole) {
     for (uint k = 0u; k < uint(GT_TILE); k += uint(GT_GROUP_ROWS)) {
