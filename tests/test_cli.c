@@ -106,7 +106,7 @@ static void write_stack(const char *name, gt_type type, uint32_t count, uint32_t
   a.cols = cols;
   a.stacked = count > 0;
   a.count = count;
-  size_t words = (size_t)rows * cols * (count ? count : 1);
+  size_t words = (size_t)rows * cols * (count ? count : 1); /* or fewer, for 2- and 1-byte types */
   a.data = malloc(words * 4);
   uint32_t x = seed;
   for (size_t i = 0; i < words; i++) {
@@ -189,10 +189,14 @@ static void check_transpose(gt_type type, uint32_t rows, uint32_t cols, const ch
     CHECK_EQ_U(out.rows, cols);
     CHECK_EQ_U(out.cols, rows);
     bool same = out.rows == cols && out.cols == rows;
-    const uint32_t *a = in.data, *b = out.data;
+    const unsigned char *a = in.data, *b = out.data;
+    size_t size = type == GT_F16 || type == GT_I16 || type == GT_U16 ? 2
+                  : type == GT_I8 || type == GT_U8                   ? 1
+                                                                     : 4;
     for (uint32_t r = 0; same && r < rows; r++)
       for (uint32_t c = 0; c < cols; c++)
-        same = same && b[(size_t)c * rows + r] == a[(size_t)r * cols + c];
+        same =
+            same && memcmp(b + ((size_t)c * rows + r) * size, a + ((size_t)r * cols + c) * size, size) == 0;
     CHECK(same);
     npy_free(&out);
   }
@@ -209,6 +213,13 @@ static void test_transpose(void) {
   check_transpose(GT_U32, 1, 29, "truncate_b", "16");
   check_transpose(GT_I32, 29, 1, "truncate_a", NULL);
   check_transpose(GT_F32, 64, 32, "tiled_even", "32");
+  /* 2- and 1-byte dtypes, odd shapes so rows share words. */
+  check_transpose(GT_F16, 37, 23, NULL, NULL);
+  check_transpose(GT_I16, 23, 37, "truncate_b", "8");
+  check_transpose(GT_U16, 1, 29, "simple", NULL);
+  check_transpose(GT_U8, 37, 23, NULL, NULL);
+  check_transpose(GT_I8, 29, 1, "truncate_a", "16");
+  check_transpose(GT_U8, 64, 32, "tiled_even", "32");
 
   /* A Fortran-order (r, c) file stores the C-order (c, r) matrix, which is
    * its transpose: the output's data is the input's as stored. */

@@ -65,10 +65,11 @@ static int count_files(void) {
 /* 1. Round trips: every type and shape, exact, NumPy's header layout.  */
 
 static void test_round_trip(void) {
-  static const gt_type types[] = {GT_F32, GT_I32, GT_U32};
+  static const gt_type types[] = {GT_F32, GT_I32, GT_U32, GT_F16, GT_I16, GT_U16, GT_I8, GT_U8};
+  static const size_t sizes[] = {4, 4, 4, 2, 2, 2, 1, 1};
   static const uint32_t shapes[][2] = {{1, 1}, {1, 17}, {17, 1}, {37, 23}};
   uint32_t x = 12345;
-  for (size_t t = 0; t < 3; t++)
+  for (size_t t = 0; t < sizeof types / sizeof types[0]; t++)
     for (size_t s = 0; s < 4; s++) {
       npy_array a, b;
       char err[512];
@@ -76,9 +77,10 @@ static void test_round_trip(void) {
       a.type = types[t];
       a.rows = shapes[s][0];
       a.cols = shapes[s][1];
-      size_t n = (size_t)a.rows * a.cols;
+      size_t n = (size_t)a.rows * a.cols, size = sizes[t];
       uint32_t *words = malloc(n * 4);
-      /* Random words: NaN payloads and denormals included for f4. */
+      /* Random words: NaN payloads and denormals included for f4 and f2;
+       * the first n * size bytes are the data. */
       for (size_t i = 0; i < n; i++)
         words[i] = next_word(&x);
       a.data = words;
@@ -108,14 +110,14 @@ static void test_round_trip(void) {
         CHECK(head[10 + header_len - 1] == '\n');
       }
       struct stat st;
-      CHECK(stat(p, &st) == 0 && (size_t)st.st_size == 10 + header_len + n * 4);
+      CHECK(stat(p, &st) == 0 && (size_t)st.st_size == 10 + header_len + n * size);
 
       CHECK(npy_read(p, &b, err, sizeof err) == 0);
       if (err[0]) fprintf(stderr, "%s\n", err);
       CHECK(b.type == a.type);
       CHECK_EQ_U(b.rows, a.rows);
       CHECK_EQ_U(b.cols, a.cols);
-      CHECK(b.data != NULL && memcmp(b.data, a.data, n * 4) == 0);
+      CHECK(b.data != NULL && memcmp(b.data, a.data, n * size) == 0);
       npy_free(&b);
       CHECK(b.data == NULL);
       free(words);
@@ -207,6 +209,32 @@ static void test_fortran(void) {
   CHECK(same);
   npy_free(&a);
   free(stored);
+  /* 2- and 1-byte elements: the same matrix, element by element. */
+  static const char *descrs[] = {"<u2", "|u1"};
+  for (int k = 0; k < 2; k++) {
+    size_t size = k == 0 ? 2 : 1;
+    unsigned char *bytes = malloc((size_t)rows * cols * size);
+    for (uint32_t c = 0; c < cols; c++)
+      for (uint32_t r = 0; r < rows; r++) {
+        uint32_t v = r * 1000 + c;
+        memcpy(bytes + ((size_t)c * rows + r) * size, &v, size); /* little-endian low bytes */
+      }
+    char header[96];
+    snprintf(header, sizeof header, "{'descr': '%s', 'fortran_order': True, 'shape': (37, 41), }", descrs[k]);
+    make_npy(p, 1, 0, header, false, bytes, (size_t)rows * cols * size);
+    CHECK(npy_read(p, &a, err, sizeof err) == 0);
+    CHECK(a.type == (k == 0 ? GT_U16 : GT_U8));
+    same = a.data != NULL && a.rows == rows && a.cols == cols;
+    for (uint32_t r = 0; same && r < rows; r++)
+      for (uint32_t c = 0; c < cols; c++) {
+        uint32_t v = 0, want = (r * 1000 + c) & (k == 0 ? 0xFFFFu : 0xFFu);
+        memcpy(&v, (unsigned char *)a.data + ((size_t)r * cols + c) * size, size);
+        same = same && v == want;
+      }
+    CHECK(same);
+    npy_free(&a);
+    free(bytes);
+  }
   unlink(p);
 }
 

@@ -455,14 +455,22 @@ const char *gt_strategy_name(gt_strategy s);
  * glBufferSubData (one call when the view and the host rows are both
  * gapless): the caller's buffer is never mapped, since a driver may move a
  * buffer mapped for writing into host memory, where every later kernel on
- * it runs many times slower. The write is ordered after earlier gltile
- * work on the buffer; host may be reused as soon as the call returns.
- * Returns    GT_OK, GT_ERR_INVALID_ARGUMENT, GT_ERR_OUT_OF_RANGE,
- *            GT_ERR_NO_CONTEXT, GT_ERR_OUT_OF_MEMORY, GT_ERR_CONTEXT_LOST,
- *            GT_ERR_GL.
+ * it runs many times slower. A view of 2- or 1-byte elements whose rows
+ * do not start and end on 4-byte boundaries goes instead through the
+ * staging buffer and the copy kernel, a staging buffer's worth at a time:
+ * on the H100, glBufferSubData at such offsets was not seen by later
+ * copies or kernels. The write is ordered after earlier gltile work on the
+ * buffer; host may be reused as soon as the call returns.
+ * Returns    GT_OK, GT_ERR_INVALID_ARGUMENT, GT_ERR_OUT_OF_RANGE (also a
+ *            2- or 1-byte view whose last word sticks out of the buffer),
+ *            GT_ERR_BUSY (the staging buffer is held by gt_read_begin and
+ *            the view needs it), GT_ERR_SHADER_BUILD, GT_ERR_NO_CONTEXT,
+ *            GT_ERR_OUT_OF_MEMORY, GT_ERR_CONTEXT_LOST, GT_ERR_GL.
  * GL state   issues a buffer-update memory barrier; GL_COPY_WRITE_BUFFER
- *            restored.
- * Allocates  nothing. */
+ *            restored. Through the staging buffer: as gt_copy (binds the
+ *            copy program and storage slots 0-1).
+ * Allocates  nothing; through the staging buffer, the staging buffer on
+ *            first use, as gt_read. */
 gt_status gt_write(gt_context *ctx, gt_view dst, const void *host, size_t host_pitch);
 
 /* Copies the view src into host rows host_pitch elements apart
