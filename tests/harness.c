@@ -11,6 +11,12 @@ static void log_to_stderr(int level, const char *msg, void *user) {
   if (level <= GT_LOG_WARN || getenv("GT_TEST_LOG")) fprintf(stderr, "gltile: %s\n", msg);
 }
 
+bool gt_test_flag(int argc, char **argv, const char *flag) {
+  for (int i = 1; i < argc; i++)
+    if (strcmp(argv[i], flag) == 0) return true;
+  return false;
+}
+
 int gt_test_open(int argc, char **argv, gt_test_env *env) {
   memset(env, 0, sizeof *env);
   gt_context_desc desc;

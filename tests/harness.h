@@ -24,6 +24,9 @@ typedef struct gt_test_env {
 int gt_test_open(int argc, char **argv, gt_test_env *env);
 void gt_test_close(gt_test_env *env);
 
+/* true when argv holds `flag` (a test's own option, such as --packed). */
+bool gt_test_flag(int argc, char **argv, const char *flag);
+
 /* true when a rows x cols window of v (at any offset) fits one storage
  * block of ctx: where it does not, work cut into blocks no smaller than
  * that window is refused (GT_ERR_UNSUPPORTED). */

@@ -126,11 +126,10 @@ int main(int argc, char **argv) {
   int rc = gt_test_open(argc, argv, &env);
   if (rc != 0) return rc;
   ctx = env.ctx;
-  for (int i = 1; i < argc; i++)
-    if (strcmp(argv[i], "--packed") == 0) {
-      types = types_packed;
-      type_count = sizeof types_packed / sizeof types_packed[0];
-    }
+  if (gt_test_flag(argc, argv, "--packed")) {
+    types = types_packed;
+    type_count = sizeof types_packed / sizeof types_packed[0];
+  }
   unsigned long cases = test_sizes();
   test_against_out_of_place();
   test_variant_logged(env.min_limits);

@@ -320,11 +320,10 @@ int main(int argc, char **argv) {
   int rc = gt_test_open(argc, argv, &env);
   if (rc != 0) return rc;
   ctx = env.ctx;
-  for (int i = 1; i < argc; i++)
-    if (strcmp(argv[i], "--packed") == 0) {
-      types = types_packed;
-      type_count = sizeof types_packed / sizeof types_packed[0];
-    }
+  if (gt_test_flag(argc, argv, "--packed")) {
+    types = types_packed;
+    type_count = sizeof types_packed / sizeof types_packed[0];
+  }
   test_all_combinations();
   test_sample_size();
   test_striped_order();
