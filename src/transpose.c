@@ -169,7 +169,8 @@ gt_status gt_transpose(gt_context *ctx, gt_view src, gt_view dst, const gt_trans
       auto_tile ? gt__tiled_group_rows(&ctx->limits, auto_tile, auto_tile * (auto_tile + 1) * 4) : 0;
   /* Not for 2- and 1-byte elements either: on the H100 the 64-tile moved
    * them at half the 32-tile's speed (docs/performance.md). */
-  bool big_fits = d->strategy == GT_STRATEGY_AUTO && d->tile == 0 && big_rows != 0 && !gt__same_view(src, dst) && !packed;
+  bool big_fits =
+      d->strategy == GT_STRATEGY_AUTO && d->tile == 0 && big_rows != 0 && !gt__same_view(src, dst) && !packed;
   bool big_divides = big_fits && src.rows % auto_tile == 0 && src.cols % auto_tile == 0;
   if (big_divides) tile = auto_tile;
   /* AUTO's padded kernel drops its guards when the tile divides the
