@@ -18,8 +18,8 @@ void main() {
 
   /* Index of op(a)[m][k] and op(b)[k][n] at k = 0, and their step per k. */
   uint k0 = gt_k_range.x;
-  uvec4 a_at = uvec4(a_index(m.x, k0), a_index(m.y, k0), a_index(m.z, k0), a_index(m.w, k0));
-  uvec4 b_at = uvec4(b_index(k0, n.x), b_index(k0, n.y), b_index(k0, n.z), b_index(k0, n.w));
+  uvec4 a_from = uvec4(a_index(m.x, k0), a_index(m.y, k0), a_index(m.z, k0), a_index(m.w, k0));
+  uvec4 b_from = uvec4(b_index(k0, n.x), b_index(k0, n.y), b_index(k0, n.z), b_index(k0, n.w));
 #ifdef GT_TRANS_A
   uint a_step = gt_views[0].w;
 #else
@@ -33,14 +33,14 @@ void main() {
 
   vec4 c0 = vec4(0.0), c1 = vec4(0.0), c2 = vec4(0.0), c3 = vec4(0.0);
   for (uint k = k0; k < gt_k_range.y; k++) {
-    vec4 a = vec4(a_data[a_at.x], a_data[a_at.y], a_data[a_at.z], a_data[a_at.w]);
-    vec4 b = vec4(b_data[b_at.x], b_data[b_at.y], b_data[b_at.z], b_data[b_at.w]);
+    vec4 a = vec4(a_elem(a_from.x), a_elem(a_from.y), a_elem(a_from.z), a_elem(a_from.w));
+    vec4 b = vec4(b_elem(b_from.x), b_elem(b_from.y), b_elem(b_from.z), b_elem(b_from.w));
     c0 += a.x * b;
     c1 += a.y * b;
     c2 += a.z * b;
     c3 += a.w * b;
-    a_at += a_step;
-    b_at += b_step;
+    a_from += a_step;
+    b_from += b_step;
   }
   vec4 rows[4] = vec4[4](c0, c1, c2, c3);
   for (int i = 0; i < 4; i++) {

@@ -6,20 +6,46 @@
 /* GT_VEC4_A, _B, _C (the shared kernel): that operand is read or written
  * as vec4s; its rows start 16-byte aligned and no vec4 straddles an edge
  * of the view or of the K slice (the host checks). */
+/* GT_HALF (SIMPLE, tiled and registers kernels): a and b hold IEEE
+ * half-precision elements, two to a 32-bit word, the first in the low
+ * half; a_elem / b_elem widen them with unpackHalf2x16 and the sums run in
+ * float. GT_HALF_C: c too; each result is rounded to half (overflow to
+ * infinity, as IEEE rounding gives) and written into its half of the word
+ * with atomics, since the word's other half is another invocation's. */
 #ifdef GT_VEC4_A
 layout(std430, binding = 0) readonly GT_RESTRICT buffer A4 { vec4 a4[]; };
+#elif defined(GT_HALF)
+layout(std430, binding = 0) readonly GT_RESTRICT buffer A { uint a_words[]; };
 #else
 layout(std430, binding = 0) readonly GT_RESTRICT buffer A { float a_data[]; };
 #endif
 #ifdef GT_VEC4_B
 layout(std430, binding = 1) readonly GT_RESTRICT buffer B4 { vec4 b4[]; };
+#elif defined(GT_HALF)
+layout(std430, binding = 1) readonly GT_RESTRICT buffer B { uint b_words[]; };
 #else
 layout(std430, binding = 1) readonly GT_RESTRICT buffer B { float b_data[]; };
 #endif
 #ifdef GT_VEC4_C
 layout(std430, binding = 2) GT_RESTRICT buffer C { vec4 c4[]; };
+#elif defined(GT_HALF_C)
+layout(std430, binding = 2) GT_RESTRICT buffer C { uint c_words[]; };
 #else
 layout(std430, binding = 2) GT_RESTRICT buffer C { float c_data[]; };
+#endif
+
+/* Half i of a run of words, widened. */
+#define GT_HALF_AT(words, i) (((i) & 1u) != 0u ? unpackHalf2x16(words[(i) >> 1u]).y : unpackHalf2x16(words[(i) >> 1u]).x)
+#ifdef GT_HALF
+float a_elem(uint i) { return GT_HALF_AT(a_words, i); }
+float b_elem(uint i) { return GT_HALF_AT(b_words, i); }
+#else
+#ifndef GT_VEC4_A
+float a_elem(uint i) { return a_data[i]; }
+#endif
+#ifndef GT_VEC4_B
+float b_elem(uint i) { return b_data[i]; }
+#endif
 #endif
 
 /* (alpha, beta): c = alpha * sum + beta * c, and c is not read when beta
@@ -43,7 +69,7 @@ uint a_index(uint m, uint k) { return gt_index(0u, uvec2(k, m)); }
 uint a_index(uint m, uint k) { return gt_index(0u, uvec2(m, k)); }
 #endif
 float a_guarded(uint m, uint k) {
-  return (m < gt_rows_m() && k < gt_k_range.y) ? a_data[a_index(m, k)] : 0.0;
+  return (m < gt_rows_m() && k < gt_k_range.y) ? a_elem(a_index(m, k)) : 0.0;
 }
 #endif
 #ifndef GT_VEC4_B
@@ -53,8 +79,29 @@ uint b_index(uint k, uint n) { return gt_index(1u, uvec2(n, k)); }
 uint b_index(uint k, uint n) { return gt_index(1u, uvec2(k, n)); }
 #endif
 float b_guarded(uint k, uint n) {
-  return (k < gt_k_range.y && n < gt_cols_n()) ? b_data[b_index(k, n)] : 0.0;
+  return (k < gt_k_range.y && n < gt_cols_n()) ? b_elem(b_index(k, n)) : 0.0;
 }
+#endif
+
+#ifdef GT_HALF_C
+/* The half nearest v, its bits: packHalf2x16 where v is in range; past the
+ * largest half (65504, rounding up from 65520) infinity of v's sign, as
+ * IEEE rounding gives, which the GLSL ES conversion leaves undefined. */
+uint half_bits(float v) {
+  if (isnan(v)) return 0x7E00u;
+  if (abs(v) >= 65520.0) return v < 0.0 ? 0xFC00u : 0x7C00u;
+  return packHalf2x16(vec2(v, 0.0)) & 0xFFFFu;
+}
+
+float c_elem(uint i) { return GT_HALF_AT(c_words, i); }
+void c_set(uint i, float value) {
+  uint shift = (i & 1u) * 16u;
+  atomicAnd(c_words[i >> 1u], ~(0xFFFFu << shift));
+  atomicOr(c_words[i >> 1u], half_bits(value) << shift);
+}
+#elif !defined(GT_VEC4_C)
+float c_elem(uint i) { return c_data[i]; }
+void c_set(uint i, float value) { c_data[i] = value; }
 #endif
 
 #ifndef GT_VEC4_C
@@ -62,8 +109,8 @@ float b_guarded(uint k, uint n) {
 void store_c(uint m, uint n, float sum) {
   uint i = gt_index(2u, uvec2(m, n));
   float value = gt_scale.x * sum;
-  if (gt_scale.y != 0.0) value += gt_scale.y * c_data[i];
-  c_data[i] = value;
+  if (gt_scale.y != 0.0) value += gt_scale.y * c_elem(i);
+  c_set(i, value);
 }
 
 void store_c_guarded(uint m, uint n, float sum) {

@@ -33,8 +33,8 @@ void main() {
       a_tile[r][local.y] = a_guarded(origin.x + r, k0 + local.y);
       b_tile[r][local.y] = b_guarded(k0 + r, origin.y + local.y);
 #else
-      a_tile[r][local.y] = a_data[a_index(origin.x + r, k0 + local.y)];
-      b_tile[r][local.y] = b_data[b_index(k0 + r, origin.y + local.y)];
+      a_tile[r][local.y] = a_elem(a_index(origin.x + r, k0 + local.y));
+      b_tile[r][local.y] = b_elem(b_index(k0 + r, origin.y + local.y));
 #endif
     }
     memoryBarrierShared();

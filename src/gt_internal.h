@@ -68,7 +68,9 @@ enum {
   GT_VARIANT_VEC4_B = 1u << 8,     /* shared matmul: b read as vec4s */
   GT_VARIANT_VEC4_C = 1u << 9,     /* shared matmul: c read and written as vec4s */
   GT_VARIANT_ELEMENTS = 1u << 10,  /* transpose_quads: rows at any alignment, views in elements */
-  GT_VARIANT_BATCHED = 1u << 11    /* matmul: one product per layer of groups (gt_batch) */
+  GT_VARIANT_BATCHED = 1u << 11,   /* matmul: one product per layer of groups (gt_batch) */
+  GT_VARIANT_HALF = 1u << 12,      /* matmul: a and b are GT_F16 */
+  GT_VARIANT_HALF_C = 1u << 13     /* matmul: c is GT_F16 */
 };
 
 /* Everything that makes one program different from another: the key of
@@ -98,11 +100,14 @@ typedef struct gt_program {
 /* Every variant one context can reach: transpose and copy about 26 (SIMPLE,
  * AUTO's 4x4 blocks of quads and of elements, tiled even/pad/TRUNCATE_A
  * at 3 tiles, NVIDIA's 64-tile, in place SIMPLE and the same 9 tiled, 2
- * copies); matmul 69 (4 transpose cases x (SIMPLE, the registers kernel,
- * the shared kernel plain and with 7 choices of vec4 operands, texels, 3
- * tiles x even/pad), and the registers kernel's vec4 program), as many
- * again batched; images 22 per format x 4: about 252, and room to spare. */
-#define GT_PROGRAM_TABLE_SIZE 320
+ * copies), and 21 more for each of the 2- and 1-byte sizes (no 4x4 blocks
+ * or 64-tile); matmul 69 (4 transpose cases x (SIMPLE, the registers
+ * kernel, the shared kernel plain and with 7 choices of vec4 operands,
+ * texels, 3 tiles x even/pad), and the registers kernel's vec4 program),
+ * as many again batched, and 64 for half precision (4 transpose cases x c
+ * half or float x (SIMPLE, registers, 3 tiles x even/pad)); images 22 per
+ * format x 4: about 360, and room to spare. */
+#define GT_PROGRAM_TABLE_SIZE 448
 
 /* Longest slice of K one matmul dispatch sums. Mesa silently stops a
  * shader's loops after 65,535 iterations in all; the tiled kernel, if not

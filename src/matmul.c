@@ -321,8 +321,10 @@ static gt_status check_operands(gt_context *ctx, gt_view a, gt_view b, gt_view c
   GT__TRY(gt__view_check_fields(a));
   GT__TRY(gt__view_check_fields(b));
   GT__TRY(gt__view_check_fields(c));
-  GT__CHECK(a.type == b.type && b.type == c.type, GT_ERR_SHAPE_MISMATCH);
-  GT__CHECK(a.type == GT_F32, GT_ERR_UNSUPPORTED);
+  /* a and b of one type; c of theirs, or GT_F32 with GT_F16 operands. */
+  GT__CHECK(a.type == b.type && (c.type == a.type || (a.type == GT_F16 && c.type == GT_F32)),
+            GT_ERR_SHAPE_MISMATCH);
+  GT__CHECK(a.type == GT_F32 || a.type == GT_F16, GT_ERR_UNSUPPORTED);
   uint32_t m = d->trans_a ? a.cols : a.rows, k = d->trans_a ? a.rows : a.cols;
   uint32_t kb = d->trans_b ? b.cols : b.rows, n = d->trans_b ? b.rows : b.cols;
   if (k != kb || c.rows != m || c.cols != n) {
@@ -397,8 +399,10 @@ static gt_status prepare(gt_context *ctx, gt_view a, gt_view b, gt_view c, const
   whole->beta = d->scale ? d->beta : 0.0f;
 
   /* a and b may share elements (both are only read), so restrict stays. */
+  bool half = a.type == GT_F16;
   uint32_t variant = (d->trans_a ? GT_VARIANT_TRANS_A : 0) | (d->trans_b ? GT_VARIANT_TRANS_B : 0) |
-                     (layers > 1 ? GT_VARIANT_BATCHED : 0);
+                     (layers > 1 ? GT_VARIANT_BATCHED : 0) | (half ? GT_VARIANT_HALF : 0) |
+                     (c.type == GT_F16 ? GT_VARIANT_HALF_C : 0);
   gt_matmul_kernel kernel;
   switch (strategy) {
   case GT_STRATEGY_SIMPLE:
@@ -414,7 +418,9 @@ static gt_status prepare(gt_context *ctx, gt_view a, gt_view b, gt_view c, const
                         &mu->main_prog));
     break;
   default: /* AUTO: the kernel chosen for the device at init, if c is big enough for it */
-    kernel = gt_matmul_auto_kernel(ctx, m, n);
+    /* Half-precision operands: the registers kernel, element by element
+     * (the shared, vec4 and texels kernels read floats). */
+    kernel = half ? GT_MATMUL_KERNEL_REGISTERS : gt_matmul_auto_kernel(ctx, m, n);
     if (kernel == GT_MATMUL_KERNEL_TEXELS) {
       /* Fetched whatever the views, like the registers kernel's vec4
        * program (the soak's warm-up counts on it); the blocks it cannot
@@ -441,7 +447,7 @@ static gt_status prepare(gt_context *ctx, gt_view a, gt_view b, gt_view c, const
     }
     GT__TRY(get_program(ctx, GT_KERNEL_MATMUL_BLOCKED, BLOCKED_TILE, BLOCKED_GROUP, BLOCKED_GROUP, variant,
                         &mu->main_prog));
-    if ((variant & ~GT_VARIANT_BATCHED) == 0 && ctx->auto_quads) {
+    if ((variant & ~GT_VARIANT_BATCHED) == 0 && ctx->auto_quads) { /* float, untransposed */
       mu->vec4_needs = GT_VARIANT_VEC4_A | GT_VARIANT_VEC4_B;
       GT__TRY(get_program(ctx, GT_KERNEL_MATMUL_BLOCKED_VEC4, BLOCKED_TILE, BLOCKED_GROUP, BLOCKED_GROUP,
                           variant, &mu->vec4));
@@ -571,6 +577,7 @@ gt_status gt_matmul_batched(gt_context *ctx, gt_view a, gt_view b, gt_view c, gt
   GT__TRY(last_view(c, batch.stride_c, count, &last[2]));
   product_shape shape;
   GT__TRY(check_operands(ctx, last[0], last[1], last[2], d, &shape));
+  GT__CHECK(a.type == GT_F32, GT_ERR_UNSUPPORTED); /* half-precision batches: not yet */
   if (gt__batches_alias(c, batch.stride_c, a, batch.stride_a, count, false) ||
       gt__batches_alias(c, batch.stride_c, b, batch.stride_b, count, false) ||
       gt__batches_alias(c, batch.stride_c, c, batch.stride_c, count, true)) {

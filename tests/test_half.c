@@ -1,0 +1,239 @@
+/* Half-precision matmul: a and b GT_F16, c GT_F16 or GT_F32, against a
+ * double-precision product of the same halves, over every strategy,
+ * transpose case and the awkward shapes of the f32 suite, with scaling,
+ * f16 denormal inputs, K past one K slice (4096) and results past the
+ * largest half. c sits at an odd offset and pitch, so its halves share
+ * words with guard halves, which must keep their poison. The bound
+ * (docs/design.md, "Half-precision matmul"):
+ *   c GT_F32: |c - ref| <= 2 (K + 2) 2^-24 S + D
+ *   c GT_F16: the same + slices (2^-10 S + 2^-14)
+ * with S = |alpha| sum |a b| + |beta c0|, D = |alpha| sum |a b| over the
+ * terms with a denormal factor (a device may read those as zero), and
+ * `slices` the K slices, each rounding c to half. A reference beyond the
+ * largest half by a clear margin must give an infinity of its sign. */
+#include "check.h"
+#include "harness.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The K slice one matmul dispatch sums (src/gt_internal.h,
+ * GT_MATMUL_K_CHUNK): c is rounded to half after each. */
+enum { K_SLICE = 4096 };
+
+static gt_context *ctx;
+static uint32_t rng = 777;
+static unsigned long cases;
+
+/* IEEE binary16 <-> float, exact one way, round to nearest even the other. */
+static double half_value(uint16_t h) {
+  int exp = (h >> 10) & 31, mant = h & 1023;
+  double v = exp == 0 ? ldexp(mant, -24) : exp == 31 ? (mant ? NAN : INFINITY) : ldexp(1024 + mant, exp - 25);
+  return (h & 0x8000) ? -v : v;
+}
+
+static uint16_t half_of(double v) {
+  uint16_t sign = signbit(v) ? 0x8000 : 0;
+  v = fabs(v);
+  if (isnan(v)) return 0x7E00;
+  if (v >= 65520.0) return sign | 0x7C00;
+  int e;
+  frexp(v, &e); /* v = f 2^e, f in [0.5, 1) */
+  int q = e - 11 < -24 ? -24 : e - 11; /* the value of the last mantissa bit */
+  double steps = nearbyint(ldexp(v, -q)); /* round to nearest even in the default mode */
+  double r = ldexp(steps, q);
+  /* Encode r, now exactly a half. */
+  if (r == 0) return sign;
+  int re;
+  frexp(r, &re);
+  if (re - 1 < -14) return sign | (uint16_t)ldexp(r, 24); /* denormal */
+  int exp = re - 1 + 15;
+  uint16_t mant = (uint16_t)(ldexp(r, -(re - 1) + 10) - 1024);
+  return sign | (uint16_t)(exp << 10) | mant;
+}
+
+static bool denormal(uint16_t h) { return ((h >> 10) & 31) == 0 && (h & 1023) != 0; }
+
+/* Half i of a run of words. */
+static uint16_t half_at(const uint32_t *w, size_t i) { return (uint16_t)(w[i / 2] >> (i % 2 * 16)); }
+static void set_half(uint32_t *w, size_t i, uint16_t h) {
+  w[i / 2] = (w[i / 2] & ~(0xFFFFu << (i % 2 * 16))) | ((uint32_t)h << (i % 2 * 16));
+}
+
+typedef enum { INPUT_UNIT, INPUT_DENORMALS, INPUT_LARGE } input_kind;
+
+static uint16_t random_half(input_kind kind) {
+  uint32_t r = gt_test_rand(&rng);
+  double v = (double)(r % 20001) / 10000.0 - 1.0; /* [-1, 1] */
+  if (kind == INPUT_DENORMALS && r % 5 == 0) return (uint16_t)((r >> 8) % 1023 + 1) | (r & 0x100 ? 0x8000 : 0);
+  if (kind == INPUT_LARGE) v *= 300.0;
+  return half_of(v);
+}
+
+/* One product; false on any wrong element or guard. */
+static bool run_case(uint32_t m, uint32_t n, uint32_t k, bool ta, bool tb, gt_type c_type, gt_strategy strategy,
+                     uint32_t tile, bool scale, input_kind kind) {
+  uint32_t ar = ta ? k : m, ac = ta ? m : k, br = tb ? n : k, bc = tb ? k : n;
+  size_t a_off = 1, b_off = 3, c_off = 5, c_pitch = n + 3; /* odd: c's halves share words with guards */
+  size_t a_n = a_off + (size_t)ar * ac, b_n = b_off + (size_t)br * bc, c_n = c_off + (size_t)(m - 1) * c_pitch + n + 7;
+  size_t a_words = (a_n + 1) / 2, b_words = (b_n + 1) / 2;
+  size_t c_words = c_type == GT_F16 ? (c_n + 1) / 2 : c_n;
+  uint32_t *a = calloc(a_words, 4), *b = calloc(b_words, 4), *c0 = malloc(c_words * 4), *got = malloc(c_words * 4);
+  bool ok = a && b && c0 && got;
+  for (size_t i = 0; ok && i < (size_t)ar * ac; i++)
+    set_half(a, a_off + i, random_half(kind));
+  for (size_t i = 0; ok && i < (size_t)br * bc; i++)
+    set_half(b, b_off + i, random_half(kind));
+  for (size_t i = 0; ok && i < c_words; i++) /* finite values in c's elements; poison words otherwise */
+    c0[i] = c_type == GT_F16 ? (uint32_t)half_of(0.25) * 0x10001u ^ (uint32_t)(i & 0x0F0F) : 0x3E800000u ^ (uint32_t)(i & 0xFF);
+  GLuint ba = 0, bb = 0, bcn = 0;
+  if (ok) {
+    ba = gt_test_buffer(a_words, gt_test_poison, 1);
+    bb = gt_test_buffer(b_words, gt_test_poison, 1);
+    bcn = gt_test_buffer(c_words, gt_test_poison, 1);
+    gt_view wa = {ba, 0, 1, (uint32_t)(a_words * 2), 0, GT_F16}, wb = {bb, 0, 1, (uint32_t)(b_words * 2), 0, GT_F16};
+    gt_view wc = {bcn, 0, 1, (uint32_t)c_words, 0, GT_U32};
+    ok = gt_write(ctx, wa, a, 0) == GT_OK && gt_write(ctx, wb, b, 0) == GT_OK && gt_write(ctx, wc, c0, 0) == GT_OK;
+  }
+  float alpha = scale ? -0.75f : 1.0f, beta = scale ? 0.5f : 0.0f;
+  gt_matmul_desc d = {strategy, tile, ta, tb, scale, alpha, beta};
+  gt_view va = {ba, a_off, ar, ac, 0, GT_F16}, vb = {bb, b_off, br, bc, 0, GT_F16};
+  gt_view vc = {bcn, c_off, m, n, (uint32_t)c_pitch, c_type};
+  uint32_t t = tile ? tile : gt_context_default_tile(ctx);
+  gt_status want_status =
+      strategy == GT_STRATEGY_TILED_EVEN && (m % t || n % t || k % t) ? GT_ERR_SHAPE_MISMATCH : GT_OK;
+  gt_status s = ok ? gt_matmul(ctx, va, vb, vc, &d) : GT_ERR_OUT_OF_MEMORY;
+  CHECK_STATUS(s, want_status);
+  ok = ok && s == want_status;
+  gt_view wc = {bcn, 0, 1, (uint32_t)c_words, 0, GT_U32};
+  ok = ok && gt_read(ctx, wc, got, 0) == GT_OK;
+  uint32_t slices = (k + K_SLICE - 1) / K_SLICE;
+  size_t bad = 0;
+  for (size_t w = 0; ok && w < c_words; w++) {
+    /* Every element of c's buffer: a result within the bound, or the
+     * value it held (guards, gaps, and all of c when refused). */
+    size_t per = c_type == GT_F16 ? 2 : 1;
+    for (size_t e = w * per; e < (w + 1) * per; e++) {
+      bool inside = e >= c_off && (e - c_off) % c_pitch < n && (e - c_off) / c_pitch < m && s == GT_OK;
+      uint32_t old = c_type == GT_F16 ? half_at(c0, e) : c0[e];
+      uint32_t now = c_type == GT_F16 ? half_at(got, e) : got[e];
+      if (!inside) {
+        if (now != old) bad++;
+        continue;
+      }
+      uint32_t i = (uint32_t)((e - c_off) / c_pitch), j = (uint32_t)((e - c_off) % c_pitch);
+      double ref = 0, mag = 0, flush = 0;
+      for (uint32_t kk = 0; kk < k; kk++) {
+        size_t ai = a_off + (ta ? (size_t)kk * m + i : (size_t)i * k + kk);
+        size_t bi = b_off + (tb ? (size_t)j * k + kk : (size_t)kk * n + j);
+        uint16_t ha = half_at(a, ai), hb = half_at(b, bi);
+        double p = half_value(ha) * half_value(hb);
+        ref += p;
+        mag += fabs(p);
+        if (denormal(ha) || denormal(hb)) flush += fabs(p);
+      }
+      float old_float;
+      memcpy(&old_float, &old, 4);
+      double c_old = c_type == GT_F16 ? half_value((uint16_t)old) : (double)old_float;
+      ref = alpha * ref + (beta != 0 ? beta * c_old : 0);
+      double big = fabs(alpha) * mag + fabs(beta * c_old);
+      double bound = 2.0 * (k + 2) * ldexp(1, -24) * big + fabs(alpha) * flush;
+      if (c_type == GT_F16) bound += slices * (ldexp(1, -10) * big + ldexp(1, -14));
+      double value;
+      if (c_type == GT_F16) {
+        value = half_value((uint16_t)now);
+        if (fabs(ref) > 65520.0 * 1.01) { /* clearly past the largest half */
+          if (!(isinf(value) && (value > 0) == (ref > 0))) bad++;
+          continue;
+        }
+        if (isinf(value) && fabs(ref) + bound >= 65504.0) continue; /* a borderline overflow */
+      } else {
+        float f;
+        memcpy(&f, &now, 4);
+        value = f;
+      }
+      if (!(fabs(value - ref) <= bound)) {
+        if (bad < 3)
+          fprintf(stderr, "  c[%u][%u] = %.9g, want %.9g within %.3g\n", i, j, value, ref, bound);
+        bad++;
+      }
+    }
+  }
+  ok = ok && bad == 0;
+  if (!ok)
+    fprintf(stderr, "FAILED: %ux%ux%u%s%s c %s %s tile %u%s inputs %d (%zu wrong)\n", m, n, k, ta ? " ta" : "",
+            tb ? " tb" : "", c_type == GT_F16 ? "f16" : "f32", gt_strategy_name(strategy), tile,
+            scale ? " scaled" : "", (int)kind, bad);
+  CHECK(ok);
+  cases++;
+  GLuint names[3] = {ba, bb, bcn};
+  glDeleteBuffers(3, names);
+  free(a), free(b), free(c0), free(got);
+  return ok;
+}
+
+static void test_combinations(void) {
+  static const gt_strategy strategies[] = {GT_STRATEGY_AUTO, GT_STRATEGY_SIMPLE, GT_STRATEGY_TILED_EVEN,
+                                           GT_STRATEGY_TILED_PAD, GT_STRATEGY_TRUNCATE_B};
+  static const uint32_t shapes[][3] = {{1, 1, 1},   {1, 37, 5},  {29, 1, 7},   {17, 33, 9},
+                                       {33, 17, 65}, {16, 16, 16}, {32, 32, 32}, {31, 33, 35}};
+  for (size_t si = 0; si < sizeof strategies / sizeof strategies[0]; si++)
+    for (size_t sh = 0; sh < sizeof shapes / sizeof shapes[0]; sh++)
+      for (int tr = 0; tr < 4; tr++) {
+        gt_type c_type = (sh + (size_t)tr) % 2 ? GT_F16 : GT_F32;
+        uint32_t tile = strategies[si] == GT_STRATEGY_TILED_EVEN ? 16 : 0;
+        run_case(shapes[sh][0], shapes[sh][1], shapes[sh][2], tr & 1, tr & 2, c_type, strategies[si], tile,
+                 (sh + si) % 3 == 0, (sh + (size_t)tr) % 3 == 0 ? INPUT_DENORMALS : INPUT_UNIT);
+      }
+}
+
+/* K past one slice (c rounded to half between slices), overflow to
+ * infinity (and none with c float), denormal inputs, tiles 8 and 32. */
+static void test_edges(void) {
+  run_case(5, 3, 5000, false, false, GT_F16, GT_STRATEGY_AUTO, 0, true, INPUT_UNIT);
+  run_case(5, 3, 5000, true, true, GT_F32, GT_STRATEGY_SIMPLE, 0, false, INPUT_UNIT);
+  run_case(9, 7, 600, false, true, GT_F16, GT_STRATEGY_AUTO, 0, false, INPUT_LARGE);
+  run_case(9, 7, 600, false, false, GT_F32, GT_STRATEGY_TILED_PAD, 8, false, INPUT_LARGE);
+  run_case(64, 64, 64, true, false, GT_F16, GT_STRATEGY_TILED_EVEN, 32, true, INPUT_DENORMALS);
+  run_case(67, 45, 40, false, false, GT_F32, GT_STRATEGY_TRUNCATE_B, 8, false, INPUT_DENORMALS);
+  run_case(130, 70, 50, false, false, GT_F16, GT_STRATEGY_AUTO, 0, false, INPUT_UNIT);
+}
+
+/* The conversions the test trusts, on values with known bits. */
+static void test_conversions(void) {
+  CHECK(half_of(1.0) == 0x3C00 && half_of(-2.0) == 0xC000 && half_of(65504.0) == 0x7BFF);
+  CHECK(half_of(65519.0) == 0x7BFF && half_of(65520.0) == 0x7C00 && half_of(ldexp(1, -24)) == 0x0001);
+  CHECK(half_of(ldexp(1, -25)) == 0x0000 && half_of(ldexp(3, -26)) == 0x0001 && half_of(1.0 + ldexp(1, -11)) == 0x3C00);
+  CHECK(half_value(0x3C00) == 1.0 && half_value(0x0001) == ldexp(1, -24) && half_value(0x7BFF) == 65504.0);
+  CHECK(isinf(half_value(0xFC00)) && half_value(0xFC00) < 0);
+}
+
+/* What half-precision matmul refuses. */
+static void test_refusals(void) {
+  GLuint b = gt_test_buffer(256, gt_test_noise, 2);
+  gt_view h = {b, 0, 4, 4, 0, GT_F16}, f = {b, 64, 4, 4, 0, GT_F32}, u16 = {b, 128, 4, 4, 0, GT_U16};
+  CHECK_STATUS(gt_matmul(ctx, h, f, (gt_view){b, 160, 4, 4, 0, GT_F32}, NULL), GT_ERR_SHAPE_MISMATCH);
+  CHECK_STATUS(gt_matmul(ctx, f, f, (gt_view){b, 160, 4, 4, 0, GT_F16}, NULL), GT_ERR_SHAPE_MISMATCH);
+  CHECK_STATUS(gt_matmul(ctx, u16, u16, (gt_view){b, 160, 4, 4, 0, GT_U16}, NULL), GT_ERR_UNSUPPORTED);
+  gt_batch batch = {2, 16, 16, 16};
+  CHECK_STATUS(gt_matmul_batched(ctx, h, (gt_view){b, 100, 4, 4, 0, GT_F16}, (gt_view){b, 200, 4, 4, 0, GT_F16},
+                                 batch, NULL),
+               GT_ERR_UNSUPPORTED);
+  glDeleteBuffers(1, &b);
+}
+
+int main(int argc, char **argv) {
+  gt_test_env env;
+  int rc = gt_test_open(argc, argv, &env);
+  if (rc != 0) return rc;
+  ctx = env.ctx;
+  test_conversions();
+  test_refusals();
+  test_combinations();
+  test_edges();
+  printf("%lu half-precision products checked element by element, guards too\n", cases);
+  gt_test_close(&env);
+  return CHECK_SUMMARY();
+}
