@@ -406,6 +406,8 @@ static void test_batch(void) {
   unlink(path_in_dir("b.npy"));
 }
 
+static void test_matmul_half(void);
+
 static void test_matmul(void) {
   check_matmul(false, false, NULL, NULL, false, NULL);
   check_matmul(true, false, NULL, NULL, false, NULL);
@@ -415,6 +417,78 @@ static void test_matmul(void) {
   check_matmul(true, false, "-1.25", "0.75", true, "truncate_b");
   check_matmul(false, false, "2", NULL, false, NULL);
   check_matmul(false, false, NULL, NULL, true, NULL);
+  test_matmul_half();
+}
+
+static void check_fails(const char *const *args, int want, const char *names, const char *out);
+
+/* Writes a rows x cols '<f2' file of small integers (exact as halves, and
+ * their products' sums exact in f16 and f32 below 2048). */
+static void write_half_ints(const char *name, uint32_t rows, uint32_t cols, uint32_t seed) {
+  npy_array a;
+  char err[512];
+  memset(&a, 0, sizeof a);
+  a.type = GT_F16;
+  a.rows = rows;
+  a.cols = cols;
+  uint16_t *h = malloc((size_t)rows * cols * 2);
+  static const uint16_t ints[5] = {0xC000, 0xBC00, 0x0000, 0x3C00, 0x4000}; /* -2 .. 2 */
+  for (size_t i = 0; h && i < (size_t)rows * cols; i++)
+    h[i] = ints[next_word(&seed) % 5];
+  a.data = h;
+  if (npy_write(path_in_dir(name), &a, err, sizeof err)) fprintf(stderr, "%s\n", err);
+  free(h);
+}
+
+static double half_int(uint16_t h) { return h == 0xC000 ? -2 : h == 0xBC00 ? -1 : h == 0x3C00 ? 1 : h == 0x4000 ? 2 : 0; }
+
+/* `gltile matmul` on '<f2' files, C as f16 (default) and f32: exact. */
+static void test_matmul_half(void) {
+  const uint32_t m = 13, n = 9, k = 23;
+  write_half_ints("ha.npy", m, k, 5);
+  write_half_ints("hb.npy", k, n, 6);
+  for (int out32 = 0; out32 < 2; out32++) {
+    const char *args[] = {"matmul", path_in_dir("ha.npy"), path_in_dir("hb.npy"), "-o", path_in_dir("hc.npy"),
+                          out32 ? "--out-type" : NULL, "f32", NULL};
+    CHECK_EQ_U(run(args), 0);
+    npy_array a, b, c;
+    bool read = read_matrix("ha.npy", &a);
+    read = read_matrix("hb.npy", &b) && read;
+    read = read_matrix("hc.npy", &c) && read;
+    CHECK(read && c.type == (out32 ? GT_F32 : GT_F16) && c.rows == m && c.cols == n);
+    bool exact = read && c.rows == m && c.cols == n;
+    for (uint32_t i = 0; exact && i < m; i++)
+      for (uint32_t j = 0; j < n; j++) {
+        double want = 0;
+        for (uint32_t kk = 0; kk < k; kk++)
+          want += half_int(((uint16_t *)a.data)[i * k + kk]) * half_int(((uint16_t *)b.data)[kk * n + j]);
+        double got;
+        if (out32) {
+          got = ((float *)c.data)[i * n + j];
+        } else { /* an integer below 2048: sign, exponent, mantissa */
+          uint16_t h = ((uint16_t *)c.data)[i * n + j];
+          int e = (h >> 10) & 31;
+          got = e ? ldexp(1024 + (h & 1023), e - 25) : 0;
+          if (h & 0x8000) got = -got;
+        }
+        exact = exact && got == want;
+      }
+    CHECK(exact);
+    npy_free(&a);
+    npy_free(&b);
+    npy_free(&c);
+  }
+  /* f16 C from f32 inputs: refused, naming the input. */
+  write_matrix("fa.npy", GT_F32, 3, 3, true, 1);
+  const char *bad[] = {"matmul", path_in_dir("fa.npy"), path_in_dir("fa.npy"), "-o", path_in_dir("hc2.npy"),
+                       "--out-type", "f16", NULL};
+  check_fails(bad, 1, "fa.npy", path_in_dir("hc2.npy"));
+  const char *mixed[] = {"matmul", path_in_dir("fa.npy"), path_in_dir("hb.npy"), "-o", path_in_dir("hc2.npy"), NULL};
+  check_fails(mixed, 1, "hb.npy", path_in_dir("hc2.npy"));
+  unlink(path_in_dir("ha.npy"));
+  unlink(path_in_dir("hb.npy"));
+  unlink(path_in_dir("hc.npy"));
+  unlink(path_in_dir("fa.npy"));
 }
 
 /* A command that must fail with status want, name `names` in its message,

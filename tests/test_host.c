@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "check.h"
+#include "half_reference.h"
 
 /* ------------------------------------------------------------------ */
 /* Helpers.                                                            */
@@ -108,8 +109,42 @@ static void test_type_size(void) {
   CHECK_EQ_U(gt_type_size(GT_F32), 4);
   CHECK_EQ_U(gt_type_size(GT_I32), 4);
   CHECK_EQ_U(gt_type_size(GT_U32), 4);
+  CHECK_EQ_U(gt_type_size(GT_F16), 2);
+  CHECK_EQ_U(gt_type_size(GT_I16), 2);
+  CHECK_EQ_U(gt_type_size(GT_U16), 2);
+  CHECK_EQ_U(gt_type_size(GT_I8), 1);
+  CHECK_EQ_U(gt_type_size(GT_U8), 1);
   CHECK_EQ_U(gt_type_size((gt_type)0), 0);
   CHECK_EQ_U(gt_type_size((gt_type)99), 0);
+}
+
+/* gt_half_to_float on every half and gt_half_from_float on every half's
+ * value, on the midpoints between neighbouring halves (ties to even), just
+ * off them, and on floats far below, above and beside the range, against
+ * tests/half_reference.h. */
+static void test_half_conversions(void) {
+  unsigned long wrong = 0;
+  for (uint32_t h = 0; h < 65536; h++) {
+    double v = half_value((uint16_t)h);
+    float f = gt_half_to_float((uint16_t)h);
+    bool nan = isnan(v);
+    if (nan ? !isnan(f) : (double)f != v || !signbit(f) != !signbit(v)) wrong++;
+    uint16_t back = gt_half_from_float(f);
+    if (nan ? (back & 0x7C00) != 0x7C00 || (back & 0x3FF) == 0 : back != h) wrong++;
+    if (nan || (h & 0x7FFF) >= 0x7BFF) continue; /* no next finite half */
+    double next = half_value((uint16_t)(h + 1)), mid = (v + next) / 2; /* exact in float */
+    float fm = (float)mid;
+    if (gt_half_from_float(fm) != half_of(mid)) wrong++;
+    float above = nextafterf(fm, 1e30f), below = nextafterf(fm, -1e30f);
+    if (gt_half_from_float(above) != half_of(above) || gt_half_from_float(below) != half_of(below)) wrong++;
+  }
+  static const float others[] = {65504.0f, 65519.99f, 65520.0f, 70000.0f, 1e30f, -1e30f, 1e-30f, -1e-30f,
+                                 1e-40f, 5.96e-8f, 2.98e-8f, 2.9802322e-8f, 3.0e-8f, 0.1f, -0.333f};
+  for (size_t i = 0; i < sizeof others / sizeof others[0]; i++)
+    if (gt_half_from_float(others[i]) != half_of(others[i])) wrong++;
+  CHECK_EQ_U(wrong, 0);
+  CHECK(gt_half_from_float(INFINITY) == 0x7C00 && gt_half_from_float(-INFINITY) == 0xFC00);
+  CHECK((gt_half_from_float(NAN) & 0x7C00) == 0x7C00 && (gt_half_from_float(NAN) & 0x3FF) != 0);
 }
 
 /* ------------------------------------------------------------------ */
@@ -727,6 +762,7 @@ int main(void) {
   test_status_string();
   test_strategy_name();
   test_type_size();
+  test_half_conversions();
   test_extent();
   test_section();
   test_alias_exhaustive();

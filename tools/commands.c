@@ -40,12 +40,13 @@ static const char matmul_usage[] =
     "usage: gltile matmul A.npy B.npy -o C.npy [--trans-a] [--trans-b] [--batch]\n"
     "                     [--alpha X] [--beta Y --c C0.npy] [--strategy NAME]\n"
     "\n"
-    "Multiplies float32 matrices on the GPU: C = alpha op(A) op(B) + beta C0, or\n"
+    "Multiplies float matrices on the GPU: C = alpha op(A) op(B) + beta C0, or\n"
     "C = op(A) op(B) without --alpha, --beta and --c. op(X) is X, or its transpose\n"
     "with --trans-a / --trans-b; op(A) is M x K, op(B) K x N, C and C0 M x N.\n"
-    "Inputs are little-endian float32 ('<f4') in C or Fortran order, .npy format\n"
-    "1.0, 2.0 or 3.0. C is written in C order, format 1.0, under a temporary name\n"
-    "next to it, and appears only when complete.\n"
+    "A and B are both little-endian float32 ('<f4') or both float16 ('<f2', summed\n"
+    "in float32), in C or Fortran order, .npy format 1.0, 2.0 or 3.0. C is written\n"
+    "in C order, format 1.0, under a temporary name next to it, and appears only\n"
+    "when complete.\n"
     "\n"
     "options:\n"
     "  -o FILE          the output file (required)\n"
@@ -60,6 +61,8 @@ static const char matmul_usage[] =
     "  --beta Y         scale C0; needs --c (default 1 when --c is given)\n"
     "  --c FILE         C0, the matrix added to the product\n"
     "  --strategy NAME  simple, tiled_even, tiled_pad, truncate_b or auto (default)\n"
+    "  --out-type T     f32 or f16: C's dtype (default the inputs'; f16 needs '<f2'\n"
+    "                   inputs); C0 must have it too\n"
     "  --help           this text\n"
     "\n"
     "exit status: 0 done, 1 a file, device or gltile error, 2 a usage error\n";
@@ -71,7 +74,8 @@ typedef struct cmd_options {
   gt_strategy strategy;
   uint32_t tile;
   bool trans_a, trans_b, alpha_set, beta_set;
-  bool batch; /* matmul: 3-D inputs are stacks */
+  bool batch;       /* matmul: 3-D inputs are stacks */
+  gt_type out_type; /* matmul: C's type; 0 = the inputs' */
   float alpha, beta;
 } cmd_options;
 
@@ -146,7 +150,8 @@ static int parse_options(int argc, char **argv, bool matmul, cmd_options *o) {
     }
     bool known = strcmp(a, "-o") == 0 || strcmp(a, "--strategy") == 0 ||
                  (!matmul && strcmp(a, "--tile") == 0) ||
-                 (matmul && (strcmp(a, "--alpha") == 0 || strcmp(a, "--beta") == 0 || strcmp(a, "--c") == 0));
+                 (matmul && (strcmp(a, "--alpha") == 0 || strcmp(a, "--beta") == 0 || strcmp(a, "--c") == 0 ||
+                             strcmp(a, "--out-type") == 0));
     if (!known) return usage_error(usage, "unknown option '%s'", a);
     if (v == NULL) return usage_error(usage, "%s needs a value", a);
     i++;
@@ -154,6 +159,10 @@ static int parse_options(int argc, char **argv, bool matmul, cmd_options *o) {
       o->out = v;
     else if (strcmp(a, "--c") == 0)
       o->c = v;
+    else if (strcmp(a, "--out-type") == 0) {
+      if (tool_parse_type(v, &o->out_type) || (o->out_type != GT_F32 && o->out_type != GT_F16))
+        return usage_error(usage, "bad --out-type '%s' (f32 or f16)", v);
+    }
     else if (strcmp(a, "--strategy") == 0) {
       if (parse_strategy(v, matmul, &o->strategy)) return usage_error(usage, "bad --strategy '%s'", v);
     } else if (strcmp(a, "--tile") == 0) {
@@ -225,10 +234,15 @@ static int read_input(const char *path, bool stacks, npy_array *a) {
   return 0;
 }
 
-static int need_f32(const char *path, const npy_array *a) {
-  if (a->type == GT_F32) return 0;
-  fprintf(stderr, "gltile: %s: matmul needs float32 ('<f4'), the file holds '%s'\n", path,
-          npy_descr(a->type));
+/* A matmul operand of the dtype the product needs: 0 = float32 or float16. */
+static int need_float(const char *path, const npy_array *a, gt_type want) {
+  if (want ? a->type == want : a->type == GT_F32 || a->type == GT_F16) return 0;
+  if (want)
+    fprintf(stderr, "gltile: %s: this product needs '%s', the file holds '%s'\n", path, npy_descr(want),
+            npy_descr(a->type));
+  else
+    fprintf(stderr, "gltile: %s: matmul needs float32 ('<f4') or float16 ('<f2'), the file holds '%s'\n",
+            path, npy_descr(a->type));
   return 1;
 }
 
@@ -347,8 +361,16 @@ int tool_cmd_matmul(int argc, char **argv) {
   memset(&c, 0, sizeof c);
   memset(&out, 0, sizeof out);
   rc = 1;
-  if (read_input(pa, o.batch, &a) || need_f32(pa, &a) || read_input(pb, o.batch, &b) || need_f32(pb, &b))
+  if (read_input(pa, o.batch, &a) || need_float(pa, &a, 0) || read_input(pb, o.batch, &b) ||
+      need_float(pb, &b, a.type))
     goto done;
+  gt_type out_type = o.out_type ? o.out_type : a.type;
+  if (out_type == GT_F16 && a.type != GT_F16) {
+    fprintf(stderr, "gltile: --out-type f16 needs float16 ('<f2') inputs; %s holds '%s'\n", pa,
+            npy_descr(a.type));
+    goto done;
+  }
+  size_t in_size = a.type == GT_F16 ? 2 : 4, out_size = out_type == GT_F16 ? 2 : 4;
   uint32_t m = o.trans_a ? a.cols : a.rows, k = o.trans_a ? a.rows : a.cols;
   uint32_t kb = o.trans_b ? b.cols : b.rows, n = o.trans_b ? b.rows : b.cols;
   if (k != kb) {
@@ -360,7 +382,7 @@ int tool_cmd_matmul(int argc, char **argv) {
     goto done;
   }
   if (o.c != NULL) {
-    if (read_input(o.c, o.batch, &c) || need_f32(o.c, &c)) goto done;
+    if (read_input(o.c, o.batch, &c) || need_float(o.c, &c, out_type)) goto done;
     if (c.rows != m || c.cols != n) {
       fprintf(stderr, "gltile: %s: shape (%u, %u) is not the product's (%u, %u)\n", o.c, c.rows, c.cols, m,
               n);
@@ -372,16 +394,16 @@ int tool_cmd_matmul(int argc, char **argv) {
   uint32_t count = product_count(paths, ops);
   if (count == 0) goto done;
   size_t mn = (size_t)m * n;
-  if (mn > SIZE_MAX / 4 / count || (uint64_t)m * count > UINT32_MAX) {
+  if (mn > SIZE_MAX / out_size / count || (uint64_t)m * count > UINT32_MAX) {
     fprintf(stderr, "gltile: %u products of %ux%u do not fit this host's memory\n", count, m, n);
     goto done;
   }
-  out.type = GT_F32;
+  out.type = out_type;
   out.rows = m;
   out.cols = n;
   out.stacked = o.batch;
   out.count = count;
-  out.data = malloc(mn * count * 4);
+  out.data = malloc(mn * count * out_size);
   if (out.data == NULL) {
     fprintf(stderr, "gltile: out of memory for %u x %ux%u\n", count, m, n);
     goto done;
@@ -390,7 +412,8 @@ int tool_cmd_matmul(int argc, char **argv) {
    * products never share a c (gt_matmul_batched refuses that). */
   if (o.c != NULL)
     for (uint32_t i = 0; i < count; i++)
-      memcpy((float *)out.data + i * mn, (const float *)c.data + (c.stacked ? i * mn : 0), mn * 4);
+      memcpy((unsigned char *)out.data + i * mn * out_size,
+             (const unsigned char *)c.data + (c.stacked ? i * mn : 0) * out_size, mn * out_size);
   gt_matmul_desc d;
   memset(&d, 0, sizeof d);
   d.strategy = o.strategy;
@@ -412,19 +435,19 @@ int tool_cmd_matmul(int argc, char **argv) {
   while (glGetError() != GL_NO_ERROR)
     continue;
   size_t a_words = (size_t)a.rows * a.cols, b_words = (size_t)b.rows * b.cols;
-  GLuint ba = tool_buffer(a_words * (a.stacked ? a.count : 1), a.data);
-  GLuint bb = tool_buffer(b_words * (b.stacked ? b.count : 1), b.data);
-  GLuint bc = tool_buffer(mn * count,
-                          o.c != NULL ? out.data : NULL); /* zeros without --c: beta = 0 never reads them */
+  GLuint ba = tool_buffer_bytes(a_words * (a.stacked ? a.count : 1) * in_size, a.data);
+  GLuint bb = tool_buffer_bytes(b_words * (b.stacked ? b.count : 1) * in_size, b.data);
+  GLuint bc = tool_buffer_bytes(mn * count * out_size,
+                                o.c != NULL ? out.data : NULL); /* zeros without --c: beta = 0 never reads them */
   gt_status s = buffers_made();
-  gt_view av = view_of(ba, a.rows, a.cols, GT_F32), bv = view_of(bb, b.rows, b.cols, GT_F32);
-  gt_view cv = view_of(bc, m, n, GT_F32);
+  gt_view av = view_of(ba, a.rows, a.cols, a.type), bv = view_of(bb, b.rows, b.cols, a.type);
+  gt_view cv = view_of(bc, m, n, out_type);
   /* A 2-D operand (stride 0) serves every product. */
   gt_batch batch = {count, a.stacked ? a_words : 0, b.stacked ? b_words : 0, mn};
   if (s == GT_OK)
     s = o.batch ? gt_matmul_batched(ctx, av, bv, cv, batch, &d) : gt_matmul(ctx, av, bv, cv, &d);
   /* Every product's c, as the rows of one (count m) x n matrix. */
-  if (s == GT_OK) s = gt_read(ctx, view_of(bc, m * count, n, GT_F32), out.data, 0);
+  if (s == GT_OK) s = gt_read(ctx, view_of(bc, m * count, n, out_type), out.data, 0);
   if (s == GT_OK) progress_end(&p);
   glDeleteBuffers(1, &ba);
   glDeleteBuffers(1, &bb);

@@ -20,7 +20,7 @@ static const char usage[] =
     "  tune      time AUTO's candidates on this device; print a device-table entry\n"
     "  transpose IN.npy -o OUT.npy   transpose a 2-D .npy matrix (f4, i4, u4, f2, i2,\n"
     "            u2, i1, u1) on the GPU\n"
-    "  matmul A.npy B.npy -o C.npy   multiply 2-D float32 .npy matrices on the GPU\n"
+    "  matmul A.npy B.npy -o C.npy   multiply 2-D float32 or float16 .npy matrices on the GPU\n"
     "            (gltile transpose --help, gltile matmul --help: their options)\n"
     "\n"
     "options (demo, bench; tune takes --reps and --min-limits):\n"

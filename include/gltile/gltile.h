@@ -127,8 +127,8 @@ typedef enum gt_status {
  * and never change an element outside the view. A kernel on such a view
  * needs the buffer to hold the whole 32-bit word its last element lies in
  * (GT_ERR_OUT_OF_RANGE otherwise): round buffer sizes up to 4 bytes.
- * Matmul, images and user kernels take 4-byte types only
- * (GT_ERR_UNSUPPORTED). */
+ * gt_matmul also takes GT_F16 a and b (with a GT_F16 or GT_F32 c);
+ * images and user kernels take 4-byte types only (GT_ERR_UNSUPPORTED). */
 typedef enum gt_type {
   GT_F32 = 1,
   GT_I32,
@@ -317,6 +317,11 @@ const char *gt_status_string(gt_status s);
 
 /* Bytes per element of type t (4, 2 or 1); 0 for an unknown type. */
 size_t gt_type_size(gt_type t);
+
+/* GT_F16 data on the host: the IEEE half nearest f (ties to even;
+ * infinity from 65520 on; NaN stays NaN), and the exact value of half h. */
+uint16_t gt_half_from_float(float f);
+float gt_half_to_float(uint16_t h);
 
 /* e rounded up (pad) or down (truncate) to multiples of the tile in each
  * dimension, as C++ AMP's tiled_extent::pad and ::truncate.
@@ -637,17 +642,26 @@ gt_status gt_copy(gt_context *ctx, gt_view src, gt_view dst);
  * transpose when d->trans_a / d->trans_b is set (the view is then K x M or
  * N x K). Sums run in f32 in k order within each chunk of K.
  *
- * a, b, c    GT_F32 views, any offsets and pitches. a and b may overlap
- *            each other (read-read), c may overlap neither.
+ * a, b, c    GT_F32 views, any offsets and pitches; or a and b GT_F16
+ *            (half precision, widened to f32 for the sums) with c GT_F16
+ *            or GT_F32. a and b may overlap each other (read-read), c may
+ *            overlap neither. Half-precision operands run AUTO on the
+ *            registers kernel; a GT_F16 c is rounded to the nearest half
+ *            after each K chunk (overflow gives infinity), so its error is
+ *            at most 2 (K + 2) 2^-24 S + chunks (2^-10 S + 2^-14), with
+ *            S = |alpha| sum |a b| + |beta c|; products with an f16
+ *            denormal factor may count as zero on devices that flush
+ *            them.
  * d          NULL = AUTO without transposes or scaling. TILED_EVEN needs
  *            a tile dividing M, N and K. TRUNCATE_A is not a matmul
  *            strategy.
  * Returns    GT_OK; GT_ERR_INVALID_ARGUMENT (NULL ctx, zero extent, pitch
  *            < cols, unknown type, strategy not accepted, tile not
  *            0/8/16/32, buffer 0 or not a buffer); GT_ERR_SHAPE_MISMATCH
- *            (inner dimensions differ, c not M x N, types differ,
- *            TILED_EVEN on extents the tile does not divide);
- *            GT_ERR_UNSUPPORTED (types other than GT_F32, TILED_EVEN whose
+ *            (inner dimensions differ, c not M x N, types that do not
+ *            pair as above, TILED_EVEN on extents the tile does not
+ *            divide); GT_ERR_UNSUPPORTED (types other than GT_F32 and
+ *            GT_F16, TILED_EVEN whose
  *            one-tile blocks do not fit the storage-block limit, a tile
  *            beyond the device; longer views otherwise run in blocks);
  *            GT_ERR_OUT_OF_RANGE; GT_ERR_ALIASED (c overlaps a or b);
@@ -670,7 +684,8 @@ gt_status gt_matmul(gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_m
  * batch.stride_x elements: each exactly what gt_matmul(a_i, b_i, c_i, d)
  * gives, bit for bit, on the same context.
  *
- * a, b, c    as gt_matmul's, for product 0; every product's views must lie
+ * a, b, c    as gt_matmul's (GT_F32 only: half-precision batches return
+ *            GT_ERR_UNSUPPORTED), for product 0; every product's views must lie
  *            inside their buffers. No c_i may overlap a_j, b_j or (i != j)
  *            c_j; the a_i and b_j may overlap one another.
  * batch      count >= 1; strides in elements, 0 for a matrix every product
