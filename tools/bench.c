@@ -276,8 +276,14 @@ static int bench_transpose_case(gt_context *ctx, const tool_bench_options *o, ui
  * |c - ref| <= 2 (k + 2) eps sum |a b|. Every element when the product is
  * small enough for the CPU, else 4096 random elements plus the last row
  * and column (where edge handling lives). Returns "yes", "sampled" or "NO". */
-static const char *check_matmul(const float *a, const float *b, const float *c, uint32_t m, uint32_t n,
-                                uint32_t k, bool ta, bool tb) {
+/* The K a matmul dispatch sums (the library's chunk): a half c is
+ * rounded after each. */
+#define GT_MATMUL_K_SLICE 4096u
+
+/* check_matmul with c rounded to half after each of `slices` K slices
+ * (0 for a float c): the bound grows by slices (2^-10 S + 2^-14). */
+static const char *check_product(const float *a, const float *b, const float *c, uint32_t m, uint32_t n,
+                                 uint32_t k, bool ta, bool tb, uint32_t slices) {
   bool full = (double)m * n * k <= 3e9;
   uint32_t x = 777;
   size_t count = full ? (size_t)m * n : 4096 + m + n;
@@ -300,9 +306,14 @@ static const char *check_matmul(const float *a, const float *b, const float *c, 
       mag += fabs(p);
     }
     double err = fabs(c[(size_t)i * n + j] - sum);
-    if (!(err <= 2.0 * (k + 2) * 1.1920929e-7 * mag)) return "NO";
+    if (!(err <= 2.0 * (k + 2) * 1.1920929e-7 * mag + slices * (mag / 1024 + 1.0 / 16384))) return "NO";
   }
   return full ? "yes" : "sampled";
+}
+
+static const char *check_matmul(const float *a, const float *b, const float *c, uint32_t m, uint32_t n,
+                                uint32_t k, bool ta, bool tb) {
+  return check_product(a, b, c, m, n, k, ta, tb, 0);
 }
 
 /* The buffers and host copies of a matmul case. */
@@ -378,6 +389,64 @@ static int bench_batch_case(gt_context *ctx, const tool_bench_options *o, uint32
     print_row(r);
   }
   release_operands(ba, bb, bc, a, b, c);
+  return failures;
+}
+
+/* With --type f16: AUTO on a and b rounded to halves, into a float c
+ * and into a half c, after the float rows of the same product. a and b
+ * are rounded in place (the float rows are done); c is scratch. */
+static int bench_half_rows(gt_context *ctx, const tool_bench_options *o, uint32_t m, uint32_t n, uint32_t k,
+                           float *a, float *b, float *c, double blas_ms, double clblast_ms, double *scratch) {
+  size_t na = (size_t)m * k, nb = (size_t)k * n, nc = (size_t)m * n;
+  uint16_t *ha = malloc(na * 2), *hb = malloc(nb * 2), *hc = malloc(nc * 2);
+  if (!ha || !hb || !hc) {
+    free(ha), free(hb), free(hc);
+    return 1;
+  }
+  for (size_t i = 0; i < na; i++)
+    a[i] = gt_half_to_float(ha[i] = gt_half_from_float(a[i]));
+  for (size_t i = 0; i < nb; i++)
+    b[i] = gt_half_to_float(hb[i] = gt_half_from_float(b[i]));
+  GLuint ba = tool_buffer_bytes(na * 2, ha), bb = tool_buffer_bytes(nb * 2, hb);
+  GLuint bc[2] = {tool_buffer_bytes(nc * 4, NULL), tool_buffer_bytes(nc * 2, NULL)};
+  op_args args;
+  memset(&args, 0, sizeof args);
+  args.a = o->trans_a ? (gt_view){ba, 0, k, m, 0, GT_F16} : (gt_view){ba, 0, m, k, 0, GT_F16};
+  args.b = o->trans_b ? (gt_view){bb, 0, n, k, 0, GT_F16} : (gt_view){bb, 0, k, n, 0, GT_F16};
+  args.m = (gt_matmul_desc){GT_STRATEGY_AUTO, o->tile, o->trans_a, o->trans_b, false, 0, 0};
+  int failures = 0;
+  for (int half_c = 0; half_c < 2; half_c++) {
+    args.c = (gt_view){bc[half_c], 0, m, n, 0, half_c ? GT_F16 : GT_F32};
+    tool_result *r = add_result("matmul", half_c ? "auto f16>f16" : "auto f16>f32", "f16", m, n, k);
+    gt_status st = tool_time_median(ctx, run_matmul, &args, o->reps, scratch, &r->ms);
+    if (st == GT_OK && o->verify) {
+      /* One more run into a poisoned c, read back as floats. */
+      for (size_t i = 0; i < nc; i++)
+        c[i] = NAN, hc[i] = 0x7E00;
+      st = poison(ctx, args.c, half_c ? (const void *)hc : (const void *)c, "matmul f16");
+      if (st == GT_OK) st = run_matmul(ctx, &args);
+      if (st == GT_OK) st = gt_read(ctx, args.c, half_c ? (void *)hc : (void *)c, 0);
+      for (size_t i = 0; half_c && i < nc; i++)
+        c[i] = gt_half_to_float(hc[i]);
+      uint32_t slices = half_c ? (k + GT_MATMUL_K_SLICE - 1) / GT_MATMUL_K_SLICE : 0;
+      r->verified = check_product(a, b, c, m, n, k, o->trans_a, o->trans_b, slices);
+      failures += st == GT_OK && r->verified[0] == 'N';
+    }
+    if (st != GT_OK) {
+      r->ms = -1;
+      r->verified = gt_status_string(st);
+      failures++;
+    } else {
+      r->gflop_per_s = 2.0 * m * n * k / (r->ms * 1e6);
+      r->pct_of_copy = blas_ms > 0 ? 100.0 * blas_ms / r->ms : 0;
+      r->pct_of_clblast = clblast_ms > 0 ? 100.0 * clblast_ms / r->ms : 0;
+    }
+    print_row(r);
+  }
+  glDeleteBuffers(1, &ba);
+  glDeleteBuffers(1, &bb);
+  glDeleteBuffers(2, bc);
+  free(ha), free(hb), free(hc);
   return failures;
 }
 
@@ -482,6 +551,7 @@ static int bench_matmul_case(gt_context *ctx, const tool_bench_options *o, uint3
     r->pct_of_clblast = clblast_ms > 0 ? 100.0 * clblast_ms / r->ms : 0;
     print_row(r);
   }
+  if (o->type == GT_F16) failures += bench_half_rows(ctx, o, m, n, k, a, b, c, blas_ms, clblast_ms, scratch);
   release_operands(ba, bb, bc, a, b, c);
   return failures;
 }
