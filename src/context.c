@@ -222,6 +222,14 @@ gt_status gt_context_init(void *mem, size_t size, const gt_context_desc *d, gt_c
   ctx->default_tile = choose_tile(&ctx->limits, d->tile ? d->tile : ctx->device->tile);
   ctx->auto_strategy = d->transpose_strategy ? d->transpose_strategy : ctx->device->transpose;
   ctx->auto_quads = !d->transpose_strategy && ctx->device->quads && ctx->auto_strategy == GT_STRATEGY_SIMPLE;
+  /* llvmpipe's JIT in a 32-bit ARM process crashed the process on every
+   * storage-buffer atomic (atomicAdd, And, Or, CompSwap, Exchange alike;
+   * Mesa 22.3.6 armhf): refuse what needs them rather than crash. */
+#if defined(__arm__) && !defined(__aarch64__)
+  ctx->has_atomics = strstr(ctx->renderer, "llvmpipe") == NULL;
+#else
+  ctx->has_atomics = true;
+#endif
   /* The device table's SHARED, or its TEXELS where the context has no
    * texture buffers, become this where SHARED does not fit. */
   gt_matmul_kernel shared_or_registers =
@@ -282,6 +290,8 @@ gt_strategy gt_context_auto_strategy(const gt_context *ctx) {
 }
 
 bool gt_context_auto_quads(const gt_context *ctx) { return ctx ? ctx->auto_quads : false; }
+
+bool gt_context_has_atomics(const gt_context *ctx) { return ctx ? ctx->has_atomics : false; }
 
 gt_matmul_kernel gt_context_matmul_kernel(const gt_context *ctx) {
   return ctx ? ctx->matmul_kernel : GT_MATMUL_KERNEL_REGISTERS;

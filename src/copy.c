@@ -76,6 +76,7 @@ gt_status gt_copy(gt_context *ctx, gt_view src, gt_view dst) {
   GT__TRY(gt__view_check_buffer(ctx, src));
   GT__TRY(gt__view_check_buffer(ctx, dst));
   GT__CHECK(!gt_views_alias(src, dst), GT_ERR_ALIASED);
+  if (gt_type_size(src.type) < 4) GT__TRY(gt__need_atomics(ctx, "a copy of 2- or 1-byte elements"));
   bool in_blocks = !gt__view_fits(ctx, src) || !gt__view_fits(ctx, dst);
   gt_block_plan plan;
   memset(&plan, 0, sizeof plan);

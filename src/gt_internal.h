@@ -195,6 +195,7 @@ struct gt_context {
   uint32_t default_tile;
   gt_strategy auto_strategy;
   bool auto_quads;                /* AUTO's SIMPLE runs transpose_quads where it can */
+  bool has_atomics;               /* kernels may use shader atomics (gt_context_has_atomics) */
   gt_matmul_kernel matmul_kernel; /* what matmul's AUTO runs */
   char renderer[128];
   char gl_version[128]; /* GL_VERSION: names the driver's version */
@@ -312,6 +313,10 @@ static inline uint32_t gt__pack(gt_type t) {
   size_t size = gt_type_size(t);
   return size ? (uint32_t)(4 / size) : 1;
 }
+
+/* GT_OK, or GT_ERR_UNSUPPORTED (logged, naming `what`) where the context
+ * cannot run the shader atomics an operation needs. */
+gt_status gt__need_atomics(gt_context *ctx, const char *what);
 
 /* The program element of a kernel that only moves bits: GT_U32, GT_U16
  * or GT_U8, by size, so views of one size share programs. */

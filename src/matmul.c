@@ -349,6 +349,7 @@ static gt_status check_operands(gt_context *ctx, gt_view a, gt_view b, gt_view c
   GT__TRY(gt__view_check_buffer(ctx, a));
   GT__TRY(gt__view_check_buffer(ctx, b));
   GT__TRY(gt__view_check_buffer(ctx, c));
+  if (c.type == GT_F16) GT__TRY(gt__need_atomics(ctx, "a matmul into a GT_F16 c"));
   *shape = (product_shape){m, n, k, tile, group_rows};
   return GT_OK;
 }

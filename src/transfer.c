@@ -220,6 +220,7 @@ gt_status gt_write(gt_context *ctx, gt_view dst, const void *host, size_t host_p
   transfer_rows t = rows_of(dst, host_pitch);
   const unsigned char *h = (const unsigned char *)host;
   if (!rows_on_words(&t)) {
+    GT__TRY(gt__need_atomics(ctx, "gt_write of 2- or 1-byte rows off 4-byte boundaries"));
     GT__CHECK(ctx->pending.fence == NULL, GT_ERR_BUSY);
     return write_by_kernel(ctx, dst, h, host_pitch);
   }

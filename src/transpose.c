@@ -201,6 +201,7 @@ gt_status gt_transpose(gt_context *ctx, gt_view src, gt_view dst, const gt_trans
             src.buffer);
     return GT_ERR_ALIASED;
   }
+  if (packed) GT__TRY(gt__need_atomics(ctx, "a transpose of 2- or 1-byte elements"));
   if (in_place) {
     gt_bound_view v;
     GT__TRY(gt__view_bind(ctx, src, &v)); /* a view over one binding only */

@@ -16,6 +16,12 @@ size_t gt_type_size(gt_type t) {
   return 0;
 }
 
+gt_status gt__need_atomics(gt_context *ctx, const char *what) {
+  if (ctx->has_atomics) return GT_OK;
+  gt__log(ctx, GT_LOG_ERROR, "%s needs shader atomics, which crash llvmpipe in a 32-bit ARM process", what);
+  return GT_ERR_UNSUPPORTED;
+}
+
 gt_type gt__bits_type(gt_type t) {
   switch (gt_type_size(t)) {
   case 2: return GT_U16;

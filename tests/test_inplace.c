@@ -37,6 +37,8 @@ static bool run_case(uint32_t n, gt_strategy strategy, uint32_t tile, gt_type ty
     gt_transpose_desc d = { strategy, tile };
     uint32_t t = tile ? tile : gt_context_default_tile(ctx);
     gt_status want_status = strategy == GT_STRATEGY_TILED_EVEN && n % t ? GT_ERR_SHAPE_MISMATCH : GT_OK;
+    /* Packed kernels need shader atomics (gt_context_has_atomics). */
+    if (want_status == GT_OK && size < 4 && !gt_context_has_atomics(ctx)) want_status = GT_ERR_UNSUPPORTED;
     gt_status s = gt_transpose(ctx, v, v, &d);
     CHECK_STATUS(s, want_status);
     for (size_t i = 0; i < words; i++)

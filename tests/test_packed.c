@@ -80,11 +80,18 @@ static bool transfer_case(gt_type type, const shape *s) {
     host[i] = noise_byte(i, 99);
   gt_view v = {b, s->offset, s->rows, s->cols, s->pitch, type};
   bool ok = true;
-  CHECK_STATUS(gt_write(ctx, v, host, s->host_pitch), GT_OK);
+  /* Rows off 4-byte boundaries go through a kernel with shader atomics,
+   * refused where the context has none (gt_context_has_atomics); rows
+   * count as one when view and host rows are both gapless. */
+  bool one_row = (s->pitch == 0 || s->pitch == s->cols) && hp == s->cols;
+  bool on_words = (s->offset * size) % 4 == 0 && ((one_row ? s->rows * s->cols : s->cols) * size) % 4 == 0 &&
+                  (one_row || s->rows == 1 || ((s->pitch ? s->pitch : s->cols) * size) % 4 == 0);
+  bool written = on_words || gt_context_has_atomics(ctx);
+  CHECK_STATUS(gt_write(ctx, v, host, s->host_pitch), written ? GT_OK : GT_ERR_UNSUPPORTED);
   /* The buffer: the view's elements from the host, every other byte as it was. */
   unsigned char *want = malloc(bytes);
   memcpy(want, before, bytes);
-  for (size_t r = 0; r < s->rows; r++)
+  for (size_t r = 0; r < s->rows && written; r++)
     memcpy(want + buffer_at(s, r, 0) * size, host + host_at(s, r, 0) * size, s->cols * size);
   buffer_bytes(b, bytes, after);
   ok &= memcmp(after, want, bytes) == 0;
@@ -107,7 +114,8 @@ static bool transfer_case(gt_type type, const shape *s) {
     for (size_t i = 0; i < host_elems * size + 2 * GUARD; i++) {
       size_t e = (i - GUARD) / size;
       bool inside = i >= GUARD && e < host_elems && e % hp < s->cols;
-      unsigned char expected = inside ? host[i - GUARD] : HOST_POISON;
+      size_t r = e / hp, c = e % hp, byte = (i - GUARD) % size;
+      unsigned char expected = inside ? want[buffer_at(s, r, c) * size + byte] : HOST_POISON;
       if (block[i] != expected && ok)
         fprintf(stderr, "  %s: host byte %zu is 0x%02x, want 0x%02x\n", way ? "gt_read_end" : "gt_read", i,
                 block[i], expected);
@@ -154,7 +162,10 @@ static void test_whole_words(void) {
   gt_view last = {b, 1000, 1, 1, 0, GT_U8};   /* the buffer's last byte */
   gt_view halves = {b, 499, 1, 1, 0, GT_U16}; /* bytes 998-999: its word ends at byte 1000 */
   unsigned char two[2] = {1, 2}, host[2] = {0xA5, 0xA5};
-  CHECK_STATUS(gt_copy(ctx, inside, to), GT_OK);
+  /* Kernels on packed views need shader atomics (gt_context_has_atomics). */
+  bool atomics = gt_context_has_atomics(ctx);
+  gt_status kernel = atomics ? GT_OK : GT_ERR_UNSUPPORTED;
+  CHECK_STATUS(gt_copy(ctx, inside, to), kernel);
   CHECK_STATUS(gt_copy(ctx, gt_section(to, 0, 0, 1, 2), past), GT_ERR_OUT_OF_RANGE);
   CHECK_STATUS(gt_copy(ctx, (gt_view){d, 0, 1, 1, 0, GT_U8}, last), GT_ERR_OUT_OF_RANGE);
   CHECK_STATUS(gt_transpose(ctx, past, (gt_view){d, 0, 2, 1, 0, GT_U8}, NULL), GT_ERR_OUT_OF_RANGE);
@@ -164,16 +175,19 @@ static void test_whole_words(void) {
   CHECK_STATUS(gt_read_begin(ctx, last), GT_ERR_OUT_OF_RANGE);
   CHECK(host[0] == 0xA5 && host[1] == 0xA5);
   /* Served: a u16 element whose word ends at byte 1000, from d's first. */
-  CHECK_STATUS(gt_copy(ctx, gt_section((gt_view){d, 0, 1, 2, 0, GT_U16}, 0, 0, 1, 1), halves), GT_OK);
+  CHECK_STATUS(gt_copy(ctx, gt_section((gt_view){d, 0, 1, 2, 0, GT_U16}, 0, 0, 1, 1), halves), kernel);
   CHECK_STATUS(gt_read(ctx, halves, host, 0), GT_OK);
-  /* d's bytes 0-1 are b's first two (the first copy); nothing else moved. */
+  /* d's bytes 0-1 are b's first two (the first copy); nothing else moved
+   * (nothing at all where the copies were refused). */
   buffer_bytes(b, sizeof after, after);
   unsigned char want[1001];
   memcpy(want, copy, sizeof want);
-  want[998] = copy[0];
-  want[999] = copy[1];
+  if (atomics) {
+    want[998] = copy[0];
+    want[999] = copy[1];
+  }
   CHECK(memcmp(after, want, sizeof want) == 0);
-  CHECK(host[0] == copy[0] && host[1] == copy[1]);
+  CHECK(host[0] == want[998] && host[1] == want[999]);
   GLuint names[2] = {b, d};
   glDeleteBuffers(2, names);
 }
@@ -182,6 +196,10 @@ static void test_whole_words(void) {
  * (or copy it) into a buffer holding last round's result, read it back.
  * Rows at odd offsets and pitches, so words are shared at every edge. */
 static void test_loop(void) {
+  if (!gt_context_has_atomics(ctx)) {
+    printf("write -> transpose -> read loop: not run, this context has no shader atomics\n");
+    return;
+  }
   enum { ROWS = 61, COLS = 98, PITCH = 101, ROUNDS = 12 };
   for (size_t t = 0; t < sizeof types / sizeof types[0]; t++) {
     gt_type type = types[t];

@@ -85,6 +85,8 @@ static bool run_op(gt_extent e, gt_type type, gt_strategy strategy, uint32_t til
     if (want_status == GT_OK && !copy && strategy == GT_STRATEGY_TILED_EVEN &&
         (!gt_test_window_fits(ctx, vs, t, t) || !gt_test_window_fits(ctx, vd, t, t)))
       want_status = GT_ERR_UNSUPPORTED;
+    /* Packed kernels need shader atomics (gt_context_has_atomics). */
+    if (want_status == GT_OK && size < 4 && !gt_context_has_atomics(ctx)) want_status = GT_ERR_UNSUPPORTED;
     CHECK_STATUS(s, want_status);
     ok = s == want_status;
     /* Expected destination: poison everywhere, the transpose in the view

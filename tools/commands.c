@@ -318,10 +318,12 @@ int tool_cmd_transpose(int argc, char **argv) {
   if (s == GT_OK) progress_end(&p);
   glDeleteBuffers(1, &src);
   glDeleteBuffers(1, &dst);
+  bool atomics = gt_context_has_atomics(ctx);
   tool_close(&egl, ctx);
   if (s != GT_OK) {
-    fprintf(stderr, "gltile: transposing %s (%ux%u, %s): %s\n", o.inputs[0], in.rows, in.cols,
-            gt_strategy_name(o.strategy), gt_status_string(s));
+    fprintf(stderr, "gltile: transposing %s (%ux%u, %s): %s%s\n", o.inputs[0], in.rows, in.cols,
+            gt_strategy_name(o.strategy), gt_status_string(s),
+            atomics ? "" : " (2- and 1-byte elements need shader atomics, which this device lacks)");
     rc = 1;
   } else
     rc = write_output(o.out, &out);
@@ -452,10 +454,12 @@ int tool_cmd_matmul(int argc, char **argv) {
   glDeleteBuffers(1, &ba);
   glDeleteBuffers(1, &bb);
   glDeleteBuffers(1, &bc);
+  bool atomics = gt_context_has_atomics(ctx);
   tool_close(&egl, ctx);
   if (s != GT_OK) {
-    fprintf(stderr, "gltile: multiplying %s and %s (%u x %ux%ux%u, %s): %s\n", pa, pb, count, m, n, k,
-            gt_strategy_name(o.strategy), gt_status_string(s));
+    fprintf(stderr, "gltile: multiplying %s and %s (%u x %ux%ux%u, %s): %s%s\n", pa, pb, count, m, n, k,
+            gt_strategy_name(o.strategy), gt_status_string(s),
+            atomics || out_type != GT_F16 ? "" : " (a float16 C needs shader atomics, which this device lacks)");
     goto done;
   }
   rc = write_output(o.out, &out);

@@ -62,6 +62,9 @@ static int cmd_info(bool min_limits, gt_matmul_kernel kernel) {
   printf("reset notification:    %s\n", gt_context_reports_resets(ctx)
                                             ? "yes (lose context on reset)"
                                             : "no (a GPU reset may go unreported)");
+  printf("shader atomics:        %s\n", gt_context_has_atomics(ctx)
+                                              ? "yes"
+                                              : "no (2- and 1-byte kernels and half c refused)");
   printf("limits%s\n", min_limits ? " (clamped to the ES 3.1 minimums):" : ":");
   printf("  shared memory:       %u bytes\n", l.max_shared_bytes);
   printf("  invocations/group:   %u\n", l.max_invocations);

@@ -425,6 +425,15 @@ gt_strategy gt_context_auto_strategy(const gt_context *ctx);
  * more than its bytes. false for NULL. */
 bool gt_context_auto_quads(const gt_context *ctx);
 
+/* true when gltile's kernels may use shader atomics here. false on
+ * llvmpipe in a 32-bit ARM process, whose JIT crashes the process on any
+ * storage-buffer atomic (Mesa 22.3, armhf), and for NULL. Where false, the
+ * calls that need atomics return GT_ERR_UNSUPPORTED before any work: a
+ * transpose or copy of 2- or 1-byte elements, a gt_write of such a view
+ * whose rows do not start and end on 4-byte boundaries, and a matmul into
+ * a GT_F16 c. */
+bool gt_context_has_atomics(const gt_context *ctx);
+
 /* The kernel matmul's AUTO runs on this context (never DEVICE; REGISTERS
  * for NULL). A SHARED context runs REGISTERS for products whose c has too
  * few blocks of 128x128 to fill the device: see gt_matmul_auto_kernel. */
