@@ -14,7 +14,9 @@
  * aligned, and no vec4 straddling an edge of the view or of the K slice;
  * the host checks), an operand's 4 elements are one vec4 load, and c's
  * row of 4 results one vec4 store; elsewhere 4 float loads, guarded only
- * where the quad is not whole, and guarded float stores. On the H100 at
+ * where the quad is not whole, and guarded float stores. Halves (GT_HALF)
+ * load a whole quad as the 2 or 3 words holding it, and a half c's row of
+ * 4 results starting on a word is 2 plain word stores. On the H100 at
  * 4096^3: 34.0 TFLOP/s for a b, 43.3 for a^T b; 31.5 for a b at
  * 4099x4097x4101 (more figures in docs/performance.md).
  *
@@ -119,22 +121,39 @@ uint valid_across(quad q, uint k0) { return k0 + q.row_k < gt_k_range.y ? q.insi
  * quad is not whole. Unaligned quads once came from two vec4 loads and a
  * shuffle: the plain floats ran 31.5 TFLOP/s at 4099x4097x4101 on the
  * H100, the shuffle 21.5 (docs/performance.md). */
+#ifdef GT_HALF
+/* A whole quad of halves from the words holding it: 2 where it starts on
+ * a word, else 3 (its last element's word is inside the buffer, the
+ * host checks). */
+vec4 half_quad(bool odd, uint w0, uint w1, uint w2) {
+  vec2 lo = unpackHalf2x16(w0), mid = unpackHalf2x16(w1);
+  return odd ? vec4(lo.y, mid, unpackHalf2x16(w2).x) : vec4(lo, mid);
+}
+#define HALF_QUAD(words, at)                                                                      \
+  half_quad(((at)&1u) != 0u, words[(at) >> 1u], words[((at) >> 1u) + 1u],                         \
+            ((at)&1u) != 0u ? words[((at) >> 1u) + 2u] : 0u)
+#define WHOLE_A(at) HALF_QUAD(a_words, at)
+#define WHOLE_B(at) HALF_QUAD(b_words, at)
+#else
+#define WHOLE_A(at) vec4(a_data[at], a_data[at + 1u], a_data[at + 2u], a_data[at + 3u])
+#define WHOLE_B(at) vec4(b_data[at], b_data[at + 1u], b_data[at + 2u], b_data[at + 3u])
+#endif
 vec4 load_a(uint at, uint valid) {
 #ifdef GT_VEC4_A
   return valid != 0u ? a4[at >> 2u] : vec4(0.0);
 #else
-  if (valid == 4u) return vec4(a_data[at], a_data[at + 1u], a_data[at + 2u], a_data[at + 3u]);
-  return vec4(valid > 0u ? a_data[at] : 0.0, valid > 1u ? a_data[at + 1u] : 0.0,
-              valid > 2u ? a_data[at + 2u] : 0.0, 0.0);
+  if (valid == 4u) return WHOLE_A(at);
+  return vec4(valid > 0u ? a_elem(at) : 0.0, valid > 1u ? a_elem(at + 1u) : 0.0,
+              valid > 2u ? a_elem(at + 2u) : 0.0, 0.0);
 #endif
 }
 vec4 load_b(uint at, uint valid) {
 #ifdef GT_VEC4_B
   return valid != 0u ? b4[at >> 2u] : vec4(0.0);
 #else
-  if (valid == 4u) return vec4(b_data[at], b_data[at + 1u], b_data[at + 2u], b_data[at + 3u]);
-  return vec4(valid > 0u ? b_data[at] : 0.0, valid > 1u ? b_data[at + 1u] : 0.0,
-              valid > 2u ? b_data[at + 2u] : 0.0, 0.0);
+  if (valid == 4u) return WHOLE_B(at);
+  return vec4(valid > 0u ? b_elem(at) : 0.0, valid > 1u ? b_elem(at + 1u) : 0.0,
+              valid > 2u ? b_elem(at + 2u) : 0.0, 0.0);
 #endif
 }
 
@@ -171,6 +190,20 @@ void store_quad(uint m, uint n, vec4 sum) {
   if (gt_scale.y != 0.0) value += gt_scale.y * c4[i];
   c4[i] = value;
 #else
+#ifdef GT_HALF_C
+  /* A quad starting on a word owns its two words: plain stores. Else its
+   * halves share words with the neighbouring quads, and take c_set's
+   * atomics. */
+  uint i = gt_index(2u, uvec2(m, n));
+  if ((i & 1u) == 0u && m < gt_rows_m() && n + 3u < gt_cols_n()) {
+    uint w = i >> 1u;
+    vec4 value = gt_scale.x * sum;
+    if (gt_scale.y != 0.0) value += gt_scale.y * vec4(unpackHalf2x16(c_words[w]), unpackHalf2x16(c_words[w + 1u]));
+    c_words[w] = half_pair(value.xy);
+    c_words[w + 1u] = half_pair(value.zw);
+    return;
+  }
+#endif
   store_c_guarded(m, n, sum.x);
   store_c_guarded(m, n + 1u, sum.y);
   store_c_guarded(m, n + 2u, sum.z);

@@ -6,12 +6,12 @@
 /* GT_VEC4_A, _B, _C (the shared kernel): that operand is read or written
  * as vec4s; its rows start 16-byte aligned and no vec4 straddles an edge
  * of the view or of the K slice (the host checks). */
-/* GT_HALF (SIMPLE, tiled and registers kernels): a and b hold IEEE
+/* GT_HALF (every kernel but the texels one): a and b hold IEEE
  * half-precision elements, two to a 32-bit word, the first in the low
  * half; a_elem / b_elem widen them with unpackHalf2x16 and the sums run in
  * float. GT_HALF_C: c too; each result is rounded to half (overflow to
  * infinity, as IEEE rounding gives) and written into its half of the word
- * with atomics, since the word's other half is another invocation's. */
+ * with atomics where the word's other half is another invocation's. */
 #ifdef GT_VEC4_A
 layout(std430, binding = 0) readonly GT_RESTRICT buffer A4 { vec4 a4[]; };
 #elif defined(GT_HALF)
@@ -92,6 +92,9 @@ uint half_bits(float v) {
   if (abs(v) >= 65520.0) return v < 0.0 ? 0xFC00u : 0x7C00u;
   return packHalf2x16(vec2(v, 0.0)) & 0xFFFFu;
 }
+
+/* Two results in one word, the first in the low half. */
+uint half_pair(vec2 v) { return half_bits(v.x) | (half_bits(v.y) << 16u); }
 
 float c_elem(uint i) { return GT_HALF_AT(c_words, i); }
 void c_set(uint i, float value) {

@@ -104,9 +104,10 @@ typedef struct gt_program {
  * or 64-tile); matmul 69 (4 transpose cases x (SIMPLE, the registers
  * kernel, the shared kernel plain and with 7 choices of vec4 operands,
  * texels, 3 tiles x even/pad), and the registers kernel's vec4 program),
- * as many again batched, and 64 for half precision (4 transpose cases x c
- * half or float x (SIMPLE, registers, 3 tiles x even/pad)); images 22 per
- * format x 4: about 360, and room to spare. */
+ * as many again batched, and 76 for half precision (4 transpose cases x
+ * (c half or float x (SIMPLE, registers, shared, 3 tiles x even/pad), and
+ * the shared kernel writing a float c as vec4s)); images 22 per format x
+ * 4: about 372, and room to spare. */
 #define GT_PROGRAM_TABLE_SIZE 448
 
 /* Longest slice of K one matmul dispatch sums. Mesa silently stops a

@@ -419,9 +419,10 @@ static gt_status prepare(gt_context *ctx, gt_view a, gt_view b, gt_view c, const
                         &mu->main_prog));
     break;
   default: /* AUTO: the kernel chosen for the device at init, if c is big enough for it */
-    /* Half-precision operands: the registers kernel, element by element
-     * (the shared, vec4 and texels kernels read floats). */
-    kernel = half ? GT_MATMUL_KERNEL_REGISTERS : gt_matmul_auto_kernel(ctx, m, n);
+    kernel = gt_matmul_auto_kernel(ctx, m, n);
+    /* Half-precision operands: the texels kernel fetches floats; what it
+     * cannot take runs instead. */
+    if (half && kernel == GT_MATMUL_KERNEL_TEXELS) kernel = texel_fallback(ctx, m, n);
     if (kernel == GT_MATMUL_KERNEL_TEXELS) {
       /* Fetched whatever the views, like the registers kernel's vec4
        * program (the soak's warm-up counts on it); the blocks it cannot
@@ -440,8 +441,10 @@ static gt_status prepare(gt_context *ctx, gt_view a, gt_view b, gt_view c, const
      * kernel's vec4 program is fetched with its kernel, whatever the views
      * (the soak's warm-up counts on it). */
     if (kernel == GT_MATMUL_KERNEL_SHARED) {
-      mu->vec4_needs = vec4_operands(gt__view_rows_aligned(a), gt__view_rows_aligned(b),
-                                     gt__view_rows_aligned(c), m, n, 0, k, d->trans_a, d->trans_b);
+      /* Halves move as words (two or three to a quad), never as vec4s. */
+      mu->vec4_needs = vec4_operands(gt__view_rows_aligned(a) && !half, gt__view_rows_aligned(b) && !half,
+                                     gt__view_rows_aligned(c) && c.type == GT_F32, m, n, 0, k, d->trans_a,
+                                     d->trans_b);
       GT__TRY(
           shared_programs(ctx, whole, d, rebind, plan, variant, mu->vec4_needs, &mu->main_prog, &mu->vec4));
       break;

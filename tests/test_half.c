@@ -177,6 +177,46 @@ static void test_edges(void) {
   run_case(130, 70, 50, false, false, GT_F16, GT_STRATEGY_AUTO, 0, false, INPUT_UNIT);
 }
 
+/* Counts the builds of the shared kernel's half-precision programs
+ * (variant bit 12, GT_VARIANT_HALF in the library). */
+static void count_shared_half_builds(int level, const char *msg, void *user) {
+  const char *v = strstr(msg, "variant ");
+  if (level == GT_LOG_DEBUG && strncmp(msg, "built matmul_blocked_shared.comp", 32) == 0 && v &&
+      (strtoul(v + 8, NULL, 10) & (1u << 12)))
+    ++*(unsigned *)user;
+}
+
+/* AUTO on a context whose matmul kernel is the shared one, whatever the
+ * device: c of 64 blocks of 128 x 128 or more, so the shared kernel runs
+ * (its builds are counted: the cases cannot pass through another
+ * kernel). Odd offsets and K give quads of halves that start on a word
+ * and quads that do not; c's odd pitch gives half quads owning their two
+ * words and quads sharing words with their neighbours. It needs 256
+ * invocations, which the ES 3.1 minimums do not give. */
+static void test_shared_kernel(bool min_limits) {
+  if (min_limits) return;
+  unsigned builds = 0;
+  gt_context_desc desc;
+  memset(&desc, 0, sizeof desc);
+  desc.matmul_kernel = GT_MATMUL_KERNEL_SHARED;
+  desc.logger.log = count_shared_half_builds;
+  desc.logger.user = &builds;
+  gt_context *saved = ctx, *shared = NULL;
+  CHECK_STATUS(gt_context_init(NULL, 0, &desc, &shared), GT_OK);
+  if (shared == NULL) return;
+  ctx = shared;
+  for (int tr = 0; tr < 4; tr++) {
+    run_case(1031, 1030, 19, tr & 1, tr & 2, tr % 2 ? GT_F16 : GT_F32, GT_STRATEGY_AUTO, 0, tr < 2, INPUT_UNIT);
+    run_case(1025, 1090, 8, tr & 1, tr & 2, tr % 2 ? GT_F32 : GT_F16, GT_STRATEGY_AUTO, 0, tr >= 2,
+             INPUT_DENORMALS);
+  }
+  run_case(1024, 1024, 300, false, false, GT_F16, GT_STRATEGY_AUTO, 0, false, INPUT_LARGE);
+  ctx = saved;
+  gt_context_release(shared);
+  if (builds < 8) printf("FAILED: the shared kernel built %u half-precision programs, want 8\n", builds);
+  CHECK(builds >= 8);
+}
+
 /* The conversions the test trusts, on values with known bits. */
 static void test_conversions(void) {
   CHECK(half_of(1.0) == 0x3C00 && half_of(-2.0) == 0xC000 && half_of(65504.0) == 0x7BFF);
@@ -209,6 +249,7 @@ int main(int argc, char **argv) {
   test_refusals();
   test_combinations();
   test_edges();
+  test_shared_kernel(env.min_limits);
   printf("%lu half-precision products checked element by element, guards too\n", cases);
   gt_test_close(&env);
   return CHECK_SUMMARY();

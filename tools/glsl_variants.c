@@ -91,12 +91,14 @@ int main(int argc, char **argv) {
     emit_tiled(GT_KERNEL_MATMUL_TILED, v, GT_F32, 0);
     emit_tiled(GT_KERNEL_MATMUL_TILED, v | GT_VARIANT_GUARDED, GT_F32, 0);
     if (v & GT_VARIANT_BATCHED) continue;
-    /* Half-precision a and b, c half or float: the kernels that read
-     * elements one by one. */
+    /* Half-precision a and b, c half or float (then maybe written as
+     * vec4s by the shared kernel). */
     for (uint32_t h = 0; h < 2; h++) {
       uint32_t vh = v | GT_VARIANT_HALF | (h ? GT_VARIANT_HALF_C : 0);
       emit(GT_KERNEL_MATMUL_SIMPLE, 0, 16, 8, vh, GT_F32, 0);
       emit(GT_KERNEL_MATMUL_BLOCKED, 32, 8, 8, vh, GT_F32, 0);
+      emit(GT_KERNEL_MATMUL_BLOCKED_SHARED, 128, 16, 16, vh, GT_F32, 0);
+      if (!h) emit(GT_KERNEL_MATMUL_BLOCKED_SHARED, 128, 16, 16, vh | GT_VARIANT_VEC4_C, GT_F32, 0);
       emit_tiled(GT_KERNEL_MATMUL_TILED, vh, GT_F32, 0);
       emit_tiled(GT_KERNEL_MATMUL_TILED, vh | GT_VARIANT_GUARDED, GT_F32, 0);
     }
