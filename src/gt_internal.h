@@ -52,7 +52,8 @@ typedef enum gt_kernel {
   GT_KERNEL_COPY,
   GT_KERNEL_COPY_VEC4,
   GT_KERNEL_IMAGE_SIMPLE,
-  GT_KERNEL_IMAGE_TILED, /* TILED_EVEN, or TILED_PAD with GT_GUARDED */
+  GT_KERNEL_IMAGE_TILED,     /* TILED_EVEN, or TILED_PAD with GT_GUARDED */
+  GT_KERNEL_TRANSPOSE_WORDS, /* AUTO, 2- and 1-byte rows on words: blocks of words */
   GT_KERNEL_COUNT
 } gt_kernel;
 
@@ -70,7 +71,8 @@ enum {
   GT_VARIANT_ELEMENTS = 1u << 10,  /* transpose_quads: rows at any alignment, views in elements */
   GT_VARIANT_BATCHED = 1u << 11,   /* matmul: one product per layer of groups (gt_batch) */
   GT_VARIANT_HALF = 1u << 12,      /* matmul: a and b are GT_F16 */
-  GT_VARIANT_HALF_C = 1u << 13     /* matmul: c is GT_F16 */
+  GT_VARIANT_HALF_C = 1u << 13,    /* matmul: c is GT_F16 */
+  GT_VARIANT_REGISTERS = 1u << 14  /* transpose_words: a block per invocation, no shared tile */
 };
 
 /* Everything that makes one program different from another: the key of

@@ -9,6 +9,7 @@
 extern const char gt__glsl_transpose_simple[];
 extern const char gt__glsl_transpose_tiled[];
 extern const char gt__glsl_transpose_quads[];
+extern const char gt__glsl_transpose_words[];
 extern const char gt__glsl_transpose_inplace_simple[];
 extern const char gt__glsl_transpose_inplace_tiled[];
 extern const char gt__glsl_transpose_order[];
@@ -37,6 +38,8 @@ static const struct {
     [GT_KERNEL_TRANSPOSE_TILED] = {"transpose_tiled.comp", gt__glsl_transpose_tiled, NULL,
                                    gt__glsl_transpose_order},
     [GT_KERNEL_TRANSPOSE_QUADS] = {"transpose_quads.comp", gt__glsl_transpose_quads, NULL, NULL},
+    [GT_KERNEL_TRANSPOSE_WORDS] = {"transpose_words.comp", gt__glsl_transpose_words, NULL,
+                                   gt__glsl_transpose_order},
     [GT_KERNEL_TRANSPOSE_INPLACE_SIMPLE] = {"transpose_inplace_simple.comp",
                                             gt__glsl_transpose_inplace_simple, NULL, NULL},
     [GT_KERNEL_TRANSPOSE_INPLACE_TILED] = {"transpose_inplace_tiled.comp", gt__glsl_transpose_inplace_tiled,
@@ -105,7 +108,7 @@ size_t gt__program_preamble(const gt_program_key *key, char *buf, size_t size) {
                    "#define GT_TILE_ROWS %u\n"
                    "#define GT_TILE_COLS %u\n"
                    "#define GT_GROUP_ROWS %u\n"
-                   "%s%s%s%s%s%s%s%s%s%s%s%s%s%s"
+                   "%s%s%s%s%s%s%s%s%s%s%s%s%s%s%s"
                    "layout(local_size_x = %u, local_size_y = %u) in;\n"
                    "#line 1 1\n",
                    /* Texture buffers are ES 3.2; every other kernel is ES 3.1. */
@@ -122,7 +125,8 @@ size_t gt__program_preamble(const gt_program_key *key, char *buf, size_t size) {
                    (key->variant & GT_VARIANT_ELEMENTS) ? "#define GT_ELEMENTS 1\n" : "",
                    (key->variant & GT_VARIANT_BATCHED) ? "#define GT_BATCHED 1\n" : "",
                    (key->variant & GT_VARIANT_HALF) ? "#define GT_HALF 1\n" : "",
-                   (key->variant & GT_VARIANT_HALF_C) ? "#define GT_HALF_C 1\n" : "", key->group_cols,
+                   (key->variant & GT_VARIANT_HALF_C) ? "#define GT_HALF_C 1\n" : "",
+                   (key->variant & GT_VARIANT_REGISTERS) ? "#define GT_REGISTERS 1\n" : "", key->group_cols,
                    key->group_rows);
   return n < 0 || (size_t)n >= size ? 0 : (size_t)n;
 }

@@ -5,8 +5,9 @@
 
 #include <string.h>
 
-/* transpose_quads: 16 x 8 invocations, each a 4x4 block. */
-enum { QUADS_GROUP_COLS = 16, QUADS_GROUP_ROWS = 8 };
+/* transpose_quads: 16 x 8 invocations, each a 4x4 block; transpose_words
+ * in registers the same, through shared memory tiles of 32 x 32 blocks. */
+enum { QUADS_GROUP_COLS = 16, QUADS_GROUP_ROWS = 8, WORDS_TILE = 32 };
 
 /* Transposes move bits: a program per element size (gt__bits_type). */
 static gt_status get_simple(gt_context *ctx, uint32_t variant, gt_type elem, const gt_program **out) {
@@ -106,12 +107,63 @@ static gt_status run_quads(gt_context *ctx, const gt_program *quads, const gt_pr
   return GT_OK;
 }
 
+/* Whether both views' rows lie on words: offsets and pitches whole words
+ * (bindings start on words). */
+static bool rows_on_words(const gt_bound_view *s, const gt_bound_view *t) {
+  uint32_t pack = gt__pack(s->view.type);
+  return s->elem_offset % pack == 0 && s->view.pitch % pack == 0 && t->elem_offset % pack == 0 &&
+         t->view.pitch % pack == 0;
+}
+
+/* AUTO's 2- and 1-byte transposes whose rows lie on words: transpose_words
+ * on the main section, whose rows are a multiple of the pack and whose
+ * columns whole words, then the bands that make no whole block by band,
+ * the packed tiled kernel (seed 000's option B). The main section's words
+ * hold none of the bands' elements, so no word is written twice. */
+static gt_status run_words(gt_context *ctx, const gt_program *words, const gt_program *band, gt_bound_view s,
+                           gt_bound_view t) {
+  uint32_t pack = gt__pack(s.view.type), rows = s.view.rows, cols = s.view.cols;
+  uint32_t main_rows = rows / pack * pack, main_cols = cols / pack * pack;
+  if (main_rows && main_cols) {
+    gt_bound_view views[2] = {gt__bound_section(&s, 0, 0, main_rows, main_cols),
+                              gt__bound_section(&t, 0, 0, main_cols, main_rows)};
+    for (int i = 0; i < 2; i++) { /* cols, offset and pitch in words; rows stay elements */
+      views[i].view.cols /= pack;
+      views[i].view.pitch /= pack;
+      views[i].elem_offset /= pack;
+    }
+    uint32_t block_rows = main_rows / pack, word_cols = main_cols / pack;
+    uint32_t group_cols = words->key.group_cols, group_rows = words->key.group_rows;
+    if (words->key.variant & GT_VARIANT_REGISTERS) {
+      GT__TRY(gt__dispatch(ctx, words, views, 2, gt__div_up(word_cols, group_cols),
+                           gt__div_up(block_rows, group_rows),
+                           gt__moved_bytes(group_cols * group_rows * pack * 4)));
+    } else {
+      /* A tile spans WORDS_TILE * pack source rows. */
+      glProgramUniform1ui(
+          words->name, words->stripe_tiles_loc,
+          gt__stripe_tiles(ctx, (uint64_t)s.view.pitch * gt_type_size(s.view.type), WORDS_TILE * pack));
+      GT__TRY(gt__dispatch(ctx, words, views, 2, gt__div_up(word_cols, WORDS_TILE),
+                           gt__div_up(block_rows, WORDS_TILE),
+                           gt__moved_bytes((uint64_t)WORDS_TILE * WORDS_TILE * pack * 4)));
+    }
+  }
+  if (main_rows < rows && main_cols)
+    GT__TRY(run_program(ctx, band, gt__bound_section(&s, main_rows, 0, rows - main_rows, main_cols),
+                        gt__bound_section(&t, 0, main_rows, main_cols, rows - main_rows)));
+  if (main_cols < cols)
+    GT__TRY(run_program(ctx, band, gt__bound_section(&s, 0, main_cols, rows, cols - main_cols),
+                        gt__bound_section(&t, main_cols, 0, cols - main_cols, rows)));
+  return GT_OK;
+}
+
 /* The programs one transpose runs: tiled is the strategy's tiled kernel;
  * big, AUTO's even kernel with the device table's tile where that tile
  * does not divide the extent; quads and quad_elements, AUTO's 4x4 blocks
- * for rows 16-byte aligned and for any rows. */
+ * for rows 16-byte aligned and for any rows; words, AUTO's blocks of
+ * words for 2- and 1-byte rows on words. */
 typedef struct {
-  const gt_program *tiled, *simple, *quads, *quad_elements, *big;
+  const gt_program *tiled, *simple, *quads, *quad_elements, *big, *words;
 } transpose_programs;
 
 /* One window of src onto dst with the strategy's programs (AUTO's SIMPLE
@@ -128,6 +180,7 @@ static gt_status run_strategy(gt_context *ctx, gt_strategy strategy, const trans
     if (p->tiled == NULL || s.view.rows < tile || s.view.cols < tile) return run_simple(ctx, p->simple, s, t);
     return run_tiled(ctx, p->tiled, s, t);
   default:
+    if (p->words && rows_on_words(&s, &t)) return run_words(ctx, p->words, p->tiled, s, t);
     /* On the H100, where rows start 16-byte aligned the padded 32-tile
      * kernel ran 93% of a copy at 8200x5468 as one dispatch; elsewhere
      * (8199x5467, 4099x4097) it ran 71-80% and the big tiles on the main
@@ -248,7 +301,7 @@ gt_status gt_transpose(gt_context *ctx, gt_view src, gt_view dst, const gt_trans
     GT__TRY(gt__view_bind(ctx, src, &s));
     GT__TRY(gt__view_bind(ctx, dst, &t));
   }
-  transpose_programs p = {NULL, NULL, NULL, NULL, NULL};
+  transpose_programs p = {NULL, NULL, NULL, NULL, NULL, NULL};
   if (need_simple) GT__TRY(get_simple(ctx, variant, elem, &p.simple));
   if (d->strategy == GT_STRATEGY_AUTO && ctx->auto_quads && !packed) {
     GT__TRY(gt__program_for(ctx, GT_KERNEL_TRANSPOSE_QUADS, 0, QUADS_GROUP_COLS, QUADS_GROUP_ROWS, 0, GT_U32,
@@ -258,6 +311,19 @@ gt_status gt_transpose(gt_context *ctx, gt_view src, gt_view dst, const gt_trans
     if (in_blocks || !(gt__bound_rows_aligned(&s) && gt__bound_rows_aligned(&t)))
       GT__TRY(gt__program_for(ctx, GT_KERNEL_TRANSPOSE_QUADS, 0, QUADS_GROUP_COLS, QUADS_GROUP_ROWS,
                               GT_VARIANT_ELEMENTS, GT_U32, &p.quad_elements));
+  }
+  if (d->strategy == GT_STRATEGY_AUTO && packed) {
+    /* Fetched whatever the views' alignment (blocks are checked one by
+     * one): a block per invocation where AUTO moves 4x4 blocks, else
+     * through shared tiles where they fit. */
+    uint32_t pack = gt__pack(elem);
+    uint32_t words_rows = gt__tiled_group_rows(&ctx->limits, WORDS_TILE, WORDS_TILE * WORDS_TILE * pack * 4);
+    if (ctx->auto_quads)
+      GT__TRY(gt__program_for(ctx, GT_KERNEL_TRANSPOSE_WORDS, 0, QUADS_GROUP_COLS, QUADS_GROUP_ROWS,
+                              GT_VARIANT_REGISTERS, elem, &p.words));
+    else if (words_rows)
+      GT__TRY(gt__program_for(ctx, GT_KERNEL_TRANSPOSE_WORDS, WORDS_TILE, WORDS_TILE, words_rows, 0, elem,
+                              &p.words));
   }
   if (strategy != GT_STRATEGY_SIMPLE && !(strategy == GT_STRATEGY_TRUNCATE_A && main_empty))
     GT__TRY(get_tiled(ctx, GT_KERNEL_TRANSPOSE_TILED, tile, group_rows, tiled_variant, elem, &p.tiled));

@@ -32,6 +32,9 @@ int gt_test_open(int argc, char **argv, gt_test_env *env) {
       desc.max_dispatch_bytes = strtoull(argv[++i], NULL, 10);
     if (strcmp(argv[i], "--staging-bytes") == 0 && i + 1 < argc)
       desc.staging_bytes = strtoull(argv[++i], NULL, 10);
+    /* AUTO's transpose strategy TILED_PAD: no 4x4 blocks, shared tiles
+     * instead, whatever the device. */
+    if (strcmp(argv[i], "--auto-tiled") == 0) desc.transpose_strategy = GT_STRATEGY_TILED_PAD;
     /* The context's matmul kernel (skipped where the device refuses it). */
     if (strcmp(argv[i], "--matmul-kernel") == 0 && i + 1 < argc) {
       const char *k = argv[++i];

@@ -264,8 +264,8 @@ static void test_twice_is_identity(void) {
  * words), where AUTO on llvmpipe moves 4x4 blocks as uvec4s, and SIMPLE
  * does the rows and columns left over. */
 static void test_aligned_auto(void) {
-  static const gt_extent shapes[] = {{4, 4},  {8, 12}, {64, 96},  {67, 48},  {45, 45},
-                                     {3, 64}, {64, 3}, {129, 77}, {256, 260}};
+  static const gt_extent shapes[] = {{4, 4},  {8, 12}, {64, 96},  {67, 48},   {45, 45},
+                                     {3, 64}, {64, 3}, {129, 77}, {256, 260}, {301, 517}};
   static const layout layouts[] = {{0, 0}, {8, 4}, {4, 8}, {16, 0}};
   for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
     for (size_t j = 0; j < sizeof layouts / sizeof layouts[0]; j++) {

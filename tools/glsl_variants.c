@@ -62,6 +62,13 @@ int main(int argc, char **argv) {
   }
   emit(GT_KERNEL_TRANSPOSE_QUADS, 0, 16, 8, 0, GT_U32, 0);
   emit(GT_KERNEL_TRANSPOSE_QUADS, 0, 16, 8, GT_VARIANT_ELEMENTS, GT_U32, 0);
+  /* Rows on words of 2- and 1-byte elements: through a shared tile, or a
+   * block per invocation. */
+  static const gt_type packed[] = {GT_U16, GT_U8};
+  for (int i = 0; i < 2; i++) {
+    emit(GT_KERNEL_TRANSPOSE_WORDS, 32, 32, 8, 0, packed[i], 0);
+    emit(GT_KERNEL_TRANSPOSE_WORDS, 0, 16, 8, GT_VARIANT_REGISTERS, packed[i], 0);
+  }
   emit(GT_KERNEL_COPY_VEC4, 0, 64, 1, 0, GT_U32, 0);
   /* Images: every format and rotation; a half turn has no tiled kernel. */
   for (uint32_t f = GT_FORMAT_R32F; f <= GT_FORMAT_RGBA8; f++)
