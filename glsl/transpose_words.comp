@@ -42,12 +42,12 @@ void transpose_block(uint w[GT_PACK], out uint t[GT_PACK]) {
   }
 }
 
-/* Block (row, col), in blocks and words, of the source: transposed, zero
- * outside the main section (padded tiles). */
-void load_block(uvec2 block, out uint t[GT_PACK]) {
+/* Block (row, col), in blocks and words, of the source, transposed: zero
+ * outside the main section (padded tiles) where guarded. */
+void load_block(uvec2 block, bool guarded, out uint t[GT_PACK]) {
   uvec4 s = gt_views[0];
   uint w[GT_PACK];
-  bool inside = block.x < s.x / uint(GT_PACK) && block.y < s.y;
+  bool inside = !guarded || (block.x < s.x / uint(GT_PACK) && block.y < s.y);
   uint at = s.z + block.x * uint(GT_PACK) * s.w + block.y;
   for (uint p = 0u; p < uint(GT_PACK); p++)
     w[p] = inside ? src[at + p * s.w] : 0u;
@@ -56,18 +56,19 @@ void load_block(uvec2 block, out uint t[GT_PACK]) {
 
 /* Word q of block (row, col) of the source, transposed, into place:
  * destination row col * GT_PACK + q, word row. */
-void store_word(uvec2 block, uint q, uint word) {
+void store_word(uvec2 block, uint q, uint word, bool guarded) {
   uvec4 s = gt_views[0], d = gt_views[1];
-  if (block.x < s.x / uint(GT_PACK) && block.y < s.y) dst[d.z + (block.y * uint(GT_PACK) + q) * d.w + block.x] = word;
+  if (!guarded || (block.x < s.x / uint(GT_PACK) && block.y < s.y))
+    dst[d.z + (block.y * uint(GT_PACK) + q) * d.w + block.x] = word;
 }
 
 #ifdef GT_REGISTERS
 void main() {
   uvec2 block = gt_global();
   uint t[GT_PACK];
-  load_block(block, t);
+  load_block(block, true, t);
   for (uint q = 0u; q < uint(GT_PACK); q++)
-    store_word(block, q, t[q]);
+    store_word(block, q, t[q], true);
 }
 #else
 #if !defined(GT_TILE) || GT_TILE != 32
@@ -79,24 +80,44 @@ shared uint planes[GT_PACK * GT_TILE * GT_TILE];
 /* Word q of the tile's block (i, c). */
 uint slot(uint q, uint i, uint c) { return (q * T + i) * T + (c ^ i); }
 
-void main() {
-  /* The group order: transpose_order.glsl (in blocks). */
-  uvec2 origin = striped_tile() * T;
-  uint tx = gl_LocalInvocationID.x, ty = gl_LocalInvocationID.y;
-  /* Read: block row i of the tile, the invocation's word column. */
-  for (uint i = ty; i < T; i += uint(GT_GROUP_ROWS)) {
+/* Block row i of the tile, the invocation's word column: into the planes. */
+void read_tile(uvec2 origin, bool guarded) {
+  uint tx = gl_LocalInvocationID.x;
+  for (uint i = gl_LocalInvocationID.y; i < T; i += uint(GT_GROUP_ROWS)) {
     uint t[GT_PACK];
-    load_block(origin + uvec2(i, tx), t);
+    load_block(origin + uvec2(i, tx), guarded, t);
     for (uint q = 0u; q < uint(GT_PACK); q++)
       planes[slot(q, i, tx)] = t[q];
   }
+}
+
+/* Destination row j of the tile (word column j / GT_PACK of the source,
+ * element j % GT_PACK), the invocation's block row: from the planes. */
+void write_tile(uvec2 origin, bool guarded) {
+  uint tx = gl_LocalInvocationID.x;
+  for (uint j = gl_LocalInvocationID.y; j < T * uint(GT_PACK); j += uint(GT_GROUP_ROWS)) {
+    uint c = j / uint(GT_PACK), q = j % uint(GT_PACK);
+    store_word(origin + uvec2(tx, c), q, planes[slot(q, tx, c)], guarded);
+  }
+}
+
+void main() {
+  /* The group order: transpose_order.glsl (in blocks). */
+  uvec2 origin = striped_tile() * T;
+  /* A tile wholly inside the main section takes no guards, in loops of
+   * its own (the tiled kernel's finding: transpose_tiled.comp). The test
+   * is the group's, and barrier() stays outside control flow. */
+  uvec4 s = gt_views[0];
+  bool whole = origin.x + T <= s.x / uint(GT_PACK) && origin.y + T <= s.y;
+  if (whole)
+    read_tile(origin, false);
+  else
+    read_tile(origin, true);
   memoryBarrierShared();
   barrier();
-  /* Write: destination row j of the tile (word column j / GT_PACK of the
-   * source, element j % GT_PACK), the invocation's block row. */
-  for (uint j = ty; j < T * uint(GT_PACK); j += uint(GT_GROUP_ROWS)) {
-    uint c = j / uint(GT_PACK), q = j % uint(GT_PACK);
-    store_word(origin + uvec2(tx, c), q, planes[slot(q, tx, c)]);
-  }
+  if (whole)
+    write_tile(origin, false);
+  else
+    write_tile(origin, true);
 }
 #endif
