@@ -23,13 +23,22 @@
  *
  * GT_REGISTERS: no shared tile; each invocation moves one block through
  * registers, GT_PACK loads and GT_PACK stores (where accesses cost more
- * than cache lines: llvmpipe). */
+ * than cache lines: llvmpipe). GT_UVEC4 too: where both views' rows start
+ * 16-byte aligned, 4 x 4 blocks, each source row's 4 words one uvec4
+ * load and each destination row's one uvec4 store, as many accesses as a
+ * uvec4 copy of the same bytes; the host then passes cols, offset and
+ * pitch in uvec4s, and rows a multiple of 4 GT_PACK. */
 #if GT_PACK == 1
 #error "transpose_words moves 2- and 1-byte elements"
 #endif
 
+#ifdef GT_UVEC4
+layout(std430, binding = 0) readonly GT_RESTRICT buffer Src { uvec4 src[]; };
+layout(std430, binding = 1) writeonly GT_RESTRICT buffer Dst { uvec4 dst[]; };
+#else
 layout(std430, binding = 0) readonly GT_RESTRICT buffer Src { uint src[]; };
 layout(std430, binding = 1) writeonly GT_RESTRICT buffer Dst { uint dst[]; };
+#endif
 
 /* The block whose source words are w: word q of the result holds element
  * q of each, source word p's in bits p * GT_BITS on. */
@@ -42,6 +51,7 @@ void transpose_block(uint w[GT_PACK], out uint t[GT_PACK]) {
   }
 }
 
+#ifndef GT_UVEC4
 /* Block (row, col), in blocks and words, of the source, transposed: zero
  * outside the main section (padded tiles) where guarded. */
 void load_block(uvec2 block, bool guarded, out uint t[GT_PACK]) {
@@ -62,7 +72,36 @@ void store_word(uvec2 block, uint q, uint word, bool guarded) {
     dst[d.z + (block.y * uint(GT_PACK) + q) * d.w + block.x] = word;
 }
 
-#ifdef GT_REGISTERS
+#endif
+
+#ifdef GT_UVEC4
+/* Blocks 4 r .. 4 r + 3 of uvec4 column c of the source: (r, c) = gt_global(). */
+void main() {
+  uvec2 g = gt_global();
+  uvec4 s = gt_views[0], d = gt_views[1];
+  const uint ROWS = 4u * uint(GT_PACK);
+  if (g.x >= s.x / ROWS || g.y >= s.y) return;
+  uvec4 rows[4 * GT_PACK];
+  uint at = s.z + g.x * ROWS * s.w + g.y;
+  for (uint i = 0u; i < ROWS; i++)
+    rows[i] = src[at + i * s.w];
+  /* Word column c of the source's uvec4 becomes destination rows
+   * (4 g.y + c) GT_PACK + q, whose uvec4 g.x holds the 4 blocks' words. */
+  for (uint c = 0u; c < 4u; c++) {
+    uvec4 words[GT_PACK];
+    for (uint b = 0u; b < 4u; b++) {
+      uint w[GT_PACK], t[GT_PACK];
+      for (uint p = 0u; p < uint(GT_PACK); p++)
+        w[p] = rows[b * uint(GT_PACK) + p][c];
+      transpose_block(w, t);
+      for (uint q = 0u; q < uint(GT_PACK); q++)
+        words[q][b] = t[q];
+    }
+    for (uint q = 0u; q < uint(GT_PACK); q++)
+      dst[d.z + ((4u * g.y + c) * uint(GT_PACK) + q) * d.w + g.x] = words[q];
+  }
+}
+#elif defined(GT_REGISTERS)
 void main() {
   uvec2 block = gt_global();
   uint t[GT_PACK];

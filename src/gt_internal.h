@@ -72,7 +72,8 @@ enum {
   GT_VARIANT_BATCHED = 1u << 11,   /* matmul: one product per layer of groups (gt_batch) */
   GT_VARIANT_HALF = 1u << 12,      /* matmul: a and b are GT_F16 */
   GT_VARIANT_HALF_C = 1u << 13,    /* matmul: c is GT_F16 */
-  GT_VARIANT_REGISTERS = 1u << 14  /* transpose_words: a block per invocation, no shared tile */
+  GT_VARIANT_REGISTERS = 1u << 14, /* transpose_words: a block per invocation, no shared tile */
+  GT_VARIANT_UVEC4 = 1u << 15      /* transpose_words in registers: 4 x 4 blocks as uvec4s */
 };
 
 /* Everything that makes one program different from another: the key of

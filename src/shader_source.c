@@ -108,7 +108,7 @@ size_t gt__program_preamble(const gt_program_key *key, char *buf, size_t size) {
                    "#define GT_TILE_ROWS %u\n"
                    "#define GT_TILE_COLS %u\n"
                    "#define GT_GROUP_ROWS %u\n"
-                   "%s%s%s%s%s%s%s%s%s%s%s%s%s%s%s"
+                   "%s%s%s%s%s%s%s%s%s%s%s%s%s%s%s%s"
                    "layout(local_size_x = %u, local_size_y = %u) in;\n"
                    "#line 1 1\n",
                    /* Texture buffers are ES 3.2; every other kernel is ES 3.1. */
@@ -126,7 +126,8 @@ size_t gt__program_preamble(const gt_program_key *key, char *buf, size_t size) {
                    (key->variant & GT_VARIANT_BATCHED) ? "#define GT_BATCHED 1\n" : "",
                    (key->variant & GT_VARIANT_HALF) ? "#define GT_HALF 1\n" : "",
                    (key->variant & GT_VARIANT_HALF_C) ? "#define GT_HALF_C 1\n" : "",
-                   (key->variant & GT_VARIANT_REGISTERS) ? "#define GT_REGISTERS 1\n" : "", key->group_cols,
+                   (key->variant & GT_VARIANT_REGISTERS) ? "#define GT_REGISTERS 1\n" : "",
+                   (key->variant & GT_VARIANT_UVEC4) ? "#define GT_UVEC4 1\n" : "", key->group_cols,
                    key->group_rows);
   return n < 0 || (size_t)n >= size ? 0 : (size_t)n;
 }

@@ -107,64 +107,72 @@ static gt_status run_quads(gt_context *ctx, const gt_program *quads, const gt_pr
   return GT_OK;
 }
 
-/* Whether both views' rows lie on words: offsets and pitches whole words
- * (bindings start on words). */
-static bool rows_on_words(const gt_bound_view *s, const gt_bound_view *t) {
-  uint32_t pack = gt__pack(s->view.type);
-  return s->elem_offset % pack == 0 && s->view.pitch % pack == 0 && t->elem_offset % pack == 0 &&
-         t->view.pitch % pack == 0;
+/* The programs one transpose runs: tiled is the strategy's tiled kernel;
+ * big, AUTO's even kernel with the device table's tile where that tile
+ * does not divide the extent; quads and quad_elements, AUTO's 4x4 blocks
+ * for rows 16-byte aligned and for any rows; words and words_uvec4,
+ * AUTO's blocks of words for 2- and 1-byte rows on words, and on 16
+ * bytes. */
+typedef struct {
+  const gt_program *tiled, *simple, *quads, *quad_elements, *big, *words, *words_uvec4;
+} transpose_programs;
+
+/* Whether both views' rows start on a multiple of `unit` elements:
+ * offsets and pitches multiples of it (bindings start on 16 bytes). */
+static bool rows_on(const gt_bound_view *s, const gt_bound_view *t, uint32_t unit) {
+  return s->elem_offset % unit == 0 && s->view.pitch % unit == 0 && t->elem_offset % unit == 0 &&
+         t->view.pitch % unit == 0;
 }
 
-/* AUTO's 2- and 1-byte transposes whose rows lie on words: transpose_words
- * on the main section, whose rows are a multiple of the pack and whose
- * columns whole words, then the bands that make no whole block by band,
- * the packed tiled kernel (seed 000's option B). The main section's words
- * hold none of the bands' elements, so no word is written twice. */
-static gt_status run_words(gt_context *ctx, const gt_program *words, const gt_program *band, gt_bound_view s,
-                           gt_bound_view t) {
+/* AUTO's 2- and 1-byte transposes whose rows lie on words (transpose_words):
+ * the main section, whose rows and columns are multiples of the unit, as
+ * blocks of words, then the bands beside it (seed 000's option B): by
+ * words again where the main section moved uvec4s, else by the packed
+ * tiled kernel. The main section's words hold none of the bands'
+ * elements, so no word is written twice. The unit: a word's elements, or
+ * 4 words' where transpose_words moves uvec4s (both views' rows 16-byte
+ * aligned). */
+static gt_status run_words(gt_context *ctx, const transpose_programs *p, gt_bound_view s, gt_bound_view t,
+                           bool uvec4s) {
   uint32_t pack = gt__pack(s.view.type), rows = s.view.rows, cols = s.view.cols;
-  uint32_t main_rows = rows / pack * pack, main_cols = cols / pack * pack;
+  uvec4s = uvec4s && p->words_uvec4 && rows_on(&s, &t, 4 * pack);
+  const gt_program *words = uvec4s ? p->words_uvec4 : p->words;
+  uint32_t unit = uvec4s ? 4 * pack : pack, main_rows = rows / unit * unit, main_cols = cols / unit * unit;
   if (main_rows && main_cols) {
     gt_bound_view views[2] = {gt__bound_section(&s, 0, 0, main_rows, main_cols),
                               gt__bound_section(&t, 0, 0, main_cols, main_rows)};
-    for (int i = 0; i < 2; i++) { /* cols, offset and pitch in words; rows stay elements */
-      views[i].view.cols /= pack;
-      views[i].view.pitch /= pack;
-      views[i].elem_offset /= pack;
+    for (int i = 0; i < 2; i++) { /* cols, offset and pitch in units; rows stay elements */
+      views[i].view.cols /= unit;
+      views[i].view.pitch /= unit;
+      views[i].elem_offset /= unit;
     }
-    uint32_t block_rows = main_rows / pack, word_cols = main_cols / pack;
+    uint32_t unit_rows = main_rows / unit, unit_cols = main_cols / unit;
     uint32_t group_cols = words->key.group_cols, group_rows = words->key.group_rows;
     if (words->key.variant & GT_VARIANT_REGISTERS) {
-      GT__TRY(gt__dispatch(ctx, words, views, 2, gt__div_up(word_cols, group_cols),
-                           gt__div_up(block_rows, group_rows),
-                           gt__moved_bytes(group_cols * group_rows * pack * 4)));
+      GT__TRY(gt__dispatch(
+          ctx, words, views, 2, gt__div_up(unit_cols, group_cols), gt__div_up(unit_rows, group_rows),
+          gt__moved_bytes((uint64_t)group_cols * group_rows * unit * unit * gt_type_size(s.view.type))));
     } else {
       /* A tile spans WORDS_TILE * pack source rows. */
       glProgramUniform1ui(
           words->name, words->stripe_tiles_loc,
           gt__stripe_tiles(ctx, (uint64_t)s.view.pitch * gt_type_size(s.view.type), WORDS_TILE * pack));
-      GT__TRY(gt__dispatch(ctx, words, views, 2, gt__div_up(word_cols, WORDS_TILE),
-                           gt__div_up(block_rows, WORDS_TILE),
+      GT__TRY(gt__dispatch(ctx, words, views, 2, gt__div_up(unit_cols, WORDS_TILE),
+                           gt__div_up(unit_rows, WORDS_TILE),
                            gt__moved_bytes((uint64_t)WORDS_TILE * WORDS_TILE * pack * 4)));
     }
   }
-  if (main_rows < rows && main_cols)
-    GT__TRY(run_program(ctx, band, gt__bound_section(&s, main_rows, 0, rows - main_rows, main_cols),
-                        gt__bound_section(&t, 0, main_rows, main_cols, rows - main_rows)));
-  if (main_cols < cols)
-    GT__TRY(run_program(ctx, band, gt__bound_section(&s, 0, main_cols, rows, cols - main_cols),
-                        gt__bound_section(&t, main_cols, 0, cols - main_cols, rows)));
+  gt_bound_view band_src[2] = {gt__bound_section(&s, main_rows, 0, rows - main_rows, main_cols),
+                               gt__bound_section(&s, 0, main_cols, rows, cols - main_cols)};
+  gt_bound_view band_dst[2] = {gt__bound_section(&t, 0, main_rows, main_cols, rows - main_rows),
+                               gt__bound_section(&t, main_cols, 0, cols - main_cols, rows)};
+  for (int i = 0; i < 2; i++) {
+    if (band_src[i].view.rows == 0 || band_src[i].view.cols == 0) continue;
+    GT__TRY(uvec4s ? run_words(ctx, p, band_src[i], band_dst[i], false)
+                   : run_program(ctx, p->tiled, band_src[i], band_dst[i]));
+  }
   return GT_OK;
 }
-
-/* The programs one transpose runs: tiled is the strategy's tiled kernel;
- * big, AUTO's even kernel with the device table's tile where that tile
- * does not divide the extent; quads and quad_elements, AUTO's 4x4 blocks
- * for rows 16-byte aligned and for any rows; words, AUTO's blocks of
- * words for 2- and 1-byte rows on words. */
-typedef struct {
-  const gt_program *tiled, *simple, *quads, *quad_elements, *big, *words;
-} transpose_programs;
 
 /* One window of src onto dst with the strategy's programs (AUTO's SIMPLE
  * may move 4x4 blocks instead, AUTO's TILED_PAD the big tiles). */
@@ -180,7 +188,7 @@ static gt_status run_strategy(gt_context *ctx, gt_strategy strategy, const trans
     if (p->tiled == NULL || s.view.rows < tile || s.view.cols < tile) return run_simple(ctx, p->simple, s, t);
     return run_tiled(ctx, p->tiled, s, t);
   default:
-    if (p->words && rows_on_words(&s, &t)) return run_words(ctx, p->words, p->tiled, s, t);
+    if (p->words && rows_on(&s, &t, gt__pack(s.view.type))) return run_words(ctx, p, s, t, true);
     /* On the H100, where rows start 16-byte aligned the padded 32-tile
      * kernel ran 93% of a copy at 8200x5468 as one dispatch; elsewhere
      * (8199x5467, 4099x4097) it ran 71-80% and the big tiles on the main
@@ -301,7 +309,7 @@ gt_status gt_transpose(gt_context *ctx, gt_view src, gt_view dst, const gt_trans
     GT__TRY(gt__view_bind(ctx, src, &s));
     GT__TRY(gt__view_bind(ctx, dst, &t));
   }
-  transpose_programs p = {NULL, NULL, NULL, NULL, NULL, NULL};
+  transpose_programs p = {NULL, NULL, NULL, NULL, NULL, NULL, NULL};
   if (need_simple) GT__TRY(get_simple(ctx, variant, elem, &p.simple));
   if (d->strategy == GT_STRATEGY_AUTO && ctx->auto_quads && !packed) {
     GT__TRY(gt__program_for(ctx, GT_KERNEL_TRANSPOSE_QUADS, 0, QUADS_GROUP_COLS, QUADS_GROUP_ROWS, 0, GT_U32,
@@ -318,10 +326,12 @@ gt_status gt_transpose(gt_context *ctx, gt_view src, gt_view dst, const gt_trans
      * through shared tiles where they fit. */
     uint32_t pack = gt__pack(elem);
     uint32_t words_rows = gt__tiled_group_rows(&ctx->limits, WORDS_TILE, WORDS_TILE * WORDS_TILE * pack * 4);
-    if (ctx->auto_quads)
+    if (ctx->auto_quads) {
       GT__TRY(gt__program_for(ctx, GT_KERNEL_TRANSPOSE_WORDS, 0, QUADS_GROUP_COLS, QUADS_GROUP_ROWS,
                               GT_VARIANT_REGISTERS, elem, &p.words));
-    else if (words_rows)
+      GT__TRY(gt__program_for(ctx, GT_KERNEL_TRANSPOSE_WORDS, 0, QUADS_GROUP_COLS, QUADS_GROUP_ROWS,
+                              GT_VARIANT_REGISTERS | GT_VARIANT_UVEC4, elem, &p.words_uvec4));
+    } else if (words_rows)
       GT__TRY(gt__program_for(ctx, GT_KERNEL_TRANSPOSE_WORDS, WORDS_TILE, WORDS_TILE, words_rows, 0, elem,
                               &p.words));
   }

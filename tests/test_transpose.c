@@ -260,18 +260,22 @@ static void test_twice_is_identity(void) {
   glDeleteBuffers(1, &c);
 }
 
-/* Views whose rows start 16-byte aligned (guard and pitch multiples of 4
- * words), where AUTO on llvmpipe moves 4x4 blocks as uvec4s, and SIMPLE
- * does the rows and columns left over. */
+/* Views whose rows start 16-byte aligned (guard and pitch multiples of 16
+ * bytes), where AUTO on llvmpipe moves 4x4 blocks as uvec4s (of 4-byte
+ * elements, or of blocks of words of packed ones), and SIMPLE, words or
+ * the packed tiled kernel do the rows and columns left over. */
 static void test_aligned_auto(void) {
   static const gt_extent shapes[] = {{4, 4},  {8, 12}, {64, 96},  {67, 48},   {45, 45},
                                      {3, 64}, {64, 3}, {129, 77}, {256, 260}, {301, 517}};
   static const layout layouts[] = {{0, 0}, {8, 4}, {4, 8}, {16, 0}};
   for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
     for (size_t j = 0; j < sizeof layouts / sizeof layouts[0]; j++) {
-      /* Pitch cols + extra must be a multiple of 4 for the blocks. */
+      /* Guard and pitch cols + extra multiples of 16 bytes for the
+       * blocks (of 16 elements for every packed type, 4 words for u8). */
+      uint32_t align = types == types_packed ? 16 : 4;
       layout l = layouts[j];
-      l.extra += (4 - shapes[i].cols % 4) % 4;
+      l.guard *= align / 4;
+      l.extra += (align - shapes[i].cols % align) % align;
       forced_layout = &l;
       for (size_t t = 0; t < type_count; t++)
         if (!run_op(shapes[i], types[t], GT_STRATEGY_AUTO, 0, false))

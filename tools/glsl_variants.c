@@ -68,6 +68,7 @@ int main(int argc, char **argv) {
   for (int i = 0; i < 2; i++) {
     emit(GT_KERNEL_TRANSPOSE_WORDS, 32, 32, 8, 0, packed[i], 0);
     emit(GT_KERNEL_TRANSPOSE_WORDS, 0, 16, 8, GT_VARIANT_REGISTERS, packed[i], 0);
+    emit(GT_KERNEL_TRANSPOSE_WORDS, 0, 16, 8, GT_VARIANT_REGISTERS | GT_VARIANT_UVEC4, packed[i], 0);
   }
   emit(GT_KERNEL_COPY_VEC4, 0, 64, 1, 0, GT_U32, 0);
   /* Images: every format and rotation; a half turn has no tiled kernel. */
