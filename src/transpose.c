@@ -262,14 +262,24 @@ gt_status gt_transpose(gt_context *ctx, gt_view src, gt_view dst, const gt_trans
             src.buffer);
     return GT_ERR_ALIASED;
   }
-  if (packed) GT__TRY(gt__need_atomics(ctx, "a transpose of 2- or 1-byte elements"));
+  /* AUTO's blocks of words (run_words), where they fit the device. */
+  uint32_t pack = gt__pack(elem);
+  uint32_t words_rows = gt__tiled_group_rows(&ctx->limits, WORDS_TILE, WORDS_TILE * WORDS_TILE * pack * 4);
+  bool words = d->strategy == GT_STRATEGY_AUTO && packed && !in_place && (ctx->auto_quads || words_rows);
+  /* They write whole words only: a transpose they cover whole (both
+   * views' rows on words, whole blocks, so no bands, in one binding each,
+   * since blocks of views cut to fit one may leave bands) needs no
+   * atomics, and builds no kernel that has them. */
+  bool in_blocks = !gt__view_fits(ctx, src) || !gt__view_fits(ctx, dst);
+  bool words_only = words && !in_blocks && src.offset % pack == 0 && gt__view_pitch(src) % pack == 0 && dst.offset % pack == 0 &&
+                    gt__view_pitch(dst) % pack == 0 && src.rows % pack == 0 && src.cols % pack == 0;
+  if (packed && !words_only) GT__TRY(gt__need_atomics(ctx, "a transpose of 2- or 1-byte elements"));
   if (in_place) {
     gt_bound_view v;
     GT__TRY(gt__view_bind(ctx, src, &v)); /* a view over one binding only */
     gt_status status = gt__transpose_inplace(ctx, &v, strategy, tile, group_rows);
     return gt__operation_end(ctx, status, GT__BUFFER_WRITE_BARRIERS, "gt_transpose");
   }
-  bool in_blocks = !gt__view_fits(ctx, src) || !gt__view_fits(ctx, dst);
   gt_block_plan plan;
   if (in_blocks) {
     /* Square blocks of whole tiles; TILED_EVEN's blocks stay even. */
@@ -320,22 +330,20 @@ gt_status gt_transpose(gt_context *ctx, gt_view src, gt_view dst, const gt_trans
       GT__TRY(gt__program_for(ctx, GT_KERNEL_TRANSPOSE_QUADS, 0, QUADS_GROUP_COLS, QUADS_GROUP_ROWS,
                               GT_VARIANT_ELEMENTS, GT_U32, &p.quad_elements));
   }
-  if (d->strategy == GT_STRATEGY_AUTO && packed) {
+  if (words) {
     /* Fetched whatever the views' alignment (blocks are checked one by
      * one): a block per invocation where AUTO moves 4x4 blocks, else
-     * through shared tiles where they fit. */
-    uint32_t pack = gt__pack(elem);
-    uint32_t words_rows = gt__tiled_group_rows(&ctx->limits, WORDS_TILE, WORDS_TILE * WORDS_TILE * pack * 4);
+     * through shared tiles. */
     if (ctx->auto_quads) {
       GT__TRY(gt__program_for(ctx, GT_KERNEL_TRANSPOSE_WORDS, 0, QUADS_GROUP_COLS, QUADS_GROUP_ROWS,
                               GT_VARIANT_REGISTERS, elem, &p.words));
       GT__TRY(gt__program_for(ctx, GT_KERNEL_TRANSPOSE_WORDS, 0, QUADS_GROUP_COLS, QUADS_GROUP_ROWS,
                               GT_VARIANT_REGISTERS | GT_VARIANT_UVEC4, elem, &p.words_uvec4));
-    } else if (words_rows)
+    } else
       GT__TRY(gt__program_for(ctx, GT_KERNEL_TRANSPOSE_WORDS, WORDS_TILE, WORDS_TILE, words_rows, 0, elem,
                               &p.words));
   }
-  if (strategy != GT_STRATEGY_SIMPLE && !(strategy == GT_STRATEGY_TRUNCATE_A && main_empty))
+  if (strategy != GT_STRATEGY_SIMPLE && !(strategy == GT_STRATEGY_TRUNCATE_A && main_empty) && !words_only)
     GT__TRY(get_tiled(ctx, GT_KERNEL_TRANSPOSE_TILED, tile, group_rows, tiled_variant, elem, &p.tiled));
   if (big_fits && !big_divides && strategy == GT_STRATEGY_TILED_PAD)
     GT__TRY(get_tiled(ctx, GT_KERNEL_TRANSPOSE_TILED, auto_tile, big_rows, variant, elem, &p.big));

@@ -120,6 +120,14 @@ uint32_t gt_test_rand_range(uint32_t *state, uint32_t lo, uint32_t hi) {
   return lo + gt_test_rand(state) % (hi - lo + 1);
 }
 
+bool gt_test_view_fits(gt_context *ctx, gt_view v) {
+  gt_limits l = gt_context_limits(ctx);
+  uint64_t size = gt_type_size(v.type), pitch = v.pitch ? v.pitch : v.cols;
+  uint64_t end = ((uint64_t)v.offset + (uint64_t)(v.rows - 1) * pitch + v.cols) * size;
+  uint64_t start = v.offset * size / l.storage_offset_alignment * l.storage_offset_alignment;
+  return (end + 3) / 4 * 4 - start <= l.max_storage_block_bytes;
+}
+
 bool gt_test_window_fits(gt_context *ctx, gt_view v, uint32_t rows, uint32_t cols) {
   gt_limits l = gt_context_limits(ctx);
   uint64_t pitch = v.pitch ? v.pitch : v.cols;

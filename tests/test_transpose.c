@@ -85,8 +85,16 @@ static bool run_op(gt_extent e, gt_type type, gt_strategy strategy, uint32_t til
     if (want_status == GT_OK && !copy && strategy == GT_STRATEGY_TILED_EVEN &&
         (!gt_test_window_fits(ctx, vs, t, t) || !gt_test_window_fits(ctx, vd, t, t)))
       want_status = GT_ERR_UNSUPPORTED;
-    /* Packed kernels need shader atomics (gt_context_has_atomics). */
-    if (want_status == GT_OK && size < 4 && !gt_context_has_atomics(ctx)) want_status = GT_ERR_UNSUPPORTED;
+    /* Packed kernels need shader atomics (gt_context_has_atomics), but
+     * for AUTO's blocks of words covering the whole transpose: both
+     * views' rows on words, whole blocks, each view in one binding. */
+    uint32_t pack = (uint32_t)(4 / size);
+    bool one_binding = gt_test_view_fits(ctx, vs) && gt_test_view_fits(ctx, vd);
+    bool words_only = !copy && strategy == GT_STRATEGY_AUTO && one_binding && ls.guard % pack == 0 &&
+                      (e.cols + ls.extra) % pack == 0 && ld.guard % pack == 0 && (et.cols + ld.extra) % pack == 0 &&
+                      e.rows % pack == 0 && e.cols % pack == 0;
+    if (want_status == GT_OK && size < 4 && !words_only && !gt_context_has_atomics(ctx))
+      want_status = GT_ERR_UNSUPPORTED;
     CHECK_STATUS(s, want_status);
     ok = s == want_status;
     /* Expected destination: poison everywhere, the transpose in the view
