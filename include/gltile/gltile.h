@@ -431,7 +431,10 @@ bool gt_context_auto_quads(const gt_context *ctx);
  * calls that need atomics return GT_ERR_UNSUPPORTED before any work: a
  * transpose or copy of 2- or 1-byte elements, a gt_write of such a view
  * whose rows do not start and end on 4-byte boundaries, and a matmul into
- * a GT_F16 c. */
+ * a GT_F16 c. A transpose of such elements with GT_STRATEGY_AUTO runs
+ * without atomics, there too, where src and dst are different views whose
+ * offsets, pitches, rows and columns are multiples of the elements a
+ * 32-bit word holds (2 or 4), and each fits one storage block. */
 bool gt_context_has_atomics(const gt_context *ctx);
 
 /* The kernel matmul's AUTO runs on this context (never DEVICE; REGISTERS
@@ -622,7 +625,9 @@ gt_status gt_program_cache_load(gt_context *ctx, const void *mem, size_t size, u
  *            overflowing); GT_ERR_ALIASED; GT_ERR_UNSUPPORTED (an in-place
  *            view longer than the storage-block limit, TILED_EVEN whose
  *            one-tile block does not fit it, or a tile that does not fit
- *            the device limits; longer views otherwise run in blocks);
+ *            the device limits; longer views otherwise run in blocks; 2-
+ *            or 1-byte elements where the context has no shader atomics,
+ *            but for the AUTO cases gt_context_has_atomics names);
  *            GT_ERR_NO_CONTEXT; GT_ERR_SHADER_BUILD; GT_ERR_OUT_OF_MEMORY
  *            (program table full, GL out of memory); GT_ERR_CONTEXT_LOST;
  *            GT_ERR_GL.
