@@ -109,9 +109,9 @@ typedef struct gt_program {
  * texels, 3 tiles x even/pad), and the registers kernel's vec4 program),
  * as many again batched, and 76 for half precision (4 transpose cases x
  * (c half or float x (SIMPLE, registers, shared, 3 tiles x even/pad), and
- * the shared kernel writing a float c as vec4s)); images 22 per format x
- * 4: about 372, and room to spare. */
-#define GT_PROGRAM_TABLE_SIZE 448
+ * the shared kernel writing a float c as vec4s)), as many again batched;
+ * images 22 per format x 4: about 448, and room to spare. */
+#define GT_PROGRAM_TABLE_SIZE 512
 
 /* Longest slice of K one matmul dispatch sums. Mesa silently stops a
  * shader's loops after 65,535 iterations in all; the tiled kernel, if not

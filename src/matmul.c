@@ -581,7 +581,6 @@ gt_status gt_matmul_batched(gt_context *ctx, gt_view a, gt_view b, gt_view c, gt
   GT__TRY(last_view(c, batch.stride_c, count, &last[2]));
   product_shape shape;
   GT__TRY(check_operands(ctx, last[0], last[1], last[2], d, &shape));
-  GT__CHECK(a.type == GT_F32, GT_ERR_UNSUPPORTED); /* half-precision batches: not yet */
   if (gt__batches_alias(c, batch.stride_c, a, batch.stride_a, count, false) ||
       gt__batches_alias(c, batch.stride_c, b, batch.stride_b, count, false) ||
       gt__batches_alias(c, batch.stride_c, c, batch.stride_c, count, true)) {
@@ -595,7 +594,7 @@ gt_status gt_matmul_batched(gt_context *ctx, gt_view a, gt_view b, gt_view c, gt
    * each prepared here and again when it runs. */
   const uint64_t stride[3] = {batch.stride_a, batch.stride_b, batch.stride_c};
   uint32_t step = gt__min_u32(series_step(&batch), count);
-  bool texels = d->strategy == GT_STRATEGY_AUTO &&
+  bool texels = d->strategy == GT_STRATEGY_AUTO && a.type == GT_F32 &&
                 gt_matmul_auto_kernel(ctx, shape.m, shape.n) == GT_MATMUL_KERNEL_TEXELS;
   static const uint32_t unmoved[3];
   multiply series[4];

@@ -238,12 +238,12 @@ gt_status gt__view_bind_layers(const gt_context *ctx, gt_view v, uint32_t layers
                                gt_bound_view *out) {
   GT__TRY(gt__view_bind(ctx, v, out));
   /* The shader adds layer * stride to uint element offsets: the last
-   * layer's last element must stay below 2^32 as well as in the block. */
-  uint64_t extra = (uint64_t)(layers - 1) * stride;
-  uint64_t size = (uint64_t)out->bind_size + extra * 4;
-  if (stride > UINT32_MAX || extra > UINT32_MAX || size > ctx->limits.max_storage_block_bytes ||
-      size / 4 > UINT32_MAX)
-    return GT_ERR_UNSUPPORTED;
+   * layer's last element must stay below 2^32 as well as in the block,
+   * and the binding ends with the word holding it. */
+  uint64_t extra = (uint64_t)(layers - 1) * stride, elem = gt_type_size(v.type);
+  if (stride > UINT32_MAX || extra > UINT32_MAX) return GT_ERR_UNSUPPORTED;
+  uint64_t size = word_end(gt__view_end_bytes(v) + extra * elem) - (uint64_t)out->bind_offset;
+  if (size > ctx->limits.max_storage_block_bytes || size / elem > UINT32_MAX) return GT_ERR_UNSUPPORTED;
   out->bind_size = (GLsizeiptr)size;
   return GT_OK;
 }
@@ -254,9 +254,28 @@ static gt_view moved(gt_view v, uint64_t elements) {
   return v;
 }
 
+/* v and its stride in elements `scale` times smaller, of type t; false
+ * where a field would overflow. */
+static bool rescale(gt_view *v, uint64_t *stride, uint32_t scale, gt_type t) {
+  uint64_t pitch = gt__view_pitch(*v);
+  if (v->offset > SIZE_MAX / scale || pitch * scale > UINT32_MAX || *stride > UINT64_MAX / scale) return false;
+  v->offset *= scale;
+  v->pitch = (uint32_t)(pitch * scale);
+  v->cols *= scale; /* <= pitch */
+  v->type = t;
+  *stride *= scale;
+  return true;
+}
+
 bool gt__batches_alias(gt_view x, uint64_t stride_x, gt_view y, uint64_t stride_y, uint32_t count,
                        bool same) {
   if (x.buffer != y.buffer || count == 0) return false;
+  /* Elements of different sizes (a float c of half products): both in
+   * the smaller, where sharing a byte is sharing an element. Fields that
+   * would overflow count as overlapping (the call is refused). */
+  size_t size_x = gt_type_size(x.type), size_y = gt_type_size(y.type);
+  if (size_x > size_y && !rescale(&x, &stride_x, (uint32_t)(size_x / size_y), y.type)) return true;
+  if (size_y > size_x && !rescale(&y, &stride_y, (uint32_t)(size_y / size_x), x.type)) return true;
   if (same && count > 1 && stride_x == 0) return true;
   if (stride_x == stride_y) {
     /* x_i and y_j overlap as x and y moved apart by (j - i) strides:

@@ -177,6 +177,106 @@ static void test_edges(void) {
   run_case(130, 70, 50, false, false, GT_F16, GT_STRATEGY_AUTO, 0, false, INPUT_UNIT);
 }
 
+/* Words of random halves in [-1, 1] (both halves of each word). */
+static uint32_t half_noise(size_t i, uint32_t seed) {
+  (void)i, (void)seed;
+  return (uint32_t)random_half(INPUT_UNIT) | (uint32_t)random_half(INPUT_UNIT) << 16;
+}
+
+/* A buffer of `words` words holding `host`. */
+static GLuint buffer_of(const uint32_t *host, size_t words) {
+  GLuint b;
+  glGenBuffers(1, &b);
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, b);
+  glBufferData(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)(words * 4), host, GL_DYNAMIC_COPY);
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+  return b;
+}
+
+/* One batch of `count` half products against the same products run one
+ * by one with gt_matmul (which the cases above check against the
+ * reference), word for word over c's whole buffer: results, guards and
+ * the gaps between products. Strides in elements: packed with odd gaps
+ * (every row parity), or a shared (0). */
+static void run_batch(uint32_t m, uint32_t n, uint32_t k, uint32_t count, bool ta, bool tb, gt_type c_type,
+                      gt_strategy strategy, bool share_a) {
+  uint32_t ar = ta ? k : m, ac = ta ? m : k, br = tb ? n : k, bc = tb ? k : n;
+  gt_view a = {0, 3, ar, ac, ac + 1, GT_F16}, b = {0, 1, br, bc, 0, GT_F16}, c = {0, 5, m, n, n + 3, c_type};
+  size_t span_a = (size_t)(ar - 1) * (ac + 1) + ac, span_b = (size_t)br * bc, span_c = (size_t)(m - 1) * (n + 3) + n;
+  gt_batch batch = {count, share_a ? 0 : span_a + 1, span_b + 3, span_c + 1};
+  size_t a_words = (a.offset + (count - 1) * batch.stride_a + span_a + 2) / 2 + 1;
+  size_t b_words = (b.offset + (count - 1) * batch.stride_b + span_b + 2) / 2 + 1;
+  size_t c_elems = c.offset + (count - 1) * batch.stride_c + span_c + 7;
+  size_t c_words = c_type == GT_F16 ? (c_elems + 1) / 2 : c_elems;
+  a.buffer = gt_test_buffer(a_words, half_noise, 0);
+  b.buffer = gt_test_buffer(b_words, half_noise, 0);
+  uint32_t *c0 = malloc(c_words * 4), *batched = malloc(c_words * 4), *alone = malloc(c_words * 4);
+  bool ok = c0 && batched && alone;
+  for (size_t i = 0; ok && i < c_words; i++)
+    c0[i] = c_type == GT_F16 ? half_noise(i, 0) : 0x3E800000u ^ (uint32_t)(i & 0xFF);
+  GLuint cb = ok ? buffer_of(c0, c_words) : 0, co = ok ? buffer_of(c0, c_words) : 0;
+  gt_matmul_desc d = {strategy, strategy == GT_STRATEGY_TILED_PAD ? 8 : 0, ta, tb, true, 0.5f, -1.25f};
+  gt_status want = c_type == GT_F16 && !gt_context_has_atomics(ctx) ? GT_ERR_UNSUPPORTED : GT_OK;
+  c.buffer = cb;
+  gt_status s = ok ? gt_matmul_batched(ctx, a, b, c, batch, &d) : GT_ERR_OUT_OF_MEMORY;
+  CHECK_STATUS(s, want);
+  c.buffer = co;
+  for (uint32_t i = 0; ok && s == GT_OK && i < count; i++) {
+    gt_view ai = a, bi = b, ci = c;
+    ai.offset += i * batch.stride_a;
+    bi.offset += i * batch.stride_b;
+    ci.offset += i * batch.stride_c;
+    CHECK_STATUS(gt_matmul(ctx, ai, bi, ci, &d), GT_OK);
+  }
+  ok = ok && gt_test_read_all(ctx, cb, c_words, batched) == 0 && gt_test_read_all(ctx, co, c_words, alone) == 0;
+  size_t bad = 0;
+  for (size_t w = 0; ok && w < c_words; w++)
+    if (batched[w] != alone[w] || (s != GT_OK && batched[w] != c0[w])) bad++;
+  /* Something was computed: some result of every product moved (one
+   * half in 65,536 may keep its bits by chance, not all of a product's). */
+  for (uint32_t i = 0; ok && s == GT_OK && i < count; i++) {
+    size_t moved = 0;
+    for (uint32_t r = 0; r < m; r++)
+      for (uint32_t col = 0; col < n; col++) {
+        size_t e = c.offset + i * batch.stride_c + (size_t)r * c.pitch + col;
+        uint32_t now = c_type == GT_F16 ? half_at(batched, e) : batched[e];
+        moved += now != (c_type == GT_F16 ? half_at(c0, e) : c0[e]);
+      }
+    if (moved == 0) bad++;
+  }
+  ok = ok && bad == 0;
+  if (!ok)
+    fprintf(stderr, "FAILED: batch of %u %ux%ux%u%s%s c %s %s%s (%zu wrong)\n", count, m, n, k, ta ? " ta" : "",
+            tb ? " tb" : "", c_type == GT_F16 ? "f16" : "f32", gt_strategy_name(strategy), share_a ? " a shared" : "",
+            bad);
+  CHECK(ok);
+  cases++;
+  GLuint names[4] = {a.buffer, b.buffer, cb, co};
+  glDeleteBuffers(4, names);
+  free(c0), free(batched), free(alone);
+}
+
+/* Batches of 1, 2 and 7 half products, every transpose case, AUTO and the
+ * tiled and SIMPLE kernels; and one past the group-count limit (tiny
+ * products, one layer of groups each). */
+static void test_batches(bool emulated) {
+  static const uint32_t shapes[][3] = {{1, 1, 1}, {17, 33, 9}, {31, 5, 40}, {64, 32, 16}};
+  static const gt_strategy strategies[] = {GT_STRATEGY_AUTO, GT_STRATEGY_SIMPLE, GT_STRATEGY_TILED_PAD};
+  static const uint32_t counts[] = {1, 2, 7};
+  unsigned n = 0;
+  for (size_t sh = 0; sh < sizeof shapes / sizeof shapes[0]; sh++)
+    for (size_t st = 0; st < sizeof strategies / sizeof strategies[0]; st++)
+      for (int tr = 0; tr < 4; tr++) {
+        n++;
+        run_batch(shapes[sh][0], shapes[sh][1], shapes[sh][2], counts[n % 3], tr & 1, tr & 2,
+                  n % 2 ? GT_F16 : GT_F32, strategies[st], n % 5 == 0);
+      }
+  gt_limits l = gt_context_limits(ctx);
+  uint32_t long_count = emulated || l.max_group_count[2] > 70000 ? 300 : l.max_group_count[2] + 2;
+  run_batch(2, 4, 2, long_count, false, true, GT_F16, GT_STRATEGY_AUTO, false);
+  run_batch(3, 2, 5, long_count, true, false, GT_F32, GT_STRATEGY_AUTO, true);
+}
+
 /* Counts the builds of the shared kernel's half-precision programs
  * (variant bit 12, GT_VARIANT_HALF in the library). */
 static void count_shared_half_builds(int level, const char *msg, void *user) {
@@ -233,10 +333,17 @@ static void test_refusals(void) {
   CHECK_STATUS(gt_matmul(ctx, h, f, (gt_view){b, 160, 4, 4, 0, GT_F32}, NULL), GT_ERR_SHAPE_MISMATCH);
   CHECK_STATUS(gt_matmul(ctx, f, f, (gt_view){b, 160, 4, 4, 0, GT_F16}, NULL), GT_ERR_SHAPE_MISMATCH);
   CHECK_STATUS(gt_matmul(ctx, u16, u16, (gt_view){b, 160, 4, 4, 0, GT_U16}, NULL), GT_ERR_UNSUPPORTED);
-  gt_batch batch = {2, 16, 16, 16};
-  CHECK_STATUS(gt_matmul_batched(ctx, h, (gt_view){b, 100, 4, 4, 0, GT_F16}, (gt_view){b, 200, 4, 4, 0, GT_F16},
-                                 batch, NULL),
-               GT_ERR_UNSUPPORTED);
+  /* A batch's float c over its half a, compared by bytes: c_1's floats
+   * 216-231 are halves 432-463, over a_0's 440-455 (c_0, floats 200-215,
+   * misses a_0 and a_1, halves 480-495). */
+  gt_batch batch = {2, 40, 0, 16};
+  CHECK_STATUS(gt_matmul_batched(ctx, (gt_view){b, 440, 4, 4, 0, GT_F16}, (gt_view){b, 300, 4, 4, 0, GT_F16},
+                                 (gt_view){b, 200, 4, 4, 0, GT_F32}, batch, NULL),
+               GT_ERR_ALIASED);
+  /* c 20 floats earlier: halves 360-423, clear of every a and b. */
+  CHECK_STATUS(gt_matmul_batched(ctx, (gt_view){b, 440, 4, 4, 0, GT_F16}, (gt_view){b, 300, 4, 4, 0, GT_F16},
+                                 (gt_view){b, 180, 4, 4, 0, GT_F32}, batch, NULL),
+               GT_OK);
   glDeleteBuffers(1, &b);
 }
 
@@ -249,6 +356,7 @@ int main(int argc, char **argv) {
   test_refusals();
   test_combinations();
   test_edges();
+  test_batches(env.emulated);
   test_shared_kernel(env.min_limits);
   printf("%lu half-precision products checked element by element, guards too\n", cases);
   gt_test_close(&env);

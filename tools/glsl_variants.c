@@ -98,7 +98,6 @@ int main(int argc, char **argv) {
            GT_F32, 0);
     emit_tiled(GT_KERNEL_MATMUL_TILED, v, GT_F32, 0);
     emit_tiled(GT_KERNEL_MATMUL_TILED, v | GT_VARIANT_GUARDED, GT_F32, 0);
-    if (v & GT_VARIANT_BATCHED) continue;
     /* Half-precision a and b, c half or float (then maybe written as
      * vec4s by the shared kernel). */
     for (uint32_t h = 0; h < 2; h++) {
