@@ -698,10 +698,10 @@ gt_status gt_matmul(gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_m
  * batch.stride_x elements: each exactly what gt_matmul(a_i, b_i, c_i, d)
  * gives, bit for bit, on the same context.
  *
- * a, b, c    as gt_matmul's (GT_F32 only: half-precision batches return
- *            GT_ERR_UNSUPPORTED), for product 0; every product's views must lie
- *            inside their buffers. No c_i may overlap a_j, b_j or (i != j)
- *            c_j; the a_i and b_j may overlap one another.
+ * a, b, c    as gt_matmul's (GT_F16 a and b with a GT_F16 or GT_F32 c
+ *            too), for product 0; every product's views must lie inside
+ *            their buffers. No c_i may overlap a_j, b_j or (i != j) c_j,
+ *            compared by bytes; the a_i and b_j may overlap one another.
  * batch      count >= 1; strides in elements, 0 for a matrix every product
  *            shares (a or b; c only when count is 1).
  * d          as gt_matmul's.
