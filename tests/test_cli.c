@@ -453,17 +453,21 @@ static void test_matmul(void) {
 static void check_fails(const char *const *args, int want, const char *names, const char *out);
 
 /* Writes a rows x cols '<f2' file of small integers (exact as halves, and
- * their products' sums exact in f16 and f32 below 2048). */
-static void write_half_ints(const char *name, uint32_t rows, uint32_t cols, uint32_t seed) {
+ * their products' sums exact in f16 and f32 below 2048); a stack of
+ * `count` such matrices where count > 0. */
+static void write_half_ints(const char *name, uint32_t count, uint32_t rows, uint32_t cols, uint32_t seed) {
   npy_array a;
   char err[512];
   memset(&a, 0, sizeof a);
   a.type = GT_F16;
   a.rows = rows;
   a.cols = cols;
-  uint16_t *h = malloc((size_t)rows * cols * 2);
+  a.stacked = count > 0;
+  a.count = count ? count : 1;
+  size_t total = (size_t)a.count * rows * cols;
+  uint16_t *h = malloc(total * 2);
   static const uint16_t ints[5] = {0xC000, 0xBC00, 0x0000, 0x3C00, 0x4000}; /* -2 .. 2 */
-  for (size_t i = 0; h && i < (size_t)rows * cols; i++)
+  for (size_t i = 0; h && i < total; i++)
     h[i] = ints[next_word(&seed) % 5];
   a.data = h;
   if (npy_write(path_in_dir(name), &a, err, sizeof err)) fprintf(stderr, "%s\n", err);
@@ -475,8 +479,8 @@ static double half_int(uint16_t h) { return h == 0xC000 ? -2 : h == 0xBC00 ? -1 
 /* `gltile matmul` on '<f2' files, C as f16 (default) and f32: exact. */
 static void test_matmul_half(void) {
   const uint32_t m = 13, n = 9, k = 23;
-  write_half_ints("ha.npy", m, k, 5);
-  write_half_ints("hb.npy", k, n, 6);
+  write_half_ints("ha.npy", 0, m, k, 5);
+  write_half_ints("hb.npy", 0, k, n, 6);
   bool atomics = device_has_atomics(); /* before any run: it runs gltile info */
   for (int out32 = 0; out32 < 2; out32++) {
     const char *args[] = {"matmul", path_in_dir("ha.npy"), path_in_dir("hb.npy"), "-o", path_in_dir("hc.npy"),
@@ -514,6 +518,31 @@ static void test_matmul_half(void) {
     npy_free(&b);
     npy_free(&c);
   }
+  /* --batch: a stack of 3 a's times the one b, C a stack of f32. */
+  write_half_ints("hs.npy", 3, m, k, 7);
+  const char *batch_args[] = {"matmul",  path_in_dir("hs.npy"), path_in_dir("hb.npy"), "-o", path_in_dir("hsc.npy"),
+                              "--batch", "--out-type",          "f32",                 NULL};
+  CHECK_EQ_U(run(batch_args), 0);
+  npy_array sa, sb, sc;
+  char err[512];
+  bool read = npy_read_stack(path_in_dir("hs.npy"), &sa, err, sizeof err) == 0;
+  read = npy_read_stack(path_in_dir("hb.npy"), &sb, err, sizeof err) == 0 && read;
+  read = npy_read_stack(path_in_dir("hsc.npy"), &sc, err, sizeof err) == 0 && read;
+  bool exact = read && sc.type == GT_F32 && sc.stacked && sc.count == 3 && sc.rows == m && sc.cols == n;
+  for (uint32_t p = 0; exact && p < 3; p++)
+    for (uint32_t i = 0; i < m; i++)
+      for (uint32_t j = 0; j < n; j++) {
+        double want = 0;
+        for (uint32_t kk = 0; kk < k; kk++)
+          want += half_int(((uint16_t *)sa.data)[(p * m + i) * k + kk]) * half_int(((uint16_t *)sb.data)[kk * n + j]);
+        exact = exact && ((float *)sc.data)[(p * m + i) * n + j] == want;
+      }
+  CHECK(exact);
+  npy_free(&sa); /* a failed read leaves its array empty */
+  npy_free(&sb);
+  npy_free(&sc);
+  unlink(path_in_dir("hs.npy"));
+  unlink(path_in_dir("hsc.npy"));
   /* f16 C from f32 inputs: refused, naming the input. */
   write_matrix("fa.npy", GT_F32, 3, 3, true, 1);
   const char *bad[] = {"matmul", path_in_dir("fa.npy"), path_in_dir("fa.npy"), "-o", path_in_dir("hc2.npy"),
