@@ -123,8 +123,8 @@ uint valid_across(quad q, uint k0) { return k0 + q.row_k < gt_k_range.y ? q.insi
  * H100, the shuffle 21.5 (docs/performance.md). */
 #ifdef GT_HALF
 /* A whole quad of halves from the words holding it: 2 where it starts on
- * a word, else 3 (its last element's word is inside the buffer, the
- * host checks). */
+ * a word, else 3 (read only for a whole quad, valid == 4: its last
+ * element lies in the view, so its word in the buffer). */
 vec4 half_quad(bool odd, uint w0, uint w1, uint w2) {
   vec2 lo = unpackHalf2x16(w0), mid = unpackHalf2x16(w1);
   return odd ? vec4(lo.y, mid, unpackHalf2x16(w2).x) : vec4(lo, mid);

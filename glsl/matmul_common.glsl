@@ -6,7 +6,7 @@
 /* GT_VEC4_A, _B, _C (the shared kernel): that operand is read or written
  * as vec4s; its rows start 16-byte aligned and no vec4 straddles an edge
  * of the view or of the K slice (the host checks). */
-/* GT_HALF (every kernel but the texels one): a and b hold IEEE
+/* GT_HALF (SIMPLE, tiled, registers and shared kernels): a and b hold IEEE
  * half-precision elements, two to a 32-bit word, the first in the low
  * half; a_elem / b_elem widen them with unpackHalf2x16 and the sums run in
  * float. GT_HALF_C: c too; each result is rounded to half (overflow to

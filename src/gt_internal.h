@@ -104,13 +104,13 @@ typedef struct gt_program {
  * AUTO's 4x4 blocks of quads and of elements, tiled even/pad/TRUNCATE_A
  * at 3 tiles, NVIDIA's 64-tile, in place SIMPLE and the same 9 tiled, 2
  * copies), and 21 more for each of the 2- and 1-byte sizes (no 4x4 blocks
- * or 64-tile); matmul 69 (4 transpose cases x (SIMPLE, the registers
+ * or 64-tile) and their blocks of words (2, registers 2 more); matmul 69 (4 transpose cases x (SIMPLE, the registers
  * kernel, the shared kernel plain and with 7 choices of vec4 operands,
  * texels, 3 tiles x even/pad), and the registers kernel's vec4 program),
  * as many again batched, and 76 for half precision (4 transpose cases x
  * (c half or float x (SIMPLE, registers, shared, 3 tiles x even/pad), and
  * the shared kernel writing a float c as vec4s)), as many again batched;
- * images 22 per format x 4: about 448, and room to spare. */
+ * images 22 per format x 4: about 452 of 512. */
 #define GT_PROGRAM_TABLE_SIZE 512
 
 /* Longest slice of K one matmul dispatch sums. Mesa silently stops a

@@ -5,8 +5,9 @@
 
 #include <string.h>
 
-/* transpose_quads: 16 x 8 invocations, each a 4x4 block; transpose_words
- * in registers the same, through shared memory tiles of 32 x 32 blocks. */
+/* transpose_quads: 16 x 8 invocations, each a 4x4 block. transpose_words
+ * in registers: the same group; through shared memory: tiles of 32 x 32
+ * blocks. */
 enum { QUADS_GROUP_COLS = 16, QUADS_GROUP_ROWS = 8, WORDS_TILE = 32 };
 
 /* Transposes move bits: a program per element size (gt__bits_type). */
@@ -117,8 +118,10 @@ typedef struct {
   const gt_program *tiled, *simple, *quads, *quad_elements, *big, *words, *words_uvec4;
 } transpose_programs;
 
-/* Whether both views' rows start on a multiple of `unit` elements:
- * offsets and pitches multiples of it (bindings start on 16 bytes). */
+/* Whether both views' rows start on a multiple of `unit` elements of
+ * their bindings: offsets and pitches multiples of it. (Indices count
+ * from the binding's start, so a uvec4 index is exact whatever the
+ * binding's alignment.) */
 static bool rows_on(const gt_bound_view *s, const gt_bound_view *t, uint32_t unit) {
   return s->elem_offset % unit == 0 && s->view.pitch % unit == 0 && t->elem_offset % unit == 0 &&
          t->view.pitch % unit == 0;
@@ -262,10 +265,13 @@ gt_status gt_transpose(gt_context *ctx, gt_view src, gt_view dst, const gt_trans
             src.buffer);
     return GT_ERR_ALIASED;
   }
-  /* AUTO's blocks of words (run_words), where they fit the device. */
+  /* AUTO's blocks of words (run_words), where it runs the tiled kernels
+   * (not on a context whose AUTO truncates) and they fit the device. */
   uint32_t pack = gt__pack(elem);
   uint32_t words_rows = gt__tiled_group_rows(&ctx->limits, WORDS_TILE, WORDS_TILE * WORDS_TILE * pack * 4);
-  bool words = d->strategy == GT_STRATEGY_AUTO && packed && !in_place && (ctx->auto_quads || words_rows);
+  bool words = d->strategy == GT_STRATEGY_AUTO && packed && !in_place &&
+               (strategy == GT_STRATEGY_TILED_PAD || strategy == GT_STRATEGY_TILED_EVEN) &&
+               (ctx->auto_quads || words_rows);
   /* They write whole words only: a transpose they cover whole (both
    * views' rows on words, whole blocks, so no bands, in one binding each,
    * since blocks of views cut to fit one may leave bands) needs no

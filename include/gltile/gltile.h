@@ -434,7 +434,8 @@ bool gt_context_auto_quads(const gt_context *ctx);
  * a GT_F16 c. A transpose of such elements with GT_STRATEGY_AUTO runs
  * without atomics, there too, where src and dst are different views whose
  * offsets, pitches, rows and columns are multiples of the elements a
- * 32-bit word holds (2 or 4), and each fits one storage block. */
+ * 32-bit word holds (2 or 4), each fits one storage block, and the
+ * context's AUTO is not TRUNCATE_A or TRUNCATE_B. */
 bool gt_context_has_atomics(const gt_context *ctx);
 
 /* The kernel matmul's AUTO runs on this context (never DEVICE; REGISTERS
