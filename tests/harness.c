@@ -70,16 +70,21 @@ void gt_test_close(gt_test_env *env) {
   env->ctx = NULL;
 }
 
+GLuint gt_test_buffer_of(const uint32_t *host, size_t words) {
+  GLuint b = 0;
+  glGenBuffers(1, &b);
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, b);
+  glBufferData(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)(words * 4), host, GL_DYNAMIC_COPY);
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+  return b;
+}
+
 GLuint gt_test_buffer(size_t words, uint32_t (*fill)(size_t i, uint32_t seed), uint32_t seed) {
   uint32_t *data = malloc(words * 4);
-  GLuint b = 0;
   if (data == NULL) return 0;
   for (size_t i = 0; i < words; i++)
     data[i] = fill(i, seed);
-  glGenBuffers(1, &b);
-  glBindBuffer(GL_SHADER_STORAGE_BUFFER, b);
-  glBufferData(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)(words * 4), data, GL_DYNAMIC_COPY);
-  glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+  GLuint b = gt_test_buffer_of(data, words);
   free(data);
   return b;
 }

@@ -40,6 +40,9 @@ bool gt_test_window_fits(gt_context *ctx, gt_view v, uint32_t rows, uint32_t col
 /* A new buffer object of `words` 32-bit words, each set by fill(i). */
 GLuint gt_test_buffer(size_t words, uint32_t (*fill)(size_t i, uint32_t seed), uint32_t seed);
 
+/* A fresh buffer holding the `words` words at host. */
+GLuint gt_test_buffer_of(const uint32_t *host, size_t words);
+
 /* Reads every word of a buffer back through gt_read (a 1 x words view). */
 int gt_test_read_all(gt_context *ctx, GLuint buffer, size_t words, uint32_t *out);
 

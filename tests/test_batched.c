@@ -79,12 +79,7 @@ static bool runs_alone(const batch_case *t, uint32_t i) {
 static GLuint new_buffer(size_t words, uint32_t *host, bool data) {
   for (size_t i = 0; i < words; i++)
     host[i] = data ? bits_of(rand_float()) : gt_test_poison(i, (uint32_t)words);
-  GLuint b;
-  glGenBuffers(1, &b);
-  glBindBuffer(GL_SHADER_STORAGE_BUFFER, b);
-  glBufferData(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)(words * 4), host, GL_DYNAMIC_COPY);
-  glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
-  return b;
+  return gt_test_buffer_of(host, words);
 }
 
 /* Lays out the operands of c: product 0's views and strides. */
@@ -151,10 +146,7 @@ static void run_case(const batch_case *t) {
   b.view.buffer = new_buffer(b.words, hb, true);
   /* c holds data (read when beta != 0) in every word, guards included. */
   GLuint c_batched = new_buffer(c.words, hc, true);
-  glGenBuffers(1, &c.view.buffer);
-  glBindBuffer(GL_SHADER_STORAGE_BUFFER, c.view.buffer);
-  glBufferData(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)(c.words * 4), hc, GL_DYNAMIC_COPY);
-  glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+  c.view.buffer = gt_test_buffer_of(hc, c.words);
 
   gt_matmul_desc d = {t->strategy, t->tile, t->trans_a, t->trans_b, t->scale, 0.75f, t->scale ? -1.5f : 0.0f};
   gt_batch batch = {t->count, a.stride, b.stride, c.stride};

@@ -191,16 +191,6 @@ static uint32_t half_noise(size_t i, uint32_t seed) {
   return (uint32_t)random_half(INPUT_UNIT) | (uint32_t)random_half(INPUT_UNIT) << 16;
 }
 
-/* A buffer of `words` words holding `host`. */
-static GLuint buffer_of(const uint32_t *host, size_t words) {
-  GLuint b;
-  glGenBuffers(1, &b);
-  glBindBuffer(GL_SHADER_STORAGE_BUFFER, b);
-  glBufferData(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)(words * 4), host, GL_DYNAMIC_COPY);
-  glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
-  return b;
-}
-
 /* One batch of `count` half products against the same products run one
  * by one with gt_matmul (which the cases above check against the
  * reference), word for word over c's whole buffer: results, guards and
@@ -227,7 +217,7 @@ static void run_batch(uint32_t m, uint32_t n, uint32_t k, uint32_t count, bool t
   bool ok = c0 && batched && alone;
   for (size_t i = 0; ok && i < c_words; i++)
     c0[i] = c_type == GT_F16 ? half_noise(i, 0) : 0x3E800000u ^ (uint32_t)(i & 0xFF);
-  GLuint cb = ok ? buffer_of(c0, c_words) : 0, co = ok ? buffer_of(c0, c_words) : 0;
+  GLuint cb = ok ? gt_test_buffer_of(c0, c_words) : 0, co = ok ? gt_test_buffer_of(c0, c_words) : 0;
   gt_matmul_desc d = {strategy, strategy == GT_STRATEGY_TILED_PAD ? 8 : 0, ta, tb, true, 0.5f, -1.25f};
   gt_status want = c_type == GT_F16 && !gt_context_has_atomics(ctx) ? GT_ERR_UNSUPPORTED : GT_OK;
   c.buffer = cb;

@@ -99,19 +99,12 @@ static bool operand_alloc(operand *x, uint32_t rows, uint32_t cols, layout l) {
   return x->host != NULL;
 }
 
-/* A new buffer object holding `n` host words: the whole buffer is set in
- * one glBufferData, so no gltile call is involved in making the inputs. */
-static GLuint make_buffer(const uint32_t *words, size_t n) {
-  GLuint b = 0;
-  glGenBuffers(1, &b);
-  glBindBuffer(GL_SHADER_STORAGE_BUFFER, b);
-  glBufferData(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)(n * 4), words, GL_DYNAMIC_COPY);
-  glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
-  return b;
-}
+/* New buffer objects hold their host words from one glBufferData
+ * (gt_test_buffer_of), so no gltile call is involved in making the
+ * inputs. */
 
 static bool operand_upload(operand *x) {
-  x->buffer = make_buffer(x->host, x->words);
+  x->buffer = gt_test_buffer_of(x->host, x->words);
   x->view.buffer = x->buffer;
   return x->buffer != 0;
 }
