@@ -198,7 +198,8 @@ void store_quad(uint m, uint n, vec4 sum) {
   if ((i & 1u) == 0u && m < gt_rows_m() && n + 3u < gt_cols_n()) {
     uint w = i >> 1u;
     vec4 value = gt_scale.x * sum;
-    if (gt_scale.y != 0.0) value += gt_scale.y * vec4(unpackHalf2x16(c_words[w]), unpackHalf2x16(c_words[w + 1u]));
+    if (gt_scale.y != 0.0)
+      value += gt_scale.y * vec4(unpackHalf2x16(c_words[w]), unpackHalf2x16(c_words[w + 1u]));
     c_words[w] = half_pair(value.xy);
     c_words[w + 1u] = half_pair(value.zw);
     return;

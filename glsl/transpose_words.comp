@@ -51,13 +51,16 @@ void transpose_block(uint w[GT_PACK], out uint t[GT_PACK]) {
   }
 }
 
+/* The main section's blocks: rows, word columns. */
+uvec2 main_blocks() { return uvec2(gt_views[0].x / uint(GT_PACK), gt_views[0].y); }
+
 #ifndef GT_UVEC4
 /* Block (row, col), in blocks and words, of the source, transposed: zero
  * outside the main section (padded tiles) where guarded. */
 void load_block(uvec2 block, bool guarded, out uint t[GT_PACK]) {
   uvec4 s = gt_views[0];
   uint w[GT_PACK];
-  bool inside = !guarded || (block.x < s.x / uint(GT_PACK) && block.y < s.y);
+  bool inside = !guarded || all(lessThan(block, main_blocks()));
   uint at = s.z + block.x * uint(GT_PACK) * s.w + block.y;
   for (uint p = 0u; p < uint(GT_PACK); p++)
     w[p] = inside ? src[at + p * s.w] : 0u;
@@ -67,8 +70,8 @@ void load_block(uvec2 block, bool guarded, out uint t[GT_PACK]) {
 /* Word q of block (row, col) of the source, transposed, into place:
  * destination row col * GT_PACK + q, word row. */
 void store_word(uvec2 block, uint q, uint word, bool guarded) {
-  uvec4 s = gt_views[0], d = gt_views[1];
-  if (!guarded || (block.x < s.x / uint(GT_PACK) && block.y < s.y))
+  uvec4 d = gt_views[1];
+  if (!guarded || all(lessThan(block, main_blocks())))
     dst[d.z + (block.y * uint(GT_PACK) + q) * d.w + block.x] = word;
 }
 
@@ -146,8 +149,7 @@ void main() {
   /* A tile wholly inside the main section takes no guards, in loops of
    * its own (the tiled kernel's finding: transpose_tiled.comp). The test
    * is the group's, and barrier() stays outside control flow. */
-  uvec4 s = gt_views[0];
-  bool whole = origin.x + T <= s.x / uint(GT_PACK) && origin.y + T <= s.y;
+  bool whole = all(lessThanEqual(origin + T, main_blocks()));
   if (whole)
     read_tile(origin, false);
   else

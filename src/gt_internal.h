@@ -104,7 +104,8 @@ typedef struct gt_program {
  * AUTO's 4x4 blocks of quads and of elements, tiled even/pad/TRUNCATE_A
  * at 3 tiles, NVIDIA's 64-tile, in place SIMPLE and the same 9 tiled, 2
  * copies), and 21 more for each of the 2- and 1-byte sizes (no 4x4 blocks
- * or 64-tile) and their blocks of words (2, registers 2 more); matmul 69 (4 transpose cases x (SIMPLE, the registers
+ * or 64-tile) with their blocks of words (1 through shared tiles, or 2 in
+ * registers); matmul 69 (4 transpose cases x (SIMPLE, the registers
  * kernel, the shared kernel plain and with 7 choices of vec4 operands,
  * texels, 3 tiles x even/pad), and the registers kernel's vec4 program),
  * as many again batched, and 76 for half precision (4 transpose cases x

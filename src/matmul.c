@@ -442,9 +442,9 @@ static gt_status prepare(gt_context *ctx, gt_view a, gt_view b, gt_view c, const
      * (the soak's warm-up counts on it). */
     if (kernel == GT_MATMUL_KERNEL_SHARED) {
       /* Halves move as words (two or three to a quad), never as vec4s. */
-      mu->vec4_needs = vec4_operands(gt__view_rows_aligned(a) && !half, gt__view_rows_aligned(b) && !half,
-                                     gt__view_rows_aligned(c) && c.type == GT_F32, m, n, 0, k, d->trans_a,
-                                     d->trans_b);
+      mu->vec4_needs =
+          vec4_operands(gt__view_rows_aligned(a) && !half, gt__view_rows_aligned(b) && !half,
+                        gt__view_rows_aligned(c) && c.type == GT_F32, m, n, 0, k, d->trans_a, d->trans_b);
       GT__TRY(
           shared_programs(ctx, whole, d, rebind, plan, variant, mu->vec4_needs, &mu->main_prog, &mu->vec4));
       break;

@@ -166,8 +166,8 @@ uint64_t gt__source_hash(void) {
   const uint32_t every_flag = GT_VARIANT_GUARDED | GT_VARIANT_ALIASED | GT_VARIANT_TRANS_A |
                               GT_VARIANT_TRANS_B | GT_VARIANT_TRUNCATE_A | GT_VARIANT_VEC4_A |
                               GT_VARIANT_VEC4_B | GT_VARIANT_VEC4_C | GT_VARIANT_ELEMENTS |
-                              GT_VARIANT_BATCHED | GT_VARIANT_HALF | GT_VARIANT_HALF_C | GT_VARIANT_REGISTERS |
-                              GT_VARIANT_UVEC4 | 3u << GT_VARIANT_ROTATE_SHIFT;
+                              GT_VARIANT_BATCHED | GT_VARIANT_HALF | GT_VARIANT_HALF_C |
+                              GT_VARIANT_REGISTERS | GT_VARIANT_UVEC4 | 3u << GT_VARIANT_ROTATE_SHIFT;
   /* Each kernel as the library assembles it: the prelude, its include
    * and its text (every embedded GLSL file is one of these) and the
    * strings between them. */

@@ -118,6 +118,12 @@ typedef struct {
   const gt_program *tiled, *simple, *quads, *quad_elements, *big, *words, *words_uvec4;
 } transpose_programs;
 
+/* Whether v's rows start on words of `pack` elements: offset and pitch
+ * multiples of it. */
+static bool view_on_words(gt_view v, uint32_t pack) {
+  return v.offset % pack == 0 && gt__view_pitch(v) % pack == 0;
+}
+
 /* Whether both views' rows start on a multiple of `unit` elements of
  * their bindings: offsets and pitches multiples of it. (Indices count
  * from the binding's start, so a uvec4 index is exact whatever the
@@ -277,8 +283,8 @@ gt_status gt_transpose(gt_context *ctx, gt_view src, gt_view dst, const gt_trans
    * since blocks of views cut to fit one may leave bands) needs no
    * atomics, and builds no kernel that has them. */
   bool in_blocks = !gt__view_fits(ctx, src) || !gt__view_fits(ctx, dst);
-  bool words_only = words && !in_blocks && src.offset % pack == 0 && gt__view_pitch(src) % pack == 0 && dst.offset % pack == 0 &&
-                    gt__view_pitch(dst) % pack == 0 && src.rows % pack == 0 && src.cols % pack == 0;
+  bool words_only = words && !in_blocks && view_on_words(src, pack) && view_on_words(dst, pack) &&
+                    src.rows % pack == 0 && src.cols % pack == 0;
   if (packed && !words_only) GT__TRY(gt__need_atomics(ctx, "a transpose of 2- or 1-byte elements"));
   if (in_place) {
     gt_bound_view v;

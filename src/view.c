@@ -258,7 +258,8 @@ static gt_view moved(gt_view v, uint64_t elements) {
  * where a field would overflow. */
 static bool rescale(gt_view *v, uint64_t *stride, uint32_t scale, gt_type t) {
   uint64_t pitch = gt__view_pitch(*v);
-  if (v->offset > SIZE_MAX / scale || pitch * scale > UINT32_MAX || *stride > UINT64_MAX / scale) return false;
+  if (v->offset > SIZE_MAX / scale || pitch * scale > UINT32_MAX || *stride > UINT64_MAX / scale)
+    return false;
   v->offset *= scale;
   v->pitch = (uint32_t)(pitch * scale);
   v->cols *= scale; /* <= pitch */

@@ -520,8 +520,15 @@ static void test_matmul_half(void) {
   }
   /* --batch: a stack of 3 a's times the one b, C a stack of f32. */
   write_half_ints("hs.npy", 3, m, k, 7);
-  const char *batch_args[] = {"matmul",  path_in_dir("hs.npy"), path_in_dir("hb.npy"), "-o", path_in_dir("hsc.npy"),
-                              "--batch", "--out-type",          "f32",                 NULL};
+  const char *batch_args[] = {"matmul",
+                              path_in_dir("hs.npy"),
+                              path_in_dir("hb.npy"),
+                              "-o",
+                              path_in_dir("hsc.npy"),
+                              "--batch",
+                              "--out-type",
+                              "f32",
+                              NULL};
   CHECK_EQ_U(run(batch_args), 0);
   npy_array sa, sb, sc;
   char err[512];
@@ -534,7 +541,8 @@ static void test_matmul_half(void) {
       for (uint32_t j = 0; j < n; j++) {
         double want = 0;
         for (uint32_t kk = 0; kk < k; kk++)
-          want += half_int(((uint16_t *)sa.data)[(p * m + i) * k + kk]) * half_int(((uint16_t *)sb.data)[kk * n + j]);
+          want += half_int(((uint16_t *)sa.data)[(p * m + i) * k + kk]) *
+                  half_int(((uint16_t *)sb.data)[kk * n + j]);
         exact = exact && ((float *)sc.data)[(p * m + i) * n + j] == want;
       }
   CHECK(exact);

@@ -200,7 +200,8 @@ static void run_batch(uint32_t m, uint32_t n, uint32_t k, uint32_t count, bool t
                       gt_strategy strategy, bool share_a) {
   uint32_t ar = ta ? k : m, ac = ta ? m : k, br = tb ? n : k, bc = tb ? k : n;
   gt_view a = {0, 3, ar, ac, ac + 1, GT_F16}, b = {0, 1, br, bc, 0, GT_F16}, c = {0, 5, m, n, n + 3, c_type};
-  size_t span_a = (size_t)(ar - 1) * (ac + 1) + ac, span_b = (size_t)br * bc, span_c = (size_t)(m - 1) * (n + 3) + n;
+  size_t span_a = (size_t)(ar - 1) * (ac + 1) + ac, span_b = (size_t)br * bc,
+         span_c = (size_t)(m - 1) * (n + 3) + n;
   gt_batch batch = {count, share_a ? 0 : span_a + 1, span_b + 3, span_c + 1};
   if (strides_by_4) {
     batch.stride_a = (batch.stride_a + 3) / 4 * 4;
@@ -231,7 +232,8 @@ static void run_batch(uint32_t m, uint32_t n, uint32_t k, uint32_t count, bool t
     ci.offset += i * batch.stride_c;
     CHECK_STATUS(gt_matmul(ctx, ai, bi, ci, &d), GT_OK);
   }
-  ok = ok && gt_test_read_all(ctx, cb, c_words, batched) == 0 && gt_test_read_all(ctx, co, c_words, alone) == 0;
+  ok = ok && gt_test_read_all(ctx, cb, c_words, batched) == 0 &&
+       gt_test_read_all(ctx, co, c_words, alone) == 0;
   size_t bad = 0;
   for (size_t w = 0; ok && w < c_words; w++)
     if (batched[w] != alone[w] || (s != GT_OK && batched[w] != c0[w])) bad++;
@@ -249,9 +251,9 @@ static void run_batch(uint32_t m, uint32_t n, uint32_t k, uint32_t count, bool t
   }
   ok = ok && bad == 0;
   if (!ok)
-    fprintf(stderr, "FAILED: batch of %u %ux%ux%u%s%s c %s %s%s (%zu wrong)\n", count, m, n, k, ta ? " ta" : "",
-            tb ? " tb" : "", c_type == GT_F16 ? "f16" : "f32", gt_strategy_name(strategy), share_a ? " a shared" : "",
-            bad);
+    fprintf(stderr, "FAILED: batch of %u %ux%ux%u%s%s c %s %s%s (%zu wrong)\n", count, m, n, k,
+            ta ? " ta" : "", tb ? " tb" : "", c_type == GT_F16 ? "f16" : "f32", gt_strategy_name(strategy),
+            share_a ? " a shared" : "", bad);
   CHECK(ok);
   cases++;
   GLuint names[4] = {a.buffer, b.buffer, cb, co};
@@ -316,7 +318,8 @@ static void test_shared_kernel(bool min_limits, bool emulated) {
    * where the context has no atomics). */
   unsigned want = 0, half_c = gt_context_has_atomics(shared) ? 1 : 0;
   for (int tr = 0; tr < 4; tr += emulated ? 3 : 1) {
-    run_case(1031, 1030, 19, tr & 1, tr & 2, tr % 2 ? GT_F16 : GT_F32, GT_STRATEGY_AUTO, 0, tr < 2, INPUT_UNIT);
+    run_case(1031, 1030, 19, tr & 1, tr & 2, tr % 2 ? GT_F16 : GT_F32, GT_STRATEGY_AUTO, 0, tr < 2,
+             INPUT_UNIT);
     want += tr % 2 ? half_c : 1;
     if (emulated) continue;
     run_case(1025, 1090, 8, tr & 1, tr & 2, tr % 2 ? GT_F32 : GT_F16, GT_STRATEGY_AUTO, 0, tr >= 2,
@@ -339,7 +342,8 @@ static void test_shared_kernel(bool min_limits, bool emulated) {
   }
   ctx = saved;
   gt_context_release(shared);
-  if (builds < want) printf("FAILED: the shared kernel built %u half-precision programs, want %u\n", builds, want);
+  if (builds < want)
+    printf("FAILED: the shared kernel built %u half-precision programs, want %u\n", builds, want);
   CHECK(builds >= want);
 }
 

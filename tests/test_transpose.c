@@ -92,9 +92,9 @@ static bool run_op(gt_extent e, gt_type type, gt_strategy strategy, uint32_t til
     bool one_binding = gt_test_view_fits(ctx, vs) && gt_test_view_fits(ctx, vd);
     gt_strategy auto_is = gt_context_auto_strategy(ctx); /* SIMPLE turns TILED_PAD for packed types */
     bool auto_tiled = auto_is != GT_STRATEGY_TRUNCATE_A && auto_is != GT_STRATEGY_TRUNCATE_B;
-    bool words_only = !copy && strategy == GT_STRATEGY_AUTO && auto_tiled && one_binding && ls.guard % pack == 0 &&
-                      (e.cols + ls.extra) % pack == 0 && ld.guard % pack == 0 && (et.cols + ld.extra) % pack == 0 &&
-                      e.rows % pack == 0 && e.cols % pack == 0;
+    bool words_only = !copy && strategy == GT_STRATEGY_AUTO && auto_tiled && one_binding &&
+                      ls.guard % pack == 0 && (e.cols + ls.extra) % pack == 0 && ld.guard % pack == 0 &&
+                      (et.cols + ld.extra) % pack == 0 && e.rows % pack == 0 && e.cols % pack == 0;
     if (want_status == GT_OK && size < 4 && !words_only && !gt_context_has_atomics(ctx))
       want_status = GT_ERR_UNSUPPORTED;
     CHECK_STATUS(s, want_status);
