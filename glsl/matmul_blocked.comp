@@ -1,51 +1,171 @@
-/* Register-blocked matmul, AUTO's kernel: each invocation keeps a 4 x 4
- * block of c in four vec4 registers and, for every k, loads 4 values of
- * op(a) and 4 of op(b) to make 16 multiply-adds: four times the work per
- * load of SIMPLE, with no shared memory and no barrier (which cost most
- * where shared memory is plain memory, as on llvmpipe and Mali).
+/* Register-blocked matmul without shared memory or barriers: AUTO's
+ * kernel on mobile GPUs (Mali, Adreno, VideoCore), and on others for
+ * products too small for the shared kernel. 8 x 8 invocations, each
+ * keeping a 4 x 4 block of c in four vec4 registers: the shape the mobile
+ * GEMM libraries use (4x4 to 4x8 results, 64 to 128 invocations, no shared
+ * memory), which the Mali, Adreno and V3D compilers keep free of spills
+ * (their statistics: docs/performance.md).
  *
- * The grid is padded to whole blocks. Rows and columns past the matrix
- * are clamped for loading, so the K loop needs no guard, and only the
- * stores are guarded. GT_TILE = 4 x the group's side. */
+ * Per 4 steps of K an invocation loads 4 quads of op(a) and 4 of op(b)
+ * and makes 64 multiply-adds. A quad is 4 elements adjacent in the stored
+ * matrix: along K where the operand is stored untransposed (a) or
+ * transposed (b), across K otherwise, as in the shared kernel. Where a
+ * view allows (GT_VEC4_A, _B: rows 16-byte aligned and no quad straddling
+ * an edge of the view or of the K slice; the host checks) a quad is one
+ * vec4 load, else 4 float loads; GT_VEC4_C writes c's rows of 4 results
+ * as vec4s. Quads across K are the outer-product form and need the
+ * fewest registers (a^T b: 4 + 4 values live per k); along K, the 4 x 4
+ * values of a step are regrouped in registers, which costs nothing on the
+ * scalar GPUs this is for.
+ *
+ * Rows of op(a) and columns of op(b) past the matrix are clamped for
+ * loading, so the K loop has no guard; only the stores are guarded. K
+ * runs 4 at a time, then one at a time for the last K % 4. GT_K1 runs
+ * every k on its own, with quads only across K: 16 results and 8 values
+ * live, within the 32 registers at which Mali Bifrost and Valhall keep
+ * their full thread count (4 at a time holds 48).
+ * GT_TILE = 4 x the group's side. */
 #if !defined(GT_TILE) || !defined(GT_GROUP_ROWS)
 #error "GT_TILE and GT_GROUP_ROWS must be defined"
 #endif
 
-void main() {
-  uvec2 first = gt_tile_origin() + gt_local() * 4u;
-  uvec4 m = min(uvec4(first.x) + uvec4(0u, 1u, 2u, 3u), uvec4(gt_rows_m() - 1u));
-  uvec4 n = min(uvec4(first.y) + uvec4(0u, 1u, 2u, 3u), uvec4(gt_cols_n() - 1u));
-
-  /* Index of op(a)[m][k] and op(b)[k][n] at k = 0, and their step per k. */
-  uint k0 = gt_k_range.x;
-  uvec4 a_from = uvec4(a_index(m.x, k0), a_index(m.y, k0), a_index(m.z, k0), a_index(m.w, k0));
-  uvec4 b_from = uvec4(b_index(k0, n.x), b_index(k0, n.y), b_index(k0, n.z), b_index(k0, n.w));
+/* op(a)[m][k] and op(b)[k][n] in their stored views. */
 #ifdef GT_TRANS_A
-  uint a_step = gt_views[0].w;
+#define A_AT(m, k) gt_index(0u, uvec2(k, m))
 #else
-  uint a_step = 1u;
+#define A_AT(m, k) gt_index(0u, uvec2(m, k))
 #endif
 #ifdef GT_TRANS_B
-  uint b_step = 1u;
+#define B_AT(k, n) gt_index(1u, uvec2(n, k))
 #else
-  uint b_step = gt_views[1].w;
+#define B_AT(k, n) gt_index(1u, uvec2(k, n))
 #endif
 
+/* An operand moving as vec4s along K makes the K slice whole quads (the
+ * host checks): no K % 4 steps are left. */
+#if (defined(GT_VEC4_A) && !defined(GT_TRANS_A)) || (defined(GT_VEC4_B) && defined(GT_TRANS_B))
+#define K_WHOLE 1
+#endif
+#if defined(GT_K1) && defined(K_WHOLE)
+#error "GT_K1 moves no quad along K"
+#endif
+
+/* One element of a or b, wherever the operand is declared as vec4s. */
+#ifdef GT_VEC4_A
+float a_one(uint i) { return a4[i >> 2u][i & 3u]; }
+#else
+float a_one(uint i) { return a_elem(i); }
+#endif
+#ifdef GT_VEC4_B
+float b_one(uint i) { return b4[i >> 2u][i & 3u]; }
+#else
+float b_one(uint i) { return b_elem(i); }
+#endif
+
+/* The step's values at k, regrouped per k: a_k[j] = op(a)[m][k + j] for
+ * the 4 rows m, b_k[j] = op(b)[k + j][n] for the 4 columns n. Across K a
+ * quad is already one k's 4 rows (columns); along K it is one row's
+ * (column's) 4 k. As vec4s a quad starts at m.x (n.x): where the first row
+ * lies past the matrix, the clamped index rounds down to the last quad. */
+void load_a(uvec4 m, uint k, out vec4 a_k[4]) {
+#if defined(GT_TRANS_A) && defined(GT_VEC4_A)
+  for (uint j = 0u; j < 4u; j++) a_k[j] = a4[A_AT(m.x, k + j) >> 2u];
+#elif defined(GT_TRANS_A)
+  for (uint j = 0u; j < 4u; j++)
+    a_k[j] = vec4(a_elem(A_AT(m.x, k + j)), a_elem(A_AT(m.y, k + j)), a_elem(A_AT(m.z, k + j)),
+                  a_elem(A_AT(m.w, k + j)));
+#else
+  vec4 r[4];
+  for (uint i = 0u; i < 4u; i++) {
+    uint at = A_AT(m[i], k);
+#ifdef GT_VEC4_A
+    r[i] = a4[at >> 2u];
+#else
+    r[i] = vec4(a_elem(at), a_elem(at + 1u), a_elem(at + 2u), a_elem(at + 3u));
+#endif
+  }
+  for (uint j = 0u; j < 4u; j++) a_k[j] = vec4(r[0][j], r[1][j], r[2][j], r[3][j]);
+#endif
+}
+void load_b(uvec4 n, uint k, out vec4 b_k[4]) {
+#if !defined(GT_TRANS_B) && defined(GT_VEC4_B)
+  for (uint j = 0u; j < 4u; j++) b_k[j] = b4[B_AT(k + j, n.x) >> 2u];
+#elif !defined(GT_TRANS_B)
+  for (uint j = 0u; j < 4u; j++)
+    b_k[j] = vec4(b_elem(B_AT(k + j, n.x)), b_elem(B_AT(k + j, n.y)), b_elem(B_AT(k + j, n.z)),
+                  b_elem(B_AT(k + j, n.w)));
+#else
+  vec4 s[4];
+  for (uint i = 0u; i < 4u; i++) {
+    uint at = B_AT(k, n[i]);
+#ifdef GT_VEC4_B
+    s[i] = b4[at >> 2u];
+#else
+    s[i] = vec4(b_elem(at), b_elem(at + 1u), b_elem(at + 2u), b_elem(at + 3u));
+#endif
+  }
+  for (uint j = 0u; j < 4u; j++) b_k[j] = vec4(s[0][j], s[1][j], s[2][j], s[3][j]);
+#endif
+}
+
+void main() {
+  uvec2 first = gt_tile_origin() + gt_local() * 4u;
+  uint rows_m = gt_rows_m(), cols_n = gt_cols_n();
+  /* The rows and columns this invocation loads, clamped into op(a)'s rows
+   * and op(b)'s columns. A quad across K starts at the clamped first one:
+   * it is whole there (the host checks the extent is whole quads). */
+  uvec4 m = min(uvec4(first.x) + uvec4(0u, 1u, 2u, 3u), uvec4(rows_m - 1u));
+  uvec4 n = min(uvec4(first.y) + uvec4(0u, 1u, 2u, 3u), uvec4(cols_n - 1u));
+
   vec4 c0 = vec4(0.0), c1 = vec4(0.0), c2 = vec4(0.0), c3 = vec4(0.0);
-  for (uint k = k0; k < gt_k_range.y; k++) {
-    vec4 a = vec4(a_elem(a_from.x), a_elem(a_from.y), a_elem(a_from.z), a_elem(a_from.w));
-    vec4 b = vec4(b_elem(b_from.x), b_elem(b_from.y), b_elem(b_from.z), b_elem(b_from.w));
+  uint k = gt_k_range.x, k_end = gt_k_range.y;
+#ifndef GT_K1
+  for (; k + 4u <= k_end; k += 4u) {
+    vec4 a_k[4], b_k[4];
+    load_a(m, k, a_k);
+    load_b(n, k, b_k);
+    for (uint j = 0u; j < 4u; j++) {
+      c0 += a_k[j].x * b_k[j];
+      c1 += a_k[j].y * b_k[j];
+      c2 += a_k[j].z * b_k[j];
+      c3 += a_k[j].w * b_k[j];
+    }
+  }
+#endif
+#ifndef K_WHOLE
+  /* The last K % 4 steps (under GT_K1 every step), one k at a time; a
+   * quad across K is one vec4 here too. */
+  for (; k < k_end; k++) {
+#if defined(GT_TRANS_A) && defined(GT_VEC4_A)
+    vec4 a = a4[A_AT(m.x, k) >> 2u];
+#else
+    vec4 a = vec4(a_one(A_AT(m.x, k)), a_one(A_AT(m.y, k)), a_one(A_AT(m.z, k)), a_one(A_AT(m.w, k)));
+#endif
+#if !defined(GT_TRANS_B) && defined(GT_VEC4_B)
+    vec4 b = b4[B_AT(k, n.x) >> 2u];
+#else
+    vec4 b = vec4(b_one(B_AT(k, n.x)), b_one(B_AT(k, n.y)), b_one(B_AT(k, n.z)), b_one(B_AT(k, n.w)));
+#endif
     c0 += a.x * b;
     c1 += a.y * b;
     c2 += a.z * b;
     c3 += a.w * b;
-    a_from += a_step;
-    b_from += b_step;
   }
+#endif
+
   vec4 rows[4] = vec4[4](c0, c1, c2, c3);
-  for (int i = 0; i < 4; i++) {
-    for (int j = 0; j < 4; j++) {
-      store_c_guarded(first.x + uint(i), first.y + uint(j), rows[i][j]);
+  for (uint i = 0u; i < 4u; i++) {
+    uint row = first.x + i;
+#ifdef GT_VEC4_C
+    /* N is whole quads, so a row's 4 results lie wholly inside or outside. */
+    if (row < rows_m && first.y < cols_n) {
+      uint at = gt_index(2u, uvec2(row, first.y)) >> 2u;
+      vec4 value = gt_scale.x * rows[i];
+      if (gt_scale.y != 0.0) value += gt_scale.y * c4[at];
+      c4[at] = value;
     }
+#else
+    for (uint j = 0u; j < 4u; j++) store_c_guarded(row, first.y + j, rows[i][j]);
+#endif
   }
 }

@@ -160,7 +160,7 @@ gt_status gt_context_init(void *mem, size_t size, const gt_context_desc *d, gt_c
   if (d == NULL) d = &zero_desc;
   const gt_allocator *a = &d->allocator;
   GT__CHECK((a->alloc == NULL) == (a->free == NULL), GT_ERR_INVALID_ARGUMENT);
-  GT__CHECK((unsigned)d->matmul_kernel <= GT_MATMUL_KERNEL_TEXELS, GT_ERR_INVALID_ARGUMENT);
+  GT__CHECK((unsigned)d->matmul_kernel <= GT_MATMUL_KERNEL_REGISTERS_K1, GT_ERR_INVALID_ARGUMENT);
   GT__CHECK(d->transpose_strategy == GT_STRATEGY_AUTO || d->transpose_strategy == GT_STRATEGY_SIMPLE ||
                 d->transpose_strategy == GT_STRATEGY_TILED_PAD ||
                 d->transpose_strategy == GT_STRATEGY_TRUNCATE_A ||

@@ -33,7 +33,8 @@ enum { BYTES_MOBILE = 27, BYTES_DESKTOP = 31 };
  * against 13.8. It runs there what the texels kernel cannot take. */
 #define CPU_ORDER .stripe_bytes_log2 = 20, .shared_min_blocks = 64
 
-/* First match wins; the last entry (renderer NULL) is the fallback.
+/* First match wins (renderer: substrings separated by '|', '^' for a
+ * prefix); the last entry (renderer NULL) is the fallback.
  *
  * Measured here (gltile bench, medians): llvmpipe, where shared memory is
  * plain memory and each barrier() switches coroutines, runs SIMPLE about
@@ -45,10 +46,10 @@ enum { BYTES_MOBILE = 27, BYTES_DESKTOP = 31 };
  * 4099x4097x4101, first versions of both), and since then below 64
  * blocks of c AUTO runs the registers kernel (H100_ORDER, matmul.c).
  * The other entries are not measured: Mali has no dedicated shared
- * memory (so SIMPLE and the registers kernel);
- * Adreno, PowerVR, AMD and Intel have small caches next to their shared
- * memory, which the shared kernel is for. VideoCore (V3D) has little of
- * either; its compute units are narrow, hence the 16-tile.
+ * memory (so SIMPLE and the registers kernel); PowerVR, AMD and Intel
+ * have small caches next to their shared memory, which the shared kernel
+ * is for. VideoCore (V3D) has little of either; its compute units are
+ * narrow, hence the 16-tile.
  *
  * auto_tile: on the H100, 64x64 tiles ran 85-93% of a copy at 8192^2
  * where 32x32 tiles ran 61-84%, and 73% against 30% at 16384^2; moving
@@ -77,28 +78,61 @@ static const gt_device_entry table[] = {
     {.renderer = "Intel", .name = "Intel", .transpose = GT_STRATEGY_TILED_PAD,
      .matmul_kernel = GT_MATMUL_KERNEL_SHARED, .dispatch_flops_log2 = FLOPS_MOBILE,
      .dispatch_bytes_log2 = BYTES_MOBILE, H100_ORDER},
-    {.renderer = "Mali", .name = "Mali", .transpose = GT_STRATEGY_SIMPLE, .matmul_kernel = GT_MATMUL_KERNEL_REGISTERS,
+    /* Mali, Adreno and VideoCore: chosen from their compilers' statistics
+     * (Mesa 22.3.6's panfrost, freedreno and v3d, `gltile compile --stats`
+     * on fake devices: docs/performance.md), not measured on the hardware.
+     * None runs the shared matmul kernel (8 x 8 results, 256 invocations
+     * behind barriers: the shape their GEMM libraries avoid). Bifrost and
+     * Valhall keep their full thread count at 32 registers or fewer: the
+     * registers kernel taking 4 k a step held more and ran one thread,
+     * REGISTERS_K1 runs two. Midgard's packed in-place 32-tile spilled
+     * (1:46); its 16-tile does not. Adreno: groups behind barriers of at
+     * most 64 invocations (its drivers fail large ones under register
+     * pressure). */
+    {.renderer = "Mali-T", .name = "Mali Midgard", .compiled = true, .transpose = GT_STRATEGY_SIMPLE, .tile = 16,
+     .matmul_kernel = GT_MATMUL_KERNEL_REGISTERS_K1, .dispatch_flops_log2 = FLOPS_MOBILE,
+     .dispatch_bytes_log2 = BYTES_MOBILE, H100_ORDER},
+    {.renderer = "Mali-G31|Mali-G51|Mali-G52|Mali-G71|Mali-G72|Mali-G76", .name = "Mali Bifrost",
+     .compiled = true, .transpose = GT_STRATEGY_SIMPLE, .matmul_kernel = GT_MATMUL_KERNEL_REGISTERS_K1,
      .dispatch_flops_log2 = FLOPS_MOBILE, .dispatch_bytes_log2 = BYTES_MOBILE, H100_ORDER},
-    {.renderer = "Adreno", .name = "Adreno", .transpose = GT_STRATEGY_TILED_PAD,
-     .matmul_kernel = GT_MATMUL_KERNEL_SHARED, .dispatch_flops_log2 = FLOPS_MOBILE,
+    {.renderer = "Mali", .name = "Mali Valhall", .compiled = true, .transpose = GT_STRATEGY_SIMPLE,
+     .matmul_kernel = GT_MATMUL_KERNEL_REGISTERS_K1, .dispatch_flops_log2 = FLOPS_MOBILE,
+     .dispatch_bytes_log2 = BYTES_MOBILE, H100_ORDER},
+    /* Qualcomm's driver says "Adreno (TM) 630", Mesa's freedreno "FD630". */
+    {.renderer = "Adreno|^FD", .name = "Adreno", .compiled = true, .transpose = GT_STRATEGY_TILED_PAD,
+     .matmul_kernel = GT_MATMUL_KERNEL_REGISTERS, .barrier_invocations = 64, .dispatch_flops_log2 = FLOPS_MOBILE,
      .dispatch_bytes_log2 = BYTES_MOBILE, H100_ORDER},
     {.renderer = "PowerVR", .name = "PowerVR", .transpose = GT_STRATEGY_TILED_PAD,
      .matmul_kernel = GT_MATMUL_KERNEL_SHARED, .dispatch_flops_log2 = FLOPS_MOBILE,
      .dispatch_bytes_log2 = BYTES_MOBILE, H100_ORDER},
-    {.renderer = "V3D", .name = "VideoCore", .transpose = GT_STRATEGY_TILED_PAD, .tile = 16,
-     .matmul_kernel = GT_MATMUL_KERNEL_REGISTERS, .dispatch_flops_log2 = FLOPS_MOBILE,
-     .dispatch_bytes_log2 = BYTES_MOBILE, H100_ORDER},
-    {.renderer = "VideoCore", .name = "VideoCore", .transpose = GT_STRATEGY_TILED_PAD, .tile = 16,
-     .matmul_kernel = GT_MATMUL_KERNEL_REGISTERS, .dispatch_flops_log2 = FLOPS_MOBILE,
+    {.renderer = "V3D|VideoCore", .name = "VideoCore", .compiled = true, .transpose = GT_STRATEGY_TILED_PAD,
+     .tile = 16, .matmul_kernel = GT_MATMUL_KERNEL_REGISTERS_K1, .dispatch_flops_log2 = FLOPS_MOBILE,
      .dispatch_bytes_log2 = BYTES_MOBILE, H100_ORDER},
     {.renderer = NULL, .name = "fallback", .transpose = GT_STRATEGY_TILED_PAD,
      .matmul_kernel = GT_MATMUL_KERNEL_SHARED, .dispatch_flops_log2 = FLOPS_MOBILE,
      .dispatch_bytes_log2 = BYTES_MOBILE, H100_ORDER},
 };
 
+/* Whether renderer matches pattern: alternatives separated by '|', each a
+ * substring, or with a leading '^' a prefix. */
+static bool matches(const char *renderer, const char *pattern) {
+  for (const char *p = pattern; *p != '\0';) {
+    bool prefix = *p == '^';
+    if (prefix) p++;
+    size_t len = strcspn(p, "|");
+    for (const char *r = renderer; *r != '\0'; r++) {
+      if (strncmp(r, p, len) == 0) return true;
+      if (prefix) break;
+    }
+    p += len;
+    if (*p == '|') p++;
+  }
+  return false;
+}
+
 const gt_device_entry *gt__device_entry(const char *renderer) {
   size_t i = 0;
-  while (table[i].renderer != NULL && strstr(renderer, table[i].renderer) == NULL)
+  while (table[i].renderer != NULL && !matches(renderer, table[i].renderer))
     i++;
   return &table[i];
 }

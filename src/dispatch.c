@@ -91,12 +91,16 @@ gt_status gt__dispatch_layers(gt_context *ctx, const gt_program *prog, const gt_
   return dispatch_views(ctx, prog, views, count, groups_cols, groups_rows, layers, 0);
 }
 
-uint32_t gt__tiled_group_rows(const gt_limits *l, uint32_t tile, uint32_t shared_bytes) {
+uint32_t gt__tiled_group_rows(const gt_context *ctx, uint32_t tile, uint32_t shared_bytes) {
+  const gt_limits *l = &ctx->limits;
   if (tile > l->max_group_size[0] || shared_bytes > l->max_shared_bytes) return 0;
   /* At most 256 invocations even where more are allowed: each then moves
    * several rows, which keeps more loads in flight per invocation (the
-   * usual 32 x 8 shape for a 32-tile). */
+   * usual 32 x 8 shape for a 32-tile); fewer where the device table says
+   * large groups with barriers fail (Adreno). */
   uint32_t budget = l->max_invocations < 256 ? l->max_invocations : 256;
+  if (ctx->device->barrier_invocations && ctx->device->barrier_invocations < budget)
+    budget = ctx->device->barrier_invocations;
   uint32_t rows = tile;
   while (rows > 1 && (tile * rows > budget || rows > l->max_group_size[1]))
     rows /= 2;

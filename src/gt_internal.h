@@ -45,9 +45,8 @@ typedef enum gt_kernel {
   GT_KERNEL_TRANSPOSE_INPLACE_TILED, /* GT_GUARDED / GT_TRUNCATE_A variants */
   GT_KERNEL_MATMUL_SIMPLE,
   GT_KERNEL_MATMUL_TILED,          /* TILED_EVEN, or TILED_PAD with GT_GUARDED */
-  GT_KERNEL_MATMUL_BLOCKED,        /* register-blocked, AUTO without shared memory */
+  GT_KERNEL_MATMUL_BLOCKED,        /* register-blocked, no shared memory; GT_VEC4 variants */
   GT_KERNEL_MATMUL_BLOCKED_SHARED, /* register-blocked through shared memory; GT_VEC4 variant */
-  GT_KERNEL_MATMUL_BLOCKED_VEC4,   /* register-blocked with vec4 loads */
   GT_KERNEL_MATMUL_TEXELS,         /* register-blocked, a and b as texels (AUTO on the CPU) */
   GT_KERNEL_COPY,
   GT_KERNEL_COPY_VEC4,
@@ -73,7 +72,8 @@ enum {
   GT_VARIANT_HALF = 1u << 12,      /* matmul: a and b are GT_F16 */
   GT_VARIANT_HALF_C = 1u << 13,    /* matmul: c is GT_F16 */
   GT_VARIANT_REGISTERS = 1u << 14, /* transpose_words: a block per invocation, no shared tile */
-  GT_VARIANT_UVEC4 = 1u << 15      /* transpose_words in registers: 4 x 4 blocks as uvec4s */
+  GT_VARIANT_UVEC4 = 1u << 15,     /* transpose_words in registers: 4 x 4 blocks as uvec4s */
+  GT_VARIANT_K1 = 1u << 16         /* registers matmul: one k per step, quads only across K */
 };
 
 /* Everything that makes one program different from another: the key of
@@ -121,6 +121,10 @@ typedef struct gt_program {
  * every tile. */
 #define GT_MATMUL_K_CHUNK 4096u
 
+/* The registers matmul kernel (matmul_blocked.comp): 8 x 8 invocations of
+ * 4 x 4 results each. */
+enum { GT_BLOCKED_GROUP = 8, GT_BLOCKED_TILE = 4 * GT_BLOCKED_GROUP };
+
 /* Storage-block bindings, matched by the kernels' layout(binding = N). */
 enum { GT_BINDING_SRC = 0, GT_BINDING_DST = 1 };
 enum { GT_BINDING_A = 0, GT_BINDING_B = 1, GT_BINDING_C = 2 };
@@ -157,6 +161,8 @@ typedef struct gt_device_entry {
   const char *renderer;           /* a substring of GL_RENDERER; NULL: the fallback */
   const char *name;               /* for gltile info */
   bool measured;                  /* the choices were measured on such a device */
+  bool compiled;                  /* chosen from the device compiler's
+                                     statistics, not measured on it */
   gt_strategy transpose;          /* what transpose's AUTO runs */
   bool quads;                     /* AUTO moves 4x4 blocks as uvec4s where
                                      the views are 16-byte aligned */
@@ -173,10 +179,16 @@ typedef struct gt_device_entry {
                                      bytes */
   uint32_t shared_min_blocks;     /* matmul AUTO runs the shared kernel from
                                      this many 128x128 blocks of c */
+  uint32_t barrier_invocations;   /* most invocations in a group with barriers
+                                     (tiled kernels); 0 = 256 */
 } gt_device_entry;
 
 /* Whether the shared-memory matmul kernel fits: 16x16 invocations, 8 KiB. */
 bool gt__shared_kernel_fits(const gt_limits *l);
+
+/* Calls each(key, user) for every program key the library can build
+ * (program_variants.c). */
+void gt__program_variants(void (*each)(const gt_program_key *key, void *user), void *user);
 
 /* The entry for a renderer; never NULL. */
 const gt_device_entry *gt__device_entry(const char *renderer);
@@ -250,8 +262,8 @@ bool gt__has_extension(const char *list, const char *name);
 /* The strategies an operation offers, as a mask of GT__STRATEGY(s). */
 #define GT__STRATEGY(s) (1u << (unsigned)(s))
 #define GT__STRATEGIES_TILED                                                                                 \
-  (GT__STRATEGY(GT_STRATEGY_AUTO) | GT__STRATEGY(GT_STRATEGY_SIMPLE) | GT__STRATEGY(GT_STRATEGY_TILED_EVEN) | \
-   GT__STRATEGY(GT_STRATEGY_TILED_PAD))
+  (GT__STRATEGY(GT_STRATEGY_AUTO) | GT__STRATEGY(GT_STRATEGY_SIMPLE) |                                       \
+   GT__STRATEGY(GT_STRATEGY_TILED_EVEN) | GT__STRATEGY(GT_STRATEGY_TILED_PAD))
 
 /* What buffer-writing operations end with: later dispatches and transfers
  * see their writes. */
@@ -466,7 +478,7 @@ gt_bound_view gt__bound_section(const gt_bound_view *parent, uint32_t row, uint3
  * shared_bytes of shared memory: the tile's rows when the device allows
  * tile x tile invocations, else fewer (a power of two), each handling
  * several rows. 0 when the tile does not fit the device at all. */
-uint32_t gt__tiled_group_rows(const gt_limits *l, uint32_t tile, uint32_t shared_bytes);
+uint32_t gt__tiled_group_rows(const gt_context *ctx, uint32_t tile, uint32_t shared_bytes);
 
 /* Tile rows per stripe of the tiled transposes' group order
  * (transpose_order.glsl): the source rows that span 2^stripe_bytes_log2

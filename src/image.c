@@ -95,7 +95,7 @@ static gt_status image_op(gt_context *ctx, gt_image src, gt_image dst, uint32_t 
   }
   /* Shared tile bytes as image_common.glsl lays them out. */
   uint32_t shared_bytes = src.format == GT_FORMAT_RGBA8 ? tile * tile * 16 : tile * (tile + 1) * 4;
-  uint32_t group_rows = gt__tiled_group_rows(&ctx->limits, tile, shared_bytes);
+  uint32_t group_rows = gt__tiled_group_rows(ctx, tile, shared_bytes);
   if (!swaps) strategy = GT_STRATEGY_SIMPLE;
   if (strategy != GT_STRATEGY_SIMPLE && group_rows == 0) return GT_ERR_UNSUPPORTED;
   if (strategy == GT_STRATEGY_TILED_EVEN && (src.width % tile || src.height % tile))

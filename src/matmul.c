@@ -6,9 +6,9 @@
 
 /* SIMPLE's group: 16 x 8 = 128 invocations, the ES 3.1 minimum. */
 enum { MATMUL_SIMPLE_GROUP_COLS = 16, MATMUL_SIMPLE_GROUP_ROWS = 8 };
-/* The blocked kernel: 8 x 8 invocations of 4 x 4 results each; the
- * shared-memory one: 16 x 16 invocations of 8 x 8 results. */
-enum { BLOCKED_GROUP = 8, BLOCKED_TILE = 4 * BLOCKED_GROUP, SHARED_GROUP = 16, SHARED_TILE = 128 };
+/* The shared-memory kernel: 16 x 16 invocations of 8 x 8 results (the
+ * registers kernel's shape is in gt_internal.h). */
+enum { SHARED_GROUP = 16, SHARED_TILE = 128 };
 /* The texels kernel: 8 x 8 invocations of 8 x 8 results each. */
 enum { TEXELS_GROUP = 8, TEXELS_TILE = 8 * TEXELS_GROUP };
 
@@ -61,7 +61,6 @@ static gt_status run(gt_context *ctx, const gt_program *prog, const product *p) 
     break;
   case GT_KERNEL_MATMUL_BLOCKED:
   case GT_KERNEL_MATMUL_BLOCKED_SHARED:
-  case GT_KERNEL_MATMUL_BLOCKED_VEC4:
   case GT_KERNEL_MATMUL_TEXELS:
     gx = gt__div_up(n, tile);
     gy = gt__div_up(m, tile);
@@ -293,20 +292,19 @@ static gt_status split_blocks(gt_context *ctx, const product *whole, const gt_ma
   return GT_OK;
 }
 
-/* AUTO's shared-kernel programs: the variant moving as vec4s every
- * operand the whole views allow (`needs`), and the plain one (variant:
- * transposes), each only if some block runs it. */
-static gt_status shared_programs(gt_context *ctx, const product *whole, const gt_matmul_desc *d, bool rebind,
-                                 const gt_block_plan *plan, uint32_t variant, uint32_t needs,
-                                 const gt_program **plain, const gt_program **vec4) {
+/* AUTO's programs of the registers or the shared kernel: the variant
+ * moving as vec4s every operand the whole views allow (`needs`), and the
+ * plain one (variant: transposes), each only if some block runs it. */
+static gt_status blocked_programs(gt_context *ctx, gt_kernel kernel, const product *whole,
+                                  const gt_matmul_desc *d, bool rebind, const gt_block_plan *plan,
+                                  uint32_t variant, uint32_t needs, const gt_program **plain,
+                                  const gt_program **vec4) {
+  bool shared = kernel == GT_KERNEL_MATMUL_BLOCKED_SHARED;
+  uint32_t tile = shared ? SHARED_TILE : GT_BLOCKED_TILE, group = shared ? SHARED_GROUP : GT_BLOCKED_GROUP;
   bool any_plain, any_vec4;
   GT__TRY(split_blocks(ctx, whole, d, rebind, plan, block_runs_vec4, needs, &any_vec4, &any_plain));
-  if (any_plain)
-    GT__TRY(get_program(ctx, GT_KERNEL_MATMUL_BLOCKED_SHARED, SHARED_TILE, SHARED_GROUP, SHARED_GROUP,
-                        variant, plain));
-  if (any_vec4)
-    GT__TRY(get_program(ctx, GT_KERNEL_MATMUL_BLOCKED_SHARED, SHARED_TILE, SHARED_GROUP, SHARED_GROUP,
-                        variant | needs, vec4));
+  if (any_plain) GT__TRY(get_program(ctx, kernel, tile, group, group, variant, plain));
+  if (any_vec4) GT__TRY(get_program(ctx, kernel, tile, group, group, variant | needs, vec4));
   return GT_OK;
 }
 
@@ -334,7 +332,7 @@ static gt_status check_operands(gt_context *ctx, gt_view a, gt_view b, gt_view c
   }
   gt_strategy strategy = d->strategy;
   uint32_t tile = d->tile ? d->tile : ctx->default_tile;
-  uint32_t group_rows = gt__tiled_group_rows(&ctx->limits, tile, 2 * tile * tile * 4);
+  uint32_t group_rows = gt__tiled_group_rows(ctx, tile, 2 * tile * tile * 4);
   bool tiled = strategy == GT_STRATEGY_TILED_EVEN || strategy == GT_STRATEGY_TILED_PAD ||
                strategy == GT_STRATEGY_TRUNCATE_B;
   if (tiled && group_rows == 0) {
@@ -435,27 +433,20 @@ static gt_status prepare(gt_context *ctx, gt_view a, gt_view b, gt_view c, const
       kernel = texel_fallback(ctx, m, n);
     }
     /* Operands whose rows are aligned move as vec4s (each block's own
-     * views decide, block_vec4_operands): through shared memory wherever
-     * the shared kernel runs (fewer, wider accesses), in registers where
-     * accesses cost most, for a and b untransposed. The registers
-     * kernel's vec4 program is fetched with its kernel, whatever the views
-     * (the soak's warm-up counts on it). */
-    if (kernel == GT_MATMUL_KERNEL_SHARED) {
-      /* Halves move as words (two or three to a quad), never as vec4s. */
-      mu->vec4_needs =
-          vec4_operands(gt__view_rows_aligned(a) && !half, gt__view_rows_aligned(b) && !half,
-                        gt__view_rows_aligned(c) && c.type == GT_F32, m, n, 0, k, d->trans_a, d->trans_b);
-      GT__TRY(
-          shared_programs(ctx, whole, d, rebind, plan, variant, mu->vec4_needs, &mu->main_prog, &mu->vec4));
-      break;
+     * views decide, block_vec4_operands), in registers and through shared
+     * memory alike: fewer, wider accesses. Halves move as words (two or
+     * three to a quad), never as vec4s. */
+    mu->vec4_needs =
+        vec4_operands(gt__view_rows_aligned(a) && !half, gt__view_rows_aligned(b) && !half,
+                      gt__view_rows_aligned(c) && c.type == GT_F32, m, n, 0, k, d->trans_a, d->trans_b);
+    if (kernel == GT_MATMUL_KERNEL_REGISTERS_K1) {
+      /* One k per step: quads only across K. */
+      variant |= GT_VARIANT_K1;
+      mu->vec4_needs &= ~((d->trans_a ? 0u : GT_VARIANT_VEC4_A) | (d->trans_b ? GT_VARIANT_VEC4_B : 0u));
     }
-    GT__TRY(get_program(ctx, GT_KERNEL_MATMUL_BLOCKED, BLOCKED_TILE, BLOCKED_GROUP, BLOCKED_GROUP, variant,
-                        &mu->main_prog));
-    if ((variant & ~GT_VARIANT_BATCHED) == 0 && ctx->auto_quads) { /* float, untransposed */
-      mu->vec4_needs = GT_VARIANT_VEC4_A | GT_VARIANT_VEC4_B;
-      GT__TRY(get_program(ctx, GT_KERNEL_MATMUL_BLOCKED_VEC4, BLOCKED_TILE, BLOCKED_GROUP, BLOCKED_GROUP,
-                          variant, &mu->vec4));
-    }
+    GT__TRY(blocked_programs(
+        ctx, kernel == GT_MATMUL_KERNEL_SHARED ? GT_KERNEL_MATMUL_BLOCKED_SHARED : GT_KERNEL_MATMUL_BLOCKED,
+        whole, d, rebind, plan, variant, mu->vec4_needs, &mu->main_prog, &mu->vec4));
     break;
   }
   if (strategy == GT_STRATEGY_TRUNCATE_B)

@@ -18,7 +18,6 @@ extern const char gt__glsl_matmul_simple[];
 extern const char gt__glsl_matmul_tiled[];
 extern const char gt__glsl_matmul_blocked[];
 extern const char gt__glsl_matmul_blocked_shared[];
-extern const char gt__glsl_matmul_blocked_vec4[];
 extern const char gt__glsl_matmul_texels[];
 extern const char gt__glsl_copy[];
 extern const char gt__glsl_copy_vec4[];
@@ -50,7 +49,6 @@ static const struct {
                                   NULL},
     [GT_KERNEL_MATMUL_BLOCKED_SHARED] = {"matmul_blocked_shared.comp", gt__glsl_matmul_blocked_shared,
                                          gt__glsl_matmul_common, NULL},
-    [GT_KERNEL_MATMUL_BLOCKED_VEC4] = {"matmul_blocked_vec4.comp", gt__glsl_matmul_blocked_vec4, NULL, NULL},
     [GT_KERNEL_MATMUL_TEXELS] = {"matmul_texels.comp", gt__glsl_matmul_texels, NULL, NULL},
     [GT_KERNEL_COPY] = {"copy.comp", gt__glsl_copy, NULL, NULL},
     [GT_KERNEL_COPY_VEC4] = {"copy_vec4.comp", gt__glsl_copy_vec4, NULL, NULL},
@@ -108,7 +106,7 @@ size_t gt__program_preamble(const gt_program_key *key, char *buf, size_t size) {
                    "#define GT_TILE_ROWS %u\n"
                    "#define GT_TILE_COLS %u\n"
                    "#define GT_GROUP_ROWS %u\n"
-                   "%s%s%s%s%s%s%s%s%s%s%s%s%s%s%s%s"
+                   "%s%s%s%s%s%s%s%s%s%s%s%s%s%s%s%s%s"
                    "layout(local_size_x = %u, local_size_y = %u) in;\n"
                    "#line 1 1\n",
                    /* Texture buffers are ES 3.2; every other kernel is ES 3.1. */
@@ -127,7 +125,8 @@ size_t gt__program_preamble(const gt_program_key *key, char *buf, size_t size) {
                    (key->variant & GT_VARIANT_HALF) ? "#define GT_HALF 1\n" : "",
                    (key->variant & GT_VARIANT_HALF_C) ? "#define GT_HALF_C 1\n" : "",
                    (key->variant & GT_VARIANT_REGISTERS) ? "#define GT_REGISTERS 1\n" : "",
-                   (key->variant & GT_VARIANT_UVEC4) ? "#define GT_UVEC4 1\n" : "", key->group_cols,
+                   (key->variant & GT_VARIANT_UVEC4) ? "#define GT_UVEC4 1\n" : "",
+                   (key->variant & GT_VARIANT_K1) ? "#define GT_K1 1\n" : "", key->group_cols,
                    key->group_rows);
   return n < 0 || (size_t)n >= size ? 0 : (size_t)n;
 }
@@ -167,7 +166,8 @@ uint64_t gt__source_hash(void) {
                               GT_VARIANT_TRANS_B | GT_VARIANT_TRUNCATE_A | GT_VARIANT_VEC4_A |
                               GT_VARIANT_VEC4_B | GT_VARIANT_VEC4_C | GT_VARIANT_ELEMENTS |
                               GT_VARIANT_BATCHED | GT_VARIANT_HALF | GT_VARIANT_HALF_C |
-                              GT_VARIANT_REGISTERS | GT_VARIANT_UVEC4 | 3u << GT_VARIANT_ROTATE_SHIFT;
+                              GT_VARIANT_REGISTERS | GT_VARIANT_UVEC4 | GT_VARIANT_K1 |
+                              3u << GT_VARIANT_ROTATE_SHIFT;
   /* Each kernel as the library assembles it: the prelude, its include
    * and its text (every embedded GLSL file is one of these) and the
    * strings between them. */

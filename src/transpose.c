@@ -235,8 +235,7 @@ gt_status gt_transpose(gt_context *ctx, gt_view src, gt_view dst, const gt_trans
    * padded it ran at 32-40% of a copy (docs/performance.md). Not in place,
    * where a group holds two tiles. */
   uint32_t auto_tile = ctx->device->auto_tile;
-  uint32_t big_rows =
-      auto_tile ? gt__tiled_group_rows(&ctx->limits, auto_tile, auto_tile * (auto_tile + 1) * 4) : 0;
+  uint32_t big_rows = auto_tile ? gt__tiled_group_rows(ctx, auto_tile, auto_tile * (auto_tile + 1) * 4) : 0;
   /* Not for 2- and 1-byte elements either: on the H100 the 64-tile moved
    * them at half the 32-tile's speed (docs/performance.md). */
   bool big_fits =
@@ -248,7 +247,7 @@ gt_status gt_transpose(gt_context *ctx, gt_view src, gt_view dst, const gt_trans
   if (d->strategy == GT_STRATEGY_AUTO && strategy == GT_STRATEGY_TILED_PAD && src.rows % tile == 0 &&
       src.cols % tile == 0)
     strategy = GT_STRATEGY_TILED_EVEN;
-  uint32_t group_rows = gt__tiled_group_rows(&ctx->limits, tile, tile * (tile + 1) * 4);
+  uint32_t group_rows = gt__tiled_group_rows(ctx, tile, tile * (tile + 1) * 4);
   if (strategy != GT_STRATEGY_SIMPLE && group_rows == 0) {
     gt__log(ctx, GT_LOG_ERROR, "tile %u does not fit this device's limits", tile);
     return GT_ERR_UNSUPPORTED;
@@ -274,7 +273,7 @@ gt_status gt_transpose(gt_context *ctx, gt_view src, gt_view dst, const gt_trans
   /* AUTO's blocks of words (run_words), where it runs the tiled kernels
    * (not on a context whose AUTO truncates) and they fit the device. */
   uint32_t pack = gt__pack(elem);
-  uint32_t words_rows = gt__tiled_group_rows(&ctx->limits, WORDS_TILE, WORDS_TILE * WORDS_TILE * pack * 4);
+  uint32_t words_rows = gt__tiled_group_rows(ctx, WORDS_TILE, WORDS_TILE * WORDS_TILE * pack * 4);
   bool words = d->strategy == GT_STRATEGY_AUTO && packed && !in_place &&
                (strategy == GT_STRATEGY_TILED_PAD || strategy == GT_STRATEGY_TILED_EVEN) &&
                (ctx->auto_quads || words_rows);

@@ -211,7 +211,7 @@ typedef enum gt_matmul_kernel {
                                   where c has enough such blocks to fill the
                                   device (gt_matmul_auto_kernel); smaller
                                   products run REGISTERS */
-  GT_MATMUL_KERNEL_TEXELS      /* 8x8 results per invocation in registers,
+  GT_MATMUL_KERNEL_TEXELS,     /* 8x8 results per invocation in registers,
                                   a and b fetched as vec4 texels of texture
                                   buffers: llvmpipe, where a texel fetch costs
                                   a fraction of a storage load. Needs an ES 3.2
@@ -221,6 +221,11 @@ typedef enum gt_matmul_kernel {
                                   not; other products run as on a SHARED
                                   context (REGISTERS where SHARED does not
                                   fit) */
+  GT_MATMUL_KERNEL_REGISTERS_K1 /* REGISTERS taking one k per step, with
+                                  vec4 loads only across K: 16 results and
+                                  8 values live, within the 32 registers at
+                                  which Mali Bifrost and Valhall keep their
+                                  full thread count (Mali, VideoCore) */
 } gt_matmul_kernel;
 
 /* Context options. Zero means default for every field. */

@@ -1,0 +1,121 @@
+/* Every program key the library can build, in one list: the build checks
+ * each with glslangValidator (tools/glsl_variants.c) and `gltile compile`
+ * builds those a device allows with the device's own compiler. */
+#include "gt_internal.h"
+
+typedef struct emitter {
+  void (*each)(const gt_program_key *key, void *user);
+  void *user;
+} emitter;
+
+static void emit(const emitter *e, gt_kernel kernel, uint32_t tile, uint32_t cols, uint32_t rows,
+                 uint32_t variant, gt_type elem, gt_format format) {
+  gt_program_key key = {kernel, tile, cols, rows, variant, elem, format};
+  e->each(&key, e->user);
+}
+
+/* A tiled kernel with every tile and every group height the library may
+ * pick for it (powers of two up to the tile). */
+static void emit_tiled(const emitter *e, gt_kernel kernel, uint32_t variant, gt_type elem, gt_format format) {
+  for (uint32_t tile = 8; tile <= 32; tile *= 2)
+    for (uint32_t rows = tile; rows >= 1; rows /= 2)
+      emit(e, kernel, tile, tile, rows, variant, elem, format);
+}
+
+static void emit_transposes(const emitter *e) {
+  /* Transposes and copies move bits: 32-bit words, or 16- and 8-bit
+   * elements packed in them. The 4x4 blocks move only 32-bit words. */
+  static const gt_type elems[] = {GT_U32, GT_U16, GT_U8};
+  for (size_t i = 0; i < sizeof elems / sizeof elems[0]; i++) {
+    gt_type elem = elems[i];
+    for (uint32_t v = 0; v <= (GT_VARIANT_GUARDED | GT_VARIANT_ALIASED); v++) {
+      emit(e, GT_KERNEL_TRANSPOSE_SIMPLE, 0, GT_SIMPLE_GROUP_COLS, GT_SIMPLE_GROUP_ROWS, v, elem, 0);
+      emit_tiled(e, GT_KERNEL_TRANSPOSE_TILED, v, elem, 0);
+    }
+    emit_tiled(e, GT_KERNEL_TRANSPOSE_TILED, GT_VARIANT_TRUNCATE_A, elem, 0);
+    /* AUTO's 64-tile where the device table gives it: unguarded, 4 rows
+     * per group. */
+    emit(e, GT_KERNEL_TRANSPOSE_TILED, 64, 64, 4, 0, elem, 0);
+    emit(e, GT_KERNEL_TRANSPOSE_INPLACE_SIMPLE, 0, GT_SIMPLE_GROUP_COLS, GT_SIMPLE_GROUP_ROWS,
+         GT_VARIANT_ALIASED, elem, 0);
+    emit_tiled(e, GT_KERNEL_TRANSPOSE_INPLACE_TILED, GT_VARIANT_ALIASED, elem, 0);
+    emit_tiled(e, GT_KERNEL_TRANSPOSE_INPLACE_TILED, GT_VARIANT_ALIASED | GT_VARIANT_GUARDED, elem, 0);
+    emit_tiled(e, GT_KERNEL_TRANSPOSE_INPLACE_TILED, GT_VARIANT_ALIASED | GT_VARIANT_TRUNCATE_A, elem, 0);
+    emit(e, GT_KERNEL_COPY, 0, 64, 1, 0, elem, 0);
+  }
+  emit(e, GT_KERNEL_TRANSPOSE_QUADS, 0, 16, 8, 0, GT_U32, 0);
+  emit(e, GT_KERNEL_TRANSPOSE_QUADS, 0, 16, 8, GT_VARIANT_ELEMENTS, GT_U32, 0);
+  /* Rows on words of 2- and 1-byte elements: through a shared tile, or a
+   * block per invocation. */
+  static const gt_type packed[] = {GT_U16, GT_U8};
+  for (int i = 0; i < 2; i++) {
+    for (uint32_t rows = 8; rows >= 2; rows /= 2) /* 2: 64 invocations (Adreno) */
+      emit(e, GT_KERNEL_TRANSPOSE_WORDS, 32, 32, rows, 0, packed[i], 0);
+    emit(e, GT_KERNEL_TRANSPOSE_WORDS, 0, 16, 8, GT_VARIANT_REGISTERS, packed[i], 0);
+    emit(e, GT_KERNEL_TRANSPOSE_WORDS, 0, 16, 8, GT_VARIANT_REGISTERS | GT_VARIANT_UVEC4, packed[i], 0);
+  }
+  emit(e, GT_KERNEL_COPY_VEC4, 0, 64, 1, 0, GT_U32, 0);
+}
+
+static void emit_images(const emitter *e) {
+  /* Every format and rotation; a half turn has no tiled kernel. */
+  for (uint32_t f = GT_FORMAT_R32F; f <= GT_FORMAT_RGBA8; f++)
+    for (uint32_t turns = 0; turns < 4; turns++) {
+      uint32_t rot = turns << GT_VARIANT_ROTATE_SHIFT;
+      emit(e, GT_KERNEL_IMAGE_SIMPLE, 0, GT_SIMPLE_GROUP_COLS, GT_SIMPLE_GROUP_ROWS, rot, 0, (gt_format)f);
+      if (turns == 2) continue;
+      emit_tiled(e, GT_KERNEL_IMAGE_TILED, rot, 0, (gt_format)f);
+      emit_tiled(e, GT_KERNEL_IMAGE_TILED, rot | GT_VARIANT_GUARDED, 0, (gt_format)f);
+    }
+}
+
+static void emit_matmuls(const emitter *e) {
+  /* Every combination of transposed operands, one product or a batch. */
+  for (uint32_t t = 0; t < 8; t++) {
+    uint32_t v = (t & 1 ? GT_VARIANT_TRANS_A : 0) | (t & 2 ? GT_VARIANT_TRANS_B : 0) |
+                 (t & 4 ? GT_VARIANT_BATCHED : 0);
+    emit(e, GT_KERNEL_MATMUL_SIMPLE, 0, 16, 8, v, GT_F32, 0);
+    for (uint32_t q = 0; q < 8; q++) {
+      /* The registers and shared kernels with each operand read, or c
+       * written, as vec4s. */
+      uint32_t vq = v | (q & 1 ? GT_VARIANT_VEC4_A : 0) | (q & 2 ? GT_VARIANT_VEC4_B : 0) |
+                    (q & 4 ? GT_VARIANT_VEC4_C : 0);
+      emit(e, GT_KERNEL_MATMUL_BLOCKED, GT_BLOCKED_TILE, GT_BLOCKED_GROUP, GT_BLOCKED_GROUP, vq, GT_F32, 0);
+      emit(e, GT_KERNEL_MATMUL_BLOCKED_SHARED, 128, 16, 16, vq, GT_F32, 0);
+      /* One k per step: quads only across K (a transposed, b not). */
+      bool along_k = (vq & GT_VARIANT_VEC4_A && !(v & GT_VARIANT_TRANS_A)) ||
+                     (vq & GT_VARIANT_VEC4_B && (v & GT_VARIANT_TRANS_B));
+      if (!along_k)
+        emit(e, GT_KERNEL_MATMUL_BLOCKED, GT_BLOCKED_TILE, GT_BLOCKED_GROUP, GT_BLOCKED_GROUP,
+             vq | GT_VARIANT_K1, GT_F32, 0);
+    }
+    emit(e, GT_KERNEL_MATMUL_TEXELS, 64, 8, 8, v, GT_F32, 0);
+    emit_tiled(e, GT_KERNEL_MATMUL_TILED, v, GT_F32, 0);
+    emit_tiled(e, GT_KERNEL_MATMUL_TILED, v | GT_VARIANT_GUARDED, GT_F32, 0);
+    /* Half-precision a and b, c half or float (then maybe written as
+     * vec4s). */
+    for (uint32_t h = 0; h < 2; h++) {
+      uint32_t vh = v | GT_VARIANT_HALF | (h ? GT_VARIANT_HALF_C : 0);
+      emit(e, GT_KERNEL_MATMUL_SIMPLE, 0, 16, 8, vh, GT_F32, 0);
+      for (uint32_t k1 = 0; k1 <= GT_VARIANT_K1; k1 += GT_VARIANT_K1)
+        emit(e, GT_KERNEL_MATMUL_BLOCKED, GT_BLOCKED_TILE, GT_BLOCKED_GROUP, GT_BLOCKED_GROUP, vh | k1,
+             GT_F32, 0);
+      emit(e, GT_KERNEL_MATMUL_BLOCKED_SHARED, 128, 16, 16, vh, GT_F32, 0);
+      if (!h) {
+        for (uint32_t k1 = 0; k1 <= GT_VARIANT_K1; k1 += GT_VARIANT_K1)
+          emit(e, GT_KERNEL_MATMUL_BLOCKED, GT_BLOCKED_TILE, GT_BLOCKED_GROUP, GT_BLOCKED_GROUP,
+               vh | GT_VARIANT_VEC4_C | k1, GT_F32, 0);
+        emit(e, GT_KERNEL_MATMUL_BLOCKED_SHARED, 128, 16, 16, vh | GT_VARIANT_VEC4_C, GT_F32, 0);
+      }
+      emit_tiled(e, GT_KERNEL_MATMUL_TILED, vh, GT_F32, 0);
+      emit_tiled(e, GT_KERNEL_MATMUL_TILED, vh | GT_VARIANT_GUARDED, GT_F32, 0);
+    }
+  }
+}
+
+void gt__program_variants(void (*each)(const gt_program_key *key, void *user), void *user) {
+  emitter e = {each, user};
+  emit_transposes(&e);
+  emit_images(&e);
+  emit_matmuls(&e);
+}
