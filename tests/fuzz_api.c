@@ -2233,7 +2233,7 @@ static void op_context_init(reader *r) {
   const gt_context_desc *dd = dp ? dp : &z;
   if (null_out) must(&e, GT_ERR_INVALID_ARGUMENT);
   if ((dd->allocator.alloc == NULL) != (dd->allocator.free == NULL)) must(&e, GT_ERR_INVALID_ARGUMENT);
-  if ((unsigned)dd->matmul_kernel > GT_MATMUL_KERNEL_TEXELS) must(&e, GT_ERR_INVALID_ARGUMENT);
+  if ((unsigned)dd->matmul_kernel > GT_MATMUL_KERNEL_REGISTERS_K1) must(&e, GT_ERR_INVALID_ARGUMENT);
   if (mem) {
     if (size < need) must(&e, GT_ERR_OUT_OF_MEMORY);
     if (off % sizeof(void *) || off % 8) must(&e, GT_ERR_INVALID_ARGUMENT);
@@ -2276,7 +2276,8 @@ static void op_context_init(reader *r) {
       die("min_limits context with limits above the ES 3.1 minimums");
     if (tile != 8 && tile != 16 && tile != 32) die("default tile %u", tile);
     if (st == GT_STRATEGY_AUTO || (unsigned)st > GT_STRATEGY_TRUNCATE_B) die("auto strategy %d", (int)st);
-    if (mk != GT_MATMUL_KERNEL_REGISTERS && mk != GT_MATMUL_KERNEL_SHARED && mk != GT_MATMUL_KERNEL_TEXELS)
+    if (mk != GT_MATMUL_KERNEL_REGISTERS && mk != GT_MATMUL_KERNEL_SHARED && mk != GT_MATMUL_KERNEL_TEXELS &&
+        mk != GT_MATMUL_KERNEL_REGISTERS_K1)
       die("matmul kernel %d", (int)mk);
     if (dd->min_limits && mk == GT_MATMUL_KERNEL_TEXELS) die("TEXELS on a min_limits context");
     if (dd->matmul_kernel && mk != dd->matmul_kernel)

@@ -38,9 +38,10 @@ int gt_test_open(int argc, char **argv, gt_test_env *env) {
     /* The context's matmul kernel (skipped where the device refuses it). */
     if (strcmp(argv[i], "--matmul-kernel") == 0 && i + 1 < argc) {
       const char *k = argv[++i];
-      desc.matmul_kernel = strcmp(k, "texels") == 0   ? GT_MATMUL_KERNEL_TEXELS
-                           : strcmp(k, "shared") == 0 ? GT_MATMUL_KERNEL_SHARED
-                                                      : GT_MATMUL_KERNEL_REGISTERS;
+      desc.matmul_kernel = strcmp(k, "texels") == 0         ? GT_MATMUL_KERNEL_TEXELS
+                           : strcmp(k, "shared") == 0       ? GT_MATMUL_KERNEL_SHARED
+                           : strcmp(k, "registers-k1") == 0 ? GT_MATMUL_KERNEL_REGISTERS_K1
+                                                            : GT_MATMUL_KERNEL_REGISTERS;
     }
   }
   if (gt_egl_open(&env->egl) != GT_OK) {

@@ -820,16 +820,16 @@ static uint32_t built_variant(const char *msg) {
   return v ? (uint32_t)strtoul(v + 8, NULL, 10) : UINT32_MAX;
 }
 
-/* The shared kernel's variant bits for operands moved as vec4s
- * (GT_VARIANT_VEC4_A, _B, _C in the library). */
+/* The registers and shared kernels' variant bits for operands moved as
+ * vec4s (GT_VARIANT_VEC4_A, _B, _C in the library). */
 enum { VEC4_A = 1u << 7, VEC4_B = 1u << 8, VEC4_C = 1u << 9, VEC4_ALL = VEC4_A | VEC4_B | VEC4_C };
 
 /* Counts the builds of the registers kernel (builds[0]) and of the shared
- * one without vec4 operands (builds[1]), from the library's debug log. */
+ * one (builds[1]) without vec4 operands, from the library's debug log. */
 static void count_builds(int level, const char *msg, void *user) {
   unsigned *builds = user;
   if (level != GT_LOG_DEBUG) return;
-  if (strncmp(msg, "built matmul_blocked.comp", 25) == 0) builds[0]++;
+  if (strncmp(msg, "built matmul_blocked.comp", 25) == 0 && (built_variant(msg) & VEC4_ALL) == 0) builds[0]++;
   if (strncmp(msg, "built matmul_blocked_shared.comp", 32) == 0 && (built_variant(msg) & VEC4_ALL) == 0)
     builds[1]++;
 }
@@ -842,7 +842,8 @@ static void count_builds(int level, const char *msg, void *user) {
  * wide; the debug log shows it was built. It needs 256 invocations, which the ES 3.1 minimums
  * do not give: init must then refuse it. */
 static void test_each_auto_kernel(bool min_limits) {
-  static const gt_matmul_kernel kernels[] = {GT_MATMUL_KERNEL_REGISTERS, GT_MATMUL_KERNEL_SHARED};
+  static const gt_matmul_kernel kernels[] = {GT_MATMUL_KERNEL_REGISTERS, GT_MATMUL_KERNEL_SHARED,
+                                             GT_MATMUL_KERNEL_REGISTERS_K1};
   static const uint32_t small[][3] = {{1, 1, 1},     {31, 33, 7},     {127, 129, 9},
                                       {128, 128, 8}, {200, 131, 257}, {3, 5, 70000}};
   /* Blocks of 128 x 128 in c: 14 x 15, 12 x 16 (exactly 192, counted
@@ -854,7 +855,7 @@ static void test_each_auto_kernel(bool min_limits) {
       {1665, 1793, 9}, {1535, 2047, 8}, {1921, 1537, 19}, {128, 24448, 2}, {1409, 1919, 5}};
   static const size_t wide_always_shared = 3;
   gt_context *saved = ctx;
-  for (size_t ki = 0; ki < 2; ki++) {
+  for (size_t ki = 0; ki < sizeof kernels / sizeof kernels[0]; ki++) {
     bool shared = kernels[ki] == GT_MATMUL_KERNEL_SHARED;
     unsigned builds[2] = {0, 0};
     gt_context_desc desc;
@@ -982,7 +983,7 @@ static void count_texel_builds(int level, const char *msg, void *user) {
  * One program per transpose case. ES 3.1 has no texture buffers: under
  * the minimum limits init refuses it. */
 static void test_texels(bool min_limits, bool emulated) {
-  static const uint32_t whole[][3] = {{4, 4, 4},   {8, 8, 8},     {64, 68, 12},
+  static const uint32_t whole[][3] = {{4, 4, 4},    {8, 8, 8},      {64, 68, 12},
                                       {68, 60, 36}, {200, 132, 64}, {132, 196, 4100}};
   static const uint32_t long_k[][3] = {{4, 8, 8196}, {8, 8, 65536}, {4, 4, 70000}};
   static const uint32_t odd_m[][3] = {{1, 4, 4}, {63, 68, 12}, {65, 60, 36}, {7, 4, 8196}};
@@ -1014,8 +1015,7 @@ static void test_texels(bool min_limits, bool emulated) {
     run_aligned(whole, sizeof whole / sizeof whole[0], ta, tb);
     /* Under an emulator the long sums take minutes each: there they run
      * once per transpose case, in one layout. */
-    if (!emulated)
-      run_aligned(long_k, sizeof long_k / sizeof long_k[0], ta, tb);
+    if (!emulated) run_aligned(long_k, sizeof long_k / sizeof long_k[0], ta, tb);
     for (size_t i = 0; emulated && i < sizeof long_k / sizeof long_k[0]; i++) {
       aligned_layout = &aligned_layouts[1];
       mm_case cs = make_case(GT_STRATEGY_AUTO, 0, ta, tb, i == 0, long_k[i][0], long_k[i][1], long_k[i][2]);

@@ -92,8 +92,8 @@ static bool second_column;
 
 static void print_header(const char *of, const char *second) {
   second_column = second != NULL;
-  printf("  %-16s %10s %10s %10s %8s  %s%s%s\n", "strategy", "ms", "GB/s", "GFLOP/s", of, second ? second : "",
-         second ? "  " : "", "verified");
+  printf("  %-16s %10s %10s %10s %8s  %s%s%s\n", "strategy", "ms", "GB/s", "GFLOP/s", of,
+         second ? second : "", second ? "  " : "", "verified");
 }
 
 static void print_row(const tool_result *r) {
@@ -362,7 +362,8 @@ static int bench_batch_case(gt_context *ctx, const tool_bench_options *o, uint32
   int failures = 0;
   for (int batched = 0; batched < 2; batched++) {
     tool_result *r = add_result("matmul", batched ? "batched" : "one by one", "f32", m, n, k);
-    gt_status st = tool_time_median(ctx, batched ? run_batched : run_one_by_one, &args, o->reps, scratch, &r->ms);
+    gt_status st =
+        tool_time_median(ctx, batched ? run_batched : run_one_by_one, &args, o->reps, scratch, &r->ms);
     if (st == GT_OK && batched && o->verify) {
       for (size_t i = 0; i < sc * count; i++)
         c[i] = NAN;
@@ -519,10 +520,11 @@ static int bench_matmul_case(gt_context *ctx, const tool_bench_options *o, uint3
   for (size_t s = 0; s < sizeof strategies / sizeof strategies[0]; s++) {
     if (!strategy_wanted(o, strategies[s])) continue;
     gt_matmul_kernel kernel = gt_matmul_auto_kernel(ctx, m, n);
-    const char *name = strategies[s] != GT_STRATEGY_AUTO   ? gt_strategy_name(strategies[s])
-                       : kernel == GT_MATMUL_KERNEL_SHARED ? "auto=shared"
-                       : kernel == GT_MATMUL_KERNEL_TEXELS ? "auto=texels"
-                                                           : "auto=registers";
+    const char *name = strategies[s] != GT_STRATEGY_AUTO         ? gt_strategy_name(strategies[s])
+                       : kernel == GT_MATMUL_KERNEL_SHARED       ? "auto=shared"
+                       : kernel == GT_MATMUL_KERNEL_TEXELS       ? "auto=texels"
+                       : kernel == GT_MATMUL_KERNEL_REGISTERS_K1 ? "auto=registers_k1"
+                                                                 : "auto=registers";
     tool_result *r = add_result("matmul", name, "f32", m, n, k);
     args.m = (gt_matmul_desc){strategies[s], o->tile, o->trans_a, o->trans_b, false, 0, 0};
     gt_status st = tool_time_median(ctx, run_matmul, &args, o->reps, scratch, &r->ms);

@@ -1,8 +1,11 @@
 /* The gltile program: `info` describes the device and the choices gltile
  * makes on it; `demo` runs the C++ AMP samples' drivers (every strategy,
  * each verified against the CPU, in a table); `bench` measures;
- * `transpose` and `matmul` run the operations on .npy files. */
+ * `transpose` and `matmul` run the operations on .npy files; `compile`
+ * builds every program the device can reach with its own compiler. */
 #include "commands.h"
+#include "compile.h"
+#include "gt_internal.h"
 #include "tool.h"
 #include "tune.h"
 
@@ -22,6 +25,8 @@ static const char usage[] =
     "            u2, i1, u1) on the GPU\n"
     "  matmul A.npy B.npy -o C.npy   multiply 2-D float32 or float16 .npy matrices on the GPU\n"
     "            (gltile transpose --help, gltile matmul --help: their options)\n"
+    "  compile   build every program this device can reach with its compiler; print\n"
+    "            which AUTO chooses and the compiler's statistics (gltile compile --help)\n"
     "\n"
     "options (demo, bench; tune takes --reps and --min-limits):\n"
     "  --op transpose|matmul|copy|calls|loop|all   what to run (bench; default all);\n"
@@ -48,7 +53,8 @@ static const char usage[] =
     "  --svg FILE         write throughput against size, a line per strategy\n"
     "  --no-verify        skip the CPU check (the table then says skipped)\n"
     "  --min-limits       clamp the device limits to the ES 3.1 minimums\n"
-    "  --matmul-kernel registers|shared|texels|device   the kernel matmul's AUTO runs\n";
+    "  --matmul-kernel registers|registers-k1|shared|texels|device   the kernel matmul's\n"
+    "                     AUTO runs\n";
 
 static int cmd_info(bool min_limits, gt_matmul_kernel kernel) {
   gt_egl egl;
@@ -62,9 +68,8 @@ static int cmd_info(bool min_limits, gt_matmul_kernel kernel) {
   printf("reset notification:    %s\n", gt_context_reports_resets(ctx)
                                             ? "yes (lose context on reset)"
                                             : "no (a GPU reset may go unreported)");
-  printf("shader atomics:        %s\n", gt_context_has_atomics(ctx)
-                                              ? "yes"
-                                              : "no (2- and 1-byte kernels and half c refused)");
+  printf("shader atomics:        %s\n",
+         gt_context_has_atomics(ctx) ? "yes" : "no (2- and 1-byte kernels and half c refused)");
   printf("limits%s\n", min_limits ? " (clamped to the ES 3.1 minimums):" : ":");
   printf("  shared memory:       %u bytes\n", l.max_shared_bytes);
   printf("  invocations/group:   %u\n", l.max_invocations);
@@ -75,7 +80,11 @@ static int cmd_info(bool min_limits, gt_matmul_kernel kernel) {
   printf("  storage block:       %llu bytes\n", (unsigned long long)l.max_storage_block_bytes);
   printf("  storage blocks:      %u per compute shader\n", l.max_storage_blocks);
   printf("  binding alignment:   %u bytes\n", l.storage_offset_alignment);
-  printf("choices (device table entry \"%s\"):\n", gt_context_device_name(ctx));
+  const gt_device_entry *entry = ctx->device;
+  printf("choices (device table entry \"%s\", %s):\n", gt_context_device_name(ctx),
+         entry->measured   ? "measured on such a device"
+         : entry->compiled ? "chosen from its compiler's statistics, not measured"
+                           : "not measured");
   printf("  default tile:        %u\n", gt_context_default_tile(ctx));
   printf("  transpose auto:      %s\n", gt_strategy_name(gt_context_auto_strategy(ctx)));
   printf("  matmul per dispatch: %llu FLOP at most\n", (unsigned long long)l.max_dispatch_flops);
@@ -86,7 +95,9 @@ static int cmd_info(bool min_limits, gt_matmul_kernel kernel) {
   printf("  matmul auto:         %s\n",
          chosen == GT_MATMUL_KERNEL_SHARED   ? "8x8 per invocation, 128x128 blocks through shared memory"
          : chosen == GT_MATMUL_KERNEL_TEXELS ? "8x8 per invocation in registers, a and b as texels"
-                                             : "4x4 per invocation in registers, no shared memory");
+         : chosen == GT_MATMUL_KERNEL_REGISTERS_K1
+             ? "4x4 per invocation in registers, one k per step, no shared memory"
+             : "4x4 per invocation in registers, no shared memory");
   tool_close(&egl, ctx);
   return 0;
 }
@@ -100,6 +111,7 @@ int main(int argc, char **argv) {
   /* The file commands parse their own options. */
   if (strcmp(cmd, "transpose") == 0) return tool_cmd_transpose(argc - 1, argv + 1);
   if (strcmp(cmd, "matmul") == 0) return tool_cmd_matmul(argc - 1, argv + 1);
+  if (strcmp(cmd, "compile") == 0) return tool_cmd_compile(argc - 1, argv + 1);
   bool demo = strcmp(cmd, "demo") == 0;
   tool_bench_options o = {
       .title = demo ? "demo" : "bench",
@@ -154,11 +166,13 @@ int main(int argc, char **argv) {
     else if (strcmp(a, "--batch") == 0)
       bad = tool_parse_u32(v, 1u << 20, &o.batch);
     else if (strcmp(a, "--matmul-kernel") == 0) {
-      o.matmul_kernel = strcmp(v, "registers") == 0 ? GT_MATMUL_KERNEL_REGISTERS
-                        : strcmp(v, "shared") == 0  ? GT_MATMUL_KERNEL_SHARED
-                        : strcmp(v, "texels") == 0  ? GT_MATMUL_KERNEL_TEXELS
-                                                    : GT_MATMUL_KERNEL_DEVICE;
-      bad = strcmp(v, "registers") && strcmp(v, "shared") && strcmp(v, "texels") && strcmp(v, "device");
+      o.matmul_kernel = strcmp(v, "registers") == 0      ? GT_MATMUL_KERNEL_REGISTERS
+                        : strcmp(v, "shared") == 0       ? GT_MATMUL_KERNEL_SHARED
+                        : strcmp(v, "texels") == 0       ? GT_MATMUL_KERNEL_TEXELS
+                        : strcmp(v, "registers-k1") == 0 ? GT_MATMUL_KERNEL_REGISTERS_K1
+                                                         : GT_MATMUL_KERNEL_DEVICE;
+      bad = strcmp(v, "registers") && strcmp(v, "registers-k1") && strcmp(v, "shared") &&
+            strcmp(v, "texels") && strcmp(v, "device");
     } else if (strcmp(a, "--csv") == 0)
       o.csv = v;
     else if (strcmp(a, "--svg") == 0)

@@ -167,13 +167,13 @@ int tool_tune(const tool_tune_options *o) {
   uint32_t n = 2048, k = software ? 64 : 2048;
   printf("\nmatmul AUTO %ux%ux%u\n", n, n, k);
   static const gt_matmul_kernel kernels[] = {GT_MATMUL_KERNEL_REGISTERS, GT_MATMUL_KERNEL_SHARED,
-                                             GT_MATMUL_KERNEL_TEXELS};
-  static const char *const names[] = {"registers", "shared", "texels"};
+                                             GT_MATMUL_KERNEL_TEXELS, GT_MATMUL_KERNEL_REGISTERS_K1};
+  static const char *const names[] = {"registers", "shared", "texels", "registers-k1"};
   static const char *const constants[] = {"GT_MATMUL_KERNEL_REGISTERS", "GT_MATMUL_KERNEL_SHARED",
-                                          "GT_MATMUL_KERNEL_TEXELS"};
+                                          "GT_MATMUL_KERNEL_TEXELS", "GT_MATMUL_KERNEL_REGISTERS_K1"};
   double flop = 2.0 * n * n * k, fastest_ms = -1;
   int fastest = -1;
-  for (int i = 0; i < 3; i++) {
+  for (int i = 0; i < 4; i++) {
     double ms = -1;
     gt_status st = time_matmul(kernels[i], o->min_limits, n, k, o->reps, scratch, &ms);
     if (st != GT_OK) {
@@ -194,11 +194,11 @@ int tool_tune(const tool_tune_options *o) {
     /* quads: AUTO's SIMPLE as 4x4 uvec4 blocks, kept when AUTO (which
      * uses them where the entry has them) beats plain SIMPLE clearly. */
     bool quads = best->strategy == GT_STRATEGY_SIMPLE && auto_ms > 0 && auto_ms < 0.9 * simple_ms;
-    printf("    {.renderer = \"%s\", .name = \"%s\", .measured = true, .transpose = %s, .quads = %s, .tile = %u,\n"
+    printf("    {.renderer = \"%s\", .name = \"%s\", .measured = true, .transpose = %s, .quads = %s, .tile = "
+           "%u,\n"
            "     .matmul_kernel = %s, .dispatch_flops_log2 = %d},\n",
-           renderer, entry,
-           strategy_constant(best->strategy), quads ? "true" : "false", best_tiled ? best_tiled->tile : 0,
-           constants[fastest], log2);
+           renderer, entry, strategy_constant(best->strategy), quads ? "true" : "false",
+           best_tiled ? best_tiled->tile : 0, constants[fastest], log2);
   }
   printf("\ntimes from %s\n", tool_timer_source());
   free(scratch);

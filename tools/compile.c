@@ -1,0 +1,295 @@
+/* gltile compile: builds every program this context can reach with the
+ * device's own compiler and prints, per program, whether it built and
+ * what the compiler said of it (registers, spills, threads or waves,
+ * instructions, cycle estimates), where the driver reports that through
+ * the GL debug output (Mesa's panfrost and v3d do; freedreno with
+ * FD_MESA_DEBUG=shaderdb). The programs AUTO chooses are found by running
+ * AUTO (compile_auto.c); the others are every variant the library can
+ * make (gt__program_variants) that the device's limits allow.
+ *
+ * Fails (exit 1) when a program does not build, a program AUTO chooses
+ * spills, an AUTO call fails, or GL reports an error. */
+#include "compile.h"
+#include "shader_stats.h"
+
+#include <EGL/egl.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DEBUG_OUTPUT 0x92E0
+#define DEBUG_OUTPUT_SYNCHRONOUS 0x8242
+typedef void(GL_APIENTRYP debug_proc)(GLenum, GLenum, GLuint, GLenum, GLsizei, const GLchar *, const void *);
+typedef void(GL_APIENTRYP set_callback_fn)(debug_proc, const void *);
+
+enum { MAX_PROGRAMS = 2048 };
+
+typedef struct compiled {
+  gt_program_key key;
+  bool auto_chosen, built, has_stats;
+  shader_stats stats;
+} compiled;
+
+static compiled programs[MAX_PROGRAMS];
+static size_t program_count;
+static char last_message[1024];
+static const char *renderer;
+
+static void GL_APIENTRY on_message(GLenum source, GLenum type, GLuint id, GLenum severity, GLsizei length,
+                                   const GLchar *message, const void *user) {
+  (void)source, (void)type, (void)id, (void)severity, (void)user;
+  shader_stats probe;
+  if (message == NULL) return;
+  size_t n = length >= 0 ? (size_t)length : strlen(message);
+  char text[sizeof last_message];
+  snprintf(text, sizeof text, "%.*s", (int)(n < sizeof text ? n : sizeof text - 1), message);
+  if (shader_stats_parse(text, renderer, &probe)) memcpy(last_message, text, sizeof text);
+}
+
+/* Turns on the debug output with our callback; false where the context
+ * has none (ES 3.2, or KHR_debug's twin). */
+static bool listen(void) {
+  set_callback_fn set = (set_callback_fn)eglGetProcAddress("glDebugMessageCallbackKHR");
+  if (set == NULL) set = (set_callback_fn)eglGetProcAddress("glDebugMessageCallback");
+  if (set == NULL) return false;
+  glEnable(DEBUG_OUTPUT);
+  glEnable(DEBUG_OUTPUT_SYNCHRONOUS);
+  set(on_message, NULL);
+  bool ok = glGetError() == GL_NO_ERROR;
+  return ok;
+}
+
+static bool same_key(const gt_program_key *a, const gt_program_key *b) {
+  return memcmp(a, b, sizeof *a) == 0;
+}
+
+static compiled *find_or_add(const gt_program_key *key) {
+  for (size_t i = 0; i < program_count; i++)
+    if (same_key(&programs[i].key, key)) return &programs[i];
+  if (program_count == MAX_PROGRAMS) return NULL;
+  compiled *c = &programs[program_count++];
+  memset(c, 0, sizeof *c);
+  c->key = *key;
+  return c;
+}
+
+/* Whether the context would ever build key: its group fits the device,
+ * a tiled kernel has the group the device gets (gt__tiled_group_rows),
+ * texels only where the context has texture buffers, and kernels with
+ * shader atomics only where it can run them. */
+static gt_context *the_ctx;
+static void consider(const gt_program_key *key, void *user) {
+  (void)user;
+  const gt_limits *l = &the_ctx->limits;
+  if (key->group_cols * key->group_rows > l->max_invocations || key->group_cols > l->max_group_size[0] ||
+      key->group_rows > l->max_group_size[1])
+    return;
+  bool tiled =
+      key->tile != 0 && key->tile == key->group_cols && key->kernel != GT_KERNEL_MATMUL_BLOCKED_SHARED;
+  if (tiled && key->group_rows != gt__tiled_group_rows(the_ctx, key->tile, 0)) return;
+  if (key->kernel == GT_KERNEL_MATMUL_TEXELS && the_ctx->matmul_kernel != GT_MATMUL_KERNEL_TEXELS) return;
+  if (key->kernel == GT_KERNEL_MATMUL_BLOCKED_SHARED && !gt__shared_kernel_fits(l)) return;
+  bool packed = key->elem == GT_U16 || key->elem == GT_U8 || (key->variant & GT_VARIANT_HALF_C);
+  if (packed && !the_ctx->has_atomics) return;
+  find_or_add(key);
+}
+
+/* Name of a program: its kernel file, tile, group, element and the
+ * variant defines, as its preamble spells them. */
+static void program_name(const gt_program_key *key, char *out, size_t size) {
+  char preamble[GT_PREAMBLE_BYTES];
+  size_t used =
+      (size_t)snprintf(out, size, "%.*s t%u %ux%u %s", (int)(strlen(gt__kernel_name(key->kernel)) - 5),
+                       gt__kernel_name(key->kernel), key->tile, key->group_cols, key->group_rows,
+                       key->format ? "" : tool_type_name(key->elem));
+  if (gt__program_preamble(key, preamble, sizeof preamble) == 0) return;
+  static const char *const layout_defines[] = {"ELEM",      "PACK",       "VIEWS", "TILE_ROWS",
+                                               "TILE_COLS", "GROUP_ROWS", "TILE"};
+  for (const char *p = preamble; (p = strstr(p, "#define GT_")) != NULL && used < size; p += 11) {
+    const char *name = p + 11;
+    size_t len = strcspn(name, " \n");
+    bool layout = false;
+    for (size_t i = 0; i < sizeof layout_defines / sizeof layout_defines[0]; i++)
+      layout |= strlen(layout_defines[i]) == len && strncmp(name, layout_defines[i], len) == 0;
+    if (layout) continue;
+    const char *value = name + len + 1;
+    size_t vlen = strcspn(value, "\n");
+    used += (size_t)snprintf(out + used, size - used,
+                             vlen == 1 && *value == '1' && strncmp(name, "ROTATE", 6) != 0 ? " %.*s"
+                                                                                           : " %.*s=%.*s",
+                             (int)len, name, (int)vlen, value);
+  }
+}
+
+/* Builds c's program on its own (not in the context's table), keeps the
+ * compiler's statistics, and with `dispatch` runs one group of it over a
+ * scratch buffer with zero extents, for drivers that compile at the first
+ * dispatch (v3d). */
+static gt_status build_one(gt_context *ctx, compiled *c, bool dispatch, GLuint scratch) {
+  char preamble[GT_PREAMBLE_BYTES], what[96];
+  if (gt__program_preamble(&c->key, preamble, sizeof preamble) == 0) return GT_ERR_INVALID_ARGUMENT;
+  const char *parts[GT_PROGRAM_PARTS];
+  gt__program_parts(&c->key, preamble, parts);
+  snprintf(what, sizeof what, "%s", gt__kernel_name(c->key.kernel));
+  last_message[0] = '\0';
+  GLuint program = 0;
+  gt_status s = gt__program_build(ctx, parts, GT_PROGRAM_PARTS, what, &program);
+  c->built = s == GT_OK;
+  if (s != GT_OK) return s;
+  if (dispatch && last_message[0] == '\0') {
+    glUseProgram(program);
+    for (GLuint i = 0; i < 4; i++)
+      glBindBufferBase(GL_SHADER_STORAGE_BUFFER, i, scratch);
+    GLuint images[2] = {0, 0};
+    if (c->key.format) { /* image kernels read unit 0 and write unit 1 */
+      static const GLenum internal[] = {0, GL_R32F, GL_R32I, GL_R32UI, GL_RGBA8};
+      GLenum format = internal[c->key.format];
+      glGenTextures(2, images);
+      for (GLuint i = 0; i < 2; i++) {
+        glBindTexture(GL_TEXTURE_2D, images[i]);
+        glTexStorage2D(GL_TEXTURE_2D, 1, format, 16, 16);
+        glBindImageTexture(i, images[i], 0, GL_FALSE, 0, i ? GL_WRITE_ONLY : GL_READ_ONLY, format);
+      }
+      glBindTexture(GL_TEXTURE_2D, 0);
+    }
+    glDispatchCompute(1, 1, 1);
+    glFinish();
+    glUseProgram(0);
+    if (images[0]) glDeleteTextures(2, images);
+  }
+  c->has_stats = shader_stats_parse(last_message, renderer, &c->stats);
+  glDeleteProgram(program);
+  return gt__gl_status(ctx, "compile");
+}
+
+static void print_value(FILE *f, double v, const char *fmt) {
+  if (v < 0)
+    fputs(f == stdout ? "       -" : "", f);
+  else
+    fprintf(f, fmt, v);
+}
+
+static void print_row(const compiled *c) {
+  char name[256];
+  program_name(&c->key, name, sizeof name);
+  printf("%-4s %-6s", c->auto_chosen ? "AUTO" : "", c->built ? "built" : "FAILED");
+  if (c->has_stats) {
+    const shader_stats *s = &c->stats;
+    print_value(stdout, s->inst, " %7.0f");
+    print_value(stdout, s->registers, " %7.0f");
+    printf(" %4.0f:%-4.0f", s->spills < 0 ? 0 : s->spills, s->fills < 0 ? 0 : s->fills);
+    print_value(stdout, s->occupancy, " %4.0f");
+    printf("/%-2.0f", s->occupancy_max);
+    print_value(stdout, s->cycles, " %7.2f");
+    print_value(stdout, s->arith, " %7.2f");
+    print_value(stdout, s->ldst, " %7.2f");
+    print_value(stdout, s->nops, " %7.0f");
+    print_value(stdout, s->sync_stalls, " %7.0f");
+  }
+  printf("  %s\n", name);
+}
+
+static void csv_row(FILE *f, const compiled *c) {
+  char name[256];
+  program_name(&c->key, name, sizeof name);
+  fprintf(f, "\"%s\",\"%s\",%s,%s", renderer, name, c->auto_chosen ? "yes" : "no", c->built ? "yes" : "no");
+  const shader_stats *s = &c->stats;
+  double values[] = {s->inst,   s->registers, s->spills, s->fills, s->occupancy,  s->occupancy_max,
+                     s->cycles, s->arith,     s->ldst,   s->nops,  s->sync_stalls};
+  for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
+    fputc(',', f);
+    if (c->has_stats) print_value(f, values[i], "%g");
+  }
+  fprintf(f, ",\"%s\"\n", c->has_stats ? s->line : "");
+}
+
+static int usage(FILE *f) {
+  fputs("usage: gltile compile [--stats] [--auto] [--csv FILE] [--min-limits]\n"
+        "  builds every program this device can reach with its own compiler; AUTO marks\n"
+        "  those AUTO chooses (found by running AUTO on a catalogue of views)\n"
+        "  --stats       also run one group of each program over a scratch buffer, for\n"
+        "                drivers that compile at the first dispatch (v3d); for compilers'\n"
+        "                statistics on a fake device (docs/performance.md)\n"
+        "  --auto        only the programs AUTO chooses\n"
+        "  --csv FILE    every row as CSV\n"
+        "  --min-limits  clamp the device limits to the ES 3.1 minimums\n",
+        f);
+  return f == stdout ? 0 : 2;
+}
+
+int tool_cmd_compile(int argc, char **argv) {
+  bool stats = false, auto_only = false, min_limits = false;
+  const char *csv = NULL;
+  for (int i = 1; i < argc; i++) {
+    if (strcmp(argv[i], "--stats") == 0)
+      stats = true;
+    else if (strcmp(argv[i], "--auto") == 0)
+      auto_only = true;
+    else if (strcmp(argv[i], "--min-limits") == 0)
+      min_limits = true;
+    else if (strcmp(argv[i], "--csv") == 0 && i + 1 < argc)
+      csv = argv[++i];
+    else
+      return usage(strcmp(argv[i], "--help") == 0 ? stdout : stderr);
+  }
+  gt_egl egl;
+  gt_context *ctx;
+  gt_context_desc desc = tool_desc(min_limits, GT_MATMUL_KERNEL_DEVICE);
+  if (tool_open(&desc, &egl, &ctx)) return 1;
+  renderer = gt_context_renderer(ctx);
+  bool listening = listen();
+  int failures = 0, refused = 0;
+  failures += compile_auto_calls(ctx, &refused);
+  for (size_t i = 0; i < GT_PROGRAM_TABLE_SIZE; i++)
+    if (ctx->programs[i].name != 0) {
+      compiled *c = find_or_add(&ctx->programs[i].key);
+      if (c) c->auto_chosen = true;
+    }
+  if (!auto_only) {
+    the_ctx = ctx;
+    gt__program_variants(consider, NULL);
+  }
+  GLuint scratch = stats ? tool_buffer(1u << 18, NULL) : 0;
+  int auto_count = 0, auto_short = 0;
+  for (size_t i = 0; i < program_count; i++) {
+    compiled *c = &programs[i];
+    gt_status s = build_one(ctx, c, stats, scratch);
+    if (s != GT_OK) {
+      char name[256];
+      program_name(&c->key, name, sizeof name);
+      fprintf(stderr, "gltile compile: %s: %s\n", name, gt_status_string(s));
+      failures++;
+    }
+    if (c->auto_chosen) {
+      auto_count++;
+      const char *why = c->has_stats ? shader_stats_shortfall(&c->stats) : "";
+      if (*why) auto_short++;
+      if (strcmp(why, "spills") == 0) failures++;
+    }
+  }
+  if (scratch) glDeleteBuffers(1, &scratch);
+  printf("%s: %zu programs, %d chosen by AUTO (%d AUTO calls the device refuses)%s\n", renderer,
+         program_count, auto_count, refused, listening ? "" : "; no debug output, so no statistics");
+  printf(
+      "auto built     inst    regs spills:fills occ/max  cycles   arith    ldst    nops   sy-st  program\n");
+  for (int pass = 0; pass < 2; pass++)
+    for (size_t i = 0; i < program_count; i++)
+      if (programs[i].auto_chosen == (pass == 0)) print_row(&programs[i]);
+  if (csv) {
+    FILE *f = fopen(csv, "w");
+    if (f == NULL) {
+      fprintf(stderr, "gltile compile: cannot write %s\n", csv);
+      failures++;
+    } else {
+      fputs(
+          "renderer,program,auto,built,inst,registers,spills,fills,occupancy,occupancy_max,cycles,arith,ldst,"
+          "nops,sync_stalls,stats\n",
+          f);
+      for (size_t i = 0; i < program_count; i++)
+        csv_row(f, &programs[i]);
+      if (fclose(f) != 0) failures++;
+    }
+  }
+  printf("%d AUTO programs below full occupancy or spilling; %d failures\n", auto_short, failures);
+  tool_close(&egl, ctx);
+  return failures ? 1 : 0;
+}

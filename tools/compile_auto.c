@@ -1,0 +1,117 @@
+/* The calls `gltile compile` makes with AUTO so the library itself builds
+ * every program AUTO chooses on this device: transposes (in place too)
+ * and copies of 4-, 2- and 1-byte elements, matmul in every layout, f32
+ * and f16, small and large c, one product and a batch, and the images,
+ * each on views aligned and not, extents even and not. What is built is
+ * what the library chose: nothing here re-derives its choices. */
+#include "compile.h"
+
+#include <string.h>
+
+enum { BUFFER_WORDS = 1u << 20 }; /* 4 MiB each: c of 1024 x 1024 floats */
+
+typedef struct catalogue {
+  gt_context *ctx;
+  GLuint buffers[3];
+  int refused, failed;
+} catalogue;
+
+static void note(catalogue *c, const char *what, gt_status s) {
+  if (s == GT_OK) return;
+  if (s == GT_ERR_UNSUPPORTED) { /* the device cannot (shader atomics, texel buffers): said, not failed */
+    c->refused++;
+    return;
+  }
+  fprintf(stderr, "gltile compile: AUTO %s: %s\n", what, gt_status_string(s));
+  c->failed++;
+}
+
+static gt_view view(GLuint buffer, size_t offset, uint32_t rows, uint32_t cols, uint32_t pitch, gt_type t) {
+  gt_view v = {buffer, offset, rows, cols, pitch, t};
+  return v;
+}
+
+static void transposes(catalogue *c, gt_type t) {
+  /* rows x cols at offset, pitch: even and 16-byte aligned, a multiple of
+   * 64; uneven with rows on words; odd offset and pitch. */
+  static const uint32_t shapes[][4] = {{256, 256, 0, 256}, {260, 132, 0, 132}, {257, 131, 1, 133}};
+  for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+    const uint32_t *s = shapes[i];
+    gt_view src = view(c->buffers[0], s[2], s[0], s[1], s[3], t);
+    gt_view dst = view(c->buffers[1], s[2], s[1], s[0], s[0] + 2 * s[2], t);
+    note(c, "transpose", gt_transpose(c->ctx, src, dst, NULL));
+    note(c, "copy", gt_copy(c->ctx, src, view(c->buffers[1], s[2], s[0], s[1], s[3], t)));
+  }
+  /* In place: a square the tile divides, and one it does not. */
+  for (uint32_t n = 96; n <= 97; n++) {
+    gt_view square = view(c->buffers[0], 0, n, n, 0, t);
+    note(c, "transpose in place", gt_transpose(c->ctx, square, square, NULL));
+  }
+}
+
+static void matmuls(catalogue *c, gt_type in, gt_type out) {
+  /* m, n, k and whether the views' rows are 16-byte aligned: small c, c
+   * of 64 blocks of 128 x 128 (the shared kernel's threshold on some
+   * devices), K short and long, uneven extents. */
+  static const uint32_t shapes[][4] = {
+      {64, 64, 64, 1}, {61, 67, 53, 0}, {1024, 1024, 16, 1}, {1023, 1021, 17, 0}, {96, 96, 5000, 1}};
+  for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
+    for (int layout = 0; layout < 4; layout++) {
+      uint32_t m = shapes[i][0], n = shapes[i][1], k = shapes[i][2];
+      size_t off = shapes[i][3] ? 0 : 1;
+      gt_matmul_desc d = {GT_STRATEGY_AUTO, 0, layout & 1, layout >> 1, false, 1.0f, 0.0f};
+      gt_view a = d.trans_a ? view(c->buffers[0], off, k, m, 0, in) : view(c->buffers[0], off, m, k, 0, in);
+      gt_view b = d.trans_b ? view(c->buffers[1], off, n, k, 0, in) : view(c->buffers[1], off, k, n, 0, in);
+      gt_view cv = view(c->buffers[2], off, m, n, 0, out);
+      note(c, "matmul", gt_matmul(c->ctx, a, b, cv, &d));
+      if (i == 0) { /* a batch of two, each operand its own */
+        gt_batch batch = {2, (size_t)m * k, (size_t)k * n, (size_t)m * n};
+        note(c, "matmul batch", gt_matmul_batched(c->ctx, a, b, cv, batch, &d));
+      }
+    }
+}
+
+static void images(catalogue *c) {
+  static const GLenum internal[] = {GL_R32F, GL_RGBA8};
+  static const gt_format formats[] = {GT_FORMAT_R32F, GT_FORMAT_RGBA8};
+  for (int f = 0; f < 2; f++) {
+    GLuint tex[2];
+    glGenTextures(2, tex);
+    for (int i = 0; i < 2; i++) {
+      glBindTexture(GL_TEXTURE_2D, tex[i]);
+      glTexStorage2D(GL_TEXTURE_2D, 1, internal[f], 96, 96);
+    }
+    glBindTexture(GL_TEXTURE_2D, 0);
+    /* A window the tile divides and one it does not. */
+    for (uint32_t side = 64; side <= 65; side++) {
+      gt_image src = {tex[0], 0, 0, 0, side, side, formats[f]},
+               dst = {tex[1], 0, 0, 0, side, side, formats[f]};
+      note(c, "image transpose", gt_image_transpose(c->ctx, src, dst, NULL));
+      for (uint32_t turns = 1; turns <= 3; turns++)
+        note(c, "image rotate", gt_image_rotate(c->ctx, src, dst, turns, NULL));
+    }
+    glDeleteTextures(2, tex);
+  }
+}
+
+int compile_auto_calls(gt_context *ctx, int *refused) {
+  catalogue c = {ctx, {0, 0, 0}, 0, 0};
+  for (int i = 0; i < 3; i++) {
+    c.buffers[i] = tool_buffer(BUFFER_WORDS, NULL);
+    if (c.buffers[i] == 0) {
+      fprintf(stderr, "gltile compile: no buffer of %u words\n", BUFFER_WORDS);
+      return 1;
+    }
+  }
+  static const gt_type moved[] = {GT_F32, GT_F16, GT_U8};
+  for (int i = 0; i < 3; i++)
+    transposes(&c, moved[i]);
+  matmuls(&c, GT_F32, GT_F32);
+  matmuls(&c, GT_F16, GT_F32);
+  matmuls(&c, GT_F16, GT_F16);
+  images(&c);
+  note(&c, "finish", gt_finish(ctx));
+  glDeleteBuffers(3, c.buffers);
+  *refused = c.refused;
+  return c.failed;
+}
