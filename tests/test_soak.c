@@ -431,15 +431,33 @@ typedef struct matmul_case {
   float alpha, beta;
 } matmul_case;
 
+/* Where the sweep places a matmul's a, b and c itself: bit i of aligned
+ * says whether view i's rows start 16-byte aligned, each view in a buffer
+ * of its own; -1: placed at random. */
+static int placed_aligned = -1;
+
+static gt_view place_rows(uint32_t b, uint32_t rows, uint32_t cols, bool aligned) {
+  gt_view v = {pool[b], aligned ? 4 : 1, rows, cols, aligned ? (cols + 3) / 4 * 4 : cols | 1, GT_F32};
+  return v;
+}
+
 static void run_matmul(const matmul_case *q) {
   uint32_t m = q->m, n = q->n, kk = q->k;
   uint32_t ar = q->trans_a ? kk : m, ac = q->trans_a ? m : kk;
   uint32_t br = q->trans_b ? n : kk, bc = q->trans_b ? kk : n;
   int same = q->same_ab && ar == br && ac == bc;
-  gt_view a = place(rnd(0, POOL_BUFFERS - 1), ar, ac, GT_F32);
-  gt_view b = same ? a : place(rnd(0, POOL_BUFFERS - 1), br, bc, GT_F32); /* may overlap a: read-read */
-  gt_view ab[2] = {a, b};
-  gt_view c = place_apart(m, n, GT_F32, ab, 2);
+  gt_view a, b, c;
+  if (placed_aligned >= 0) {
+    a = place_rows(0, ar, ac, placed_aligned & 1);
+    b = place_rows(1, br, bc, placed_aligned & 2);
+    c = place_rows(2, m, n, placed_aligned & 4);
+    same = 0;
+  } else {
+    a = place(rnd(0, POOL_BUFFERS - 1), ar, ac, GT_F32);
+    b = same ? a : place(rnd(0, POOL_BUFFERS - 1), br, bc, GT_F32); /* may overlap a: read-read */
+    gt_view ab[2] = {a, b};
+    c = place_apart(m, n, GT_F32, ab, 2);
+  }
   say("matmul %ux%ux%u %s tile %u%s%s", m, n, kk, gt_strategy_name(q->strategy), q->tile,
       q->trans_a ? " a^T" : "", q->trans_b ? " b^T" : "");
   if (q->scale) say(" alpha %g beta %g", (double)q->alpha, (double)q->beta);
@@ -1004,9 +1022,12 @@ enum {
   SWEEP_TRANSPOSE = 2 * (2 + 4 * 3) * 2, /* (AUTO, SIMPLE, 4 tiled x 3 tiles) x 2 shapes x in place or not */
   SWEEP_COPY = 2,
   SWEEP_MATMUL = 4 * (2 + 3 * 3) * 2, /* trans cases x (AUTO, SIMPLE, 3 x 3) x 2 shapes */
+  /* AUTO on every choice of operands that may move as vec4s: trans cases
+   * x (a, b, c rows aligned or not) x (M, N, K multiples of 4 or not). */
+  SWEEP_VEC4 = 4 * 64,
   SWEEP_IMAGE = N_FORMATS * 4 * (2 + 2 * 3) * 2,
   SWEEP_KERNEL = 2 * 3 * 2,
-  SWEEP_OPS = SWEEP_TRANSPOSE + SWEEP_COPY + SWEEP_MATMUL + SWEEP_IMAGE + SWEEP_KERNEL
+  SWEEP_OPS = SWEEP_TRANSPOSE + SWEEP_COPY + SWEEP_MATMUL + SWEEP_VEC4 + SWEEP_IMAGE + SWEEP_KERNEL
 };
 
 /* Pair i of that order. */
@@ -1056,6 +1077,24 @@ static op_kind sweep_op(uint32_t i) {
     return K_MATMUL;
   }
   i -= SWEEP_MATMUL;
+  if (i < SWEEP_VEC4) {
+    matmul_case q;
+    memset(&q, 0, sizeof q);
+    uint32_t bits = i % 64;
+    q.strategy = GT_STRATEGY_AUTO;
+    q.m = bits & 8 ? 36 : 37;
+    q.n = bits & 16 ? 44 : 45;
+    q.k = bits & 32 ? 40 : 41;
+    q.trans_a = (int)((i / 64) & 1);
+    q.trans_b = (int)((i / 64) >> 1);
+    q.integers = 1;
+    q.alpha = 1.0f;
+    placed_aligned = (int)(bits & 7);
+    run_matmul(&q);
+    placed_aligned = -1;
+    return K_MATMUL;
+  }
+  i -= SWEEP_VEC4;
   if (i < SWEEP_IMAGE) {
     image_case k;
     uint32_t pair = i % 8, even = (i / 8) % 2, turns = (i / 16) % 4;
