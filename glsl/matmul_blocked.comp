@@ -136,6 +136,11 @@ void main() {
   /* The last K % 4 steps (under GT_K1 every step), one k at a time; a
    * quad across K is one vec4 here too. */
   for (; k < k_end; k++) {
+    /* The clamped rows and columns again, inside the loop: kept from
+     * before it they held 5 more registers through it (Mali-G52: 35,
+     * one thread). */
+    uvec4 m = min(uvec4(first.x) + uvec4(0u, 1u, 2u, 3u), uvec4(rows_m - 1u));
+    uvec4 n = min(uvec4(first.y) + uvec4(0u, 1u, 2u, 3u), uvec4(cols_n - 1u));
 #if defined(GT_TRANS_A) && defined(GT_VEC4_A)
     vec4 a = a4[A_AT(m.x, k) >> 2u];
 #else

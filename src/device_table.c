@@ -99,8 +99,8 @@ static const gt_device_entry table[] = {
      .matmul_kernel = GT_MATMUL_KERNEL_REGISTERS_K1, .dispatch_flops_log2 = FLOPS_MOBILE,
      .dispatch_bytes_log2 = BYTES_MOBILE, H100_ORDER},
     /* Qualcomm's driver says "Adreno (TM) 630", Mesa's freedreno "FD630". */
-    {.renderer = "Adreno|^FD", .name = "Adreno", .compiled = true, .transpose = GT_STRATEGY_TILED_PAD,
-     .matmul_kernel = GT_MATMUL_KERNEL_REGISTERS, .barrier_invocations = 64, .dispatch_flops_log2 = FLOPS_MOBILE,
+    {.renderer = "Adreno|^FD", .name = "Adreno", .compiled = true, .transpose = GT_STRATEGY_TILED_PAD, .tile = 16,
+     .matmul_kernel = GT_MATMUL_KERNEL_REGISTERS_K1, .barrier_invocations = 64, .dispatch_flops_log2 = FLOPS_MOBILE,
      .dispatch_bytes_log2 = BYTES_MOBILE, H100_ORDER},
     {.renderer = "PowerVR", .name = "PowerVR", .transpose = GT_STRATEGY_TILED_PAD,
      .matmul_kernel = GT_MATMUL_KERNEL_SHARED, .dispatch_flops_log2 = FLOPS_MOBILE,

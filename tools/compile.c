@@ -203,22 +203,28 @@ static void csv_row(FILE *f, const compiled *c) {
 }
 
 static int usage(FILE *f) {
-  fputs("usage: gltile compile [--stats] [--auto] [--csv FILE] [--min-limits]\n"
+  fputs("usage: gltile compile [--stats] [--auto] [--only TEXT] [--csv FILE] [--min-limits]\n"
+        "                      [--tile 8|16|32] [--matmul-kernel registers|registers-k1|shared|texels|device]\n"
         "  builds every program this device can reach with its own compiler; AUTO marks\n"
         "  those AUTO chooses (found by running AUTO on a catalogue of views)\n"
         "  --stats       also run one group of each program over a scratch buffer, for\n"
         "                drivers that compile at the first dispatch (v3d); for compilers'\n"
         "                statistics on a fake device (docs/performance.md)\n"
         "  --auto        only the programs AUTO chooses\n"
+        "  --only TEXT   only the programs whose names hold TEXT (\"matmul_blocked t32\")\n"
         "  --csv FILE    every row as CSV\n"
-        "  --min-limits  clamp the device limits to the ES 3.1 minimums\n",
+        "  --min-limits  clamp the device limits to the ES 3.1 minimums\n"
+        "  --tile N      the context's default tile (default: the device table's)\n"
+        "  --matmul-kernel K   the kernel matmul's AUTO runs (default: the device table's)\n",
         f);
   return f == stdout ? 0 : 2;
 }
 
 int tool_cmd_compile(int argc, char **argv) {
   bool stats = false, auto_only = false, min_limits = false;
-  const char *csv = NULL;
+  const char *csv = NULL, *only = NULL;
+  gt_matmul_kernel kernel = GT_MATMUL_KERNEL_DEVICE;
+  uint32_t tile = 0;
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--stats") == 0)
       stats = true;
@@ -228,12 +234,25 @@ int tool_cmd_compile(int argc, char **argv) {
       min_limits = true;
     else if (strcmp(argv[i], "--csv") == 0 && i + 1 < argc)
       csv = argv[++i];
+    else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc)
+      only = argv[++i];
+    else if (strcmp(argv[i], "--tile") == 0 && i + 1 < argc) {
+      if (tool_parse_u32(argv[++i], 32, &tile)) return usage(stderr);
+    } else if (strcmp(argv[i], "--matmul-kernel") == 0 && i + 1 < argc) {
+      const char *v = argv[++i];
+      kernel = strcmp(v, "registers") == 0      ? GT_MATMUL_KERNEL_REGISTERS
+               : strcmp(v, "registers-k1") == 0 ? GT_MATMUL_KERNEL_REGISTERS_K1
+               : strcmp(v, "shared") == 0       ? GT_MATMUL_KERNEL_SHARED
+               : strcmp(v, "texels") == 0       ? GT_MATMUL_KERNEL_TEXELS
+                                                : GT_MATMUL_KERNEL_DEVICE;
+    }
     else
       return usage(strcmp(argv[i], "--help") == 0 ? stdout : stderr);
   }
   gt_egl egl;
   gt_context *ctx;
-  gt_context_desc desc = tool_desc(min_limits, GT_MATMUL_KERNEL_DEVICE);
+  gt_context_desc desc = tool_desc(min_limits, kernel);
+  desc.tile = tile;
   if (tool_open(&desc, &egl, &ctx)) return 1;
   renderer = gt_context_renderer(ctx);
   bool listening = listen();
@@ -250,6 +269,15 @@ int tool_cmd_compile(int argc, char **argv) {
   }
   GLuint scratch = stats ? tool_buffer(1u << 18, NULL) : 0;
   int auto_count = 0, auto_short = 0;
+  if (only != NULL) { /* keep the programs whose names hold `only` */
+    size_t kept = 0;
+    for (size_t i = 0; i < program_count; i++) {
+      char name[256];
+      program_name(&programs[i].key, name, sizeof name);
+      if (strstr(name, only) != NULL) programs[kept++] = programs[i];
+    }
+    program_count = kept;
+  }
   for (size_t i = 0; i < program_count; i++) {
     compiled *c = &programs[i];
     gt_status s = build_one(ctx, c, stats, scratch);
