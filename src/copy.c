@@ -100,7 +100,7 @@ gt_status gt_copy(gt_context *ctx, gt_view src, gt_view dst) {
   }
   /* Validation is over; the programs come before the first dispatch. */
   GT__TRY(gt__copy_program(ctx, src.type, &scalar));
-  if (in_blocks || wants_vec4(s, t))
+  if (!ctx->device->scalar_loads && (in_blocks || wants_vec4(s, t)))
     GT__TRY(gt__program_for(ctx, GT_KERNEL_COPY_VEC4, 0, COPY_GROUP_COLS, 1, 0, GT_U32, &vec4));
 
   gt_status status = GT_OK;

@@ -179,6 +179,9 @@ typedef struct gt_device_entry {
                                      bytes */
   uint32_t shared_min_blocks;     /* matmul AUTO runs the shared kernel from
                                      this many 128x128 blocks of c */
+  bool scalar_loads;              /* the registers matmul kernel and the copy
+                                     load no vec4s (they cost V3D's compiler
+                                     half its threads) */
   uint32_t barrier_invocations;   /* most invocations in a group with barriers
                                      (tiled kernels); 0 = 256 */
 } gt_device_entry;
@@ -192,6 +195,11 @@ void gt__program_variants(void (*each)(const gt_program_key *key, void *user), v
 
 /* The entry for a renderer; never NULL. */
 const gt_device_entry *gt__device_entry(const char *renderer);
+
+/* Tests only: contexts made after this take the entry of this renderer
+ * (NULL: their own), so a suite runs a mobile entry's choices on
+ * llvmpipe. Not thread-safe: set it while no context is made. */
+void gt__device_entry_pretend(const char *renderer);
 
 /* ---- the context -------------------------------------------------- */
 

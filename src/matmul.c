@@ -444,6 +444,7 @@ static gt_status prepare(gt_context *ctx, gt_view a, gt_view b, gt_view c, const
       variant |= GT_VARIANT_K1;
       mu->vec4_needs &= ~((d->trans_a ? 0u : GT_VARIANT_VEC4_A) | (d->trans_b ? GT_VARIANT_VEC4_B : 0u));
     }
+    if (kernel != GT_MATMUL_KERNEL_SHARED && ctx->device->scalar_loads) mu->vec4_needs = 0;
     GT__TRY(blocked_programs(
         ctx, kernel == GT_MATMUL_KERNEL_SHARED ? GT_KERNEL_MATMUL_BLOCKED_SHARED : GT_KERNEL_MATMUL_BLOCKED,
         whole, d, rebind, plan, variant, mu->vec4_needs, &mu->main_prog, &mu->vec4));

@@ -1,5 +1,7 @@
 #include "harness.h"
 
+#include "gt_internal.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +38,9 @@ int gt_test_open(int argc, char **argv, gt_test_env *env) {
      * instead, whatever the device. */
     if (strcmp(argv[i], "--auto-tiled") == 0) desc.transpose_strategy = GT_STRATEGY_TILED_PAD;
     /* The context's matmul kernel (skipped where the device refuses it). */
+    /* The device-table entry of another renderer ("FD630", "V3D 4.2"):
+     * its choices (tile, groups, kernels) run on this device. */
+    if (strcmp(argv[i], "--device-entry") == 0 && i + 1 < argc) gt__device_entry_pretend(argv[++i]);
     if (strcmp(argv[i], "--matmul-kernel") == 0 && i + 1 < argc) {
       const char *k = argv[++i];
       desc.matmul_kernel = strcmp(k, "texels") == 0         ? GT_MATMUL_KERNEL_TEXELS
@@ -57,9 +62,10 @@ int gt_test_open(int argc, char **argv, gt_test_env *env) {
     return s == GT_ERR_UNSUPPORTED ? GT_TEST_SKIP : 1;
   }
   gt_limits l = gt_context_limits(env->ctx);
-  printf("renderer: %s%s; storage blocks of %llu bytes, %llu FLOP per matmul dispatch, %llu bytes per "
-         "transpose dispatch, %llu staging bytes\n",
+  printf("renderer: %s%s, device-table entry %s; storage blocks of %llu bytes, %llu FLOP per matmul "
+         "dispatch, %llu bytes per transpose dispatch, %llu staging bytes\n",
          gt_context_renderer(env->ctx), env->min_limits ? " (ES 3.1 minimum limits)" : "",
+         gt_context_device_name(env->ctx),
          (unsigned long long)l.max_storage_block_bytes, (unsigned long long)l.max_dispatch_flops,
          (unsigned long long)l.max_dispatch_bytes, (unsigned long long)l.staging_bytes);
   return 0;
