@@ -25,13 +25,17 @@ enum { MAX_PROGRAMS = 2048 };
 
 typedef struct compiled {
   gt_program_key key;
+  const char *label; /* a user kernel's program: no key */
   bool auto_chosen, built, has_stats;
   shader_stats stats;
 } compiled;
 
 static compiled programs[MAX_PROGRAMS];
 static size_t program_count;
-static char last_message[1024];
+/* The statistics lines the driver sent since the last reset, in order. */
+enum { MAX_MESSAGES = 4 };
+static char messages[MAX_MESSAGES][1024];
+static int message_count;
 static const char *renderer;
 
 static void GL_APIENTRY on_message(GLenum source, GLenum type, GLuint id, GLenum severity, GLsizei length,
@@ -40,9 +44,10 @@ static void GL_APIENTRY on_message(GLenum source, GLenum type, GLuint id, GLenum
   shader_stats probe;
   if (message == NULL) return;
   size_t n = length >= 0 ? (size_t)length : strlen(message);
-  char text[sizeof last_message];
+  char text[sizeof messages[0]];
   snprintf(text, sizeof text, "%.*s", (int)(n < sizeof text ? n : sizeof text - 1), message);
-  if (shader_stats_parse(text, renderer, &probe)) memcpy(last_message, text, sizeof text);
+  if (shader_stats_parse(text, renderer, &probe) && message_count < MAX_MESSAGES)
+    memcpy(messages[message_count++], text, sizeof text);
 }
 
 /* Turns on the debug output with our callback; false where the context
@@ -95,7 +100,12 @@ static void consider(const gt_program_key *key, void *user) {
 
 /* Name of a program: its kernel file, tile, group, element and the
  * variant defines, as its preamble spells them. */
-static void program_name(const gt_program_key *key, char *out, size_t size) {
+static void program_name(const compiled *c, char *out, size_t size) {
+  if (c->label != NULL) {
+    snprintf(out, size, "%s", c->label);
+    return;
+  }
+  const gt_program_key *key = &c->key;
   char preamble[GT_PREAMBLE_BYTES];
   size_t used =
       (size_t)snprintf(out, size, "%.*s t%u %ux%u %s", (int)(strlen(gt__kernel_name(key->kernel)) - 5),
@@ -130,12 +140,12 @@ static gt_status build_one(gt_context *ctx, compiled *c, bool dispatch, GLuint s
   const char *parts[GT_PROGRAM_PARTS];
   gt__program_parts(&c->key, preamble, parts);
   snprintf(what, sizeof what, "%s", gt__kernel_name(c->key.kernel));
-  last_message[0] = '\0';
+  message_count = 0;
   GLuint program = 0;
   gt_status s = gt__program_build(ctx, parts, GT_PROGRAM_PARTS, what, &program);
   c->built = s == GT_OK;
   if (s != GT_OK) return s;
-  if (dispatch && last_message[0] == '\0') {
+  if (dispatch && message_count == 0) {
     glUseProgram(program);
     for (GLuint i = 0; i < 4; i++)
       glBindBufferBase(GL_SHADER_STORAGE_BUFFER, i, scratch);
@@ -156,9 +166,56 @@ static gt_status build_one(gt_context *ctx, compiled *c, bool dispatch, GLuint s
     glUseProgram(0);
     if (images[0]) glDeleteTextures(2, images);
   }
-  c->has_stats = shader_stats_parse(last_message, renderer, &c->stats);
+  c->has_stats = message_count > 0 && shader_stats_parse(messages[0], renderer, &c->stats);
   glDeleteProgram(program);
   return gt__gl_status(ctx, "compile");
+}
+
+/* The user-kernel prelude: the README's kernel, built as gt_kernel_create
+ * builds every kernel (with restrict, and the aliased program without),
+ * each dispatched once (views apart, then overlapping) so that drivers
+ * compiling at the first dispatch report too. Adds its two rows. */
+static gt_status user_kernel(gt_context *ctx, bool dispatch) {
+  gt_kernel_desc kd;
+  memset(&kd, 0, sizeof kd);
+  kd.body = "void main() {\n"
+            "  uvec2 g = gt_global();\n"
+            "  if (gt_in_domain(g)) y_write(g, x_read(g) * factor);\n"
+            "}\n";
+  kd.tile_rows = kd.tile_cols = 8;
+  kd.view_count = 2;
+  kd.views[0] = (gt_kernel_view){"x", GT_F32, GT_ACCESS_READ};
+  kd.views[1] = (gt_kernel_view){"y", GT_F32, GT_ACCESS_WRITE};
+  kd.uniform_count = 1;
+  kd.uniforms[0] = (gt_kernel_uniform){"factor", GT_UNIFORM_FLOAT};
+  if (program_count + 2 > MAX_PROGRAMS) return GT_ERR_OUT_OF_MEMORY;
+  compiled *rows = &programs[program_count];
+  program_count += 2;
+  memset(rows, 0, 2 * sizeof *rows);
+  rows[0].label = "user kernel (prelude, restrict)";
+  rows[1].label = "user kernel (prelude, aliased)";
+  rows[0].auto_chosen = rows[1].auto_chosen = true;
+  message_count = 0;
+  gt_kernel_id k = 0;
+  gt_status s = gt_kernel_create(ctx, &kd, &k);
+  rows[0].built = rows[1].built = s == GT_OK;
+  if (s != GT_OK) return s;
+  if (dispatch && message_count == 0) {
+    GLuint buffer = tool_buffer(64 * 64, NULL);
+    gt_view apart[2] = {{buffer, 0, 32, 32, 64, GT_F32}, {buffer, 32, 32, 32, 64, GT_F32}};
+    gt_view overlapping[2] = {{buffer, 0, 32, 32, 64, GT_F32}, {buffer, 1, 32, 32, 64, GT_F32}};
+    gt_uniform_value factor = {.f = 2.0f};
+    gt_dispatch_desc dd = {{32, 32}, GT_POLICY_PAD, apart, &factor};
+    s = gt_kernel_dispatch(ctx, k, &dd, NULL);
+    dd.views = overlapping;
+    if (s == GT_OK) s = gt_kernel_dispatch(ctx, k, &dd, NULL);
+    if (s == GT_OK) s = gt_finish(ctx);
+    glDeleteBuffers(1, &buffer);
+  }
+  for (int i = 0; i < 2 && i < message_count; i++)
+    rows[i].has_stats = shader_stats_parse(messages[i], renderer, &rows[i].stats);
+  gt_kernel_destroy(ctx, k);
+  return s;
 }
 
 static void print_value(FILE *f, double v, const char *fmt) {
@@ -170,8 +227,8 @@ static void print_value(FILE *f, double v, const char *fmt) {
 
 static void print_row(const compiled *c) {
   char name[256];
-  program_name(&c->key, name, sizeof name);
-  printf("%-4s %-6s", c->auto_chosen ? "AUTO" : "", c->built ? "built" : "FAILED");
+  program_name(c, name, sizeof name);
+  printf("%-4s %-6s", c->label ? "user" : c->auto_chosen ? "AUTO" : "", c->built ? "built" : "FAILED");
   if (c->has_stats) {
     const shader_stats *s = &c->stats;
     print_value(stdout, s->inst, " %7.0f");
@@ -190,8 +247,9 @@ static void print_row(const compiled *c) {
 
 static void csv_row(FILE *f, const compiled *c) {
   char name[256];
-  program_name(&c->key, name, sizeof name);
-  fprintf(f, "\"%s\",\"%s\",%s,%s", renderer, name, c->auto_chosen ? "yes" : "no", c->built ? "yes" : "no");
+  program_name(c, name, sizeof name);
+  fprintf(f, "\"%s\",\"%s\",%s,%s", renderer, name, c->label ? "user" : c->auto_chosen ? "yes" : "no",
+          c->built ? "yes" : "no");
   const shader_stats *s = &c->stats;
   double values[] = {s->inst,   s->registers, s->spills, s->fills, s->occupancy,  s->occupancy_max,
                      s->cycles, s->arith,     s->ldst,   s->nops,  s->sync_stalls};
@@ -273,30 +331,38 @@ int tool_cmd_compile(int argc, char **argv) {
     size_t kept = 0;
     for (size_t i = 0; i < program_count; i++) {
       char name[256];
-      program_name(&programs[i].key, name, sizeof name);
+      program_name(&programs[i], name, sizeof name);
       if (strstr(name, only) != NULL) programs[kept++] = programs[i];
     }
     program_count = kept;
   }
+  size_t library_programs = program_count;
+  gt_status us = only == NULL || strstr("user kernel", only) ? user_kernel(ctx, stats) : GT_OK;
+  if (us != GT_OK) {
+    fprintf(stderr, "gltile compile: user kernel: %s\n", gt_status_string(us));
+    failures++;
+  }
   for (size_t i = 0; i < program_count; i++) {
     compiled *c = &programs[i];
-    gt_status s = build_one(ctx, c, stats, scratch);
+    gt_status s = i < library_programs ? build_one(ctx, c, stats, scratch) : GT_OK;
     if (s != GT_OK) {
       char name[256];
-      program_name(&c->key, name, sizeof name);
+      program_name(c, name, sizeof name);
       fprintf(stderr, "gltile compile: %s: %s\n", name, gt_status_string(s));
       failures++;
     }
-    if (c->auto_chosen) {
-      auto_count++;
+    if (c->auto_chosen) { /* and the user-kernel prelude's two */
+      auto_count += c->label == NULL;
       const char *why = c->has_stats ? shader_stats_shortfall(&c->stats) : "";
       if (*why) auto_short++;
       if (strcmp(why, "spills") == 0) failures++;
     }
   }
   if (scratch) glDeleteBuffers(1, &scratch);
-  printf("%s: %zu programs, %d chosen by AUTO (%d AUTO calls the device refuses)%s\n", renderer,
-         program_count, auto_count, refused, listening ? "" : "; no debug output, so no statistics");
+  printf("%s: %zu programs, %d chosen by AUTO, %zu of the user-kernel prelude (%d AUTO calls the device "
+         "refuses)%s\n",
+         renderer, program_count, auto_count, program_count - library_programs, refused,
+         listening ? "" : "; no debug output, so no statistics");
   printf(
       "auto built     inst    regs spills:fills occ/max  cycles   arith    ldst    nops   sy-st  program\n");
   for (int pass = 0; pass < 2; pass++)
@@ -317,7 +383,8 @@ int tool_cmd_compile(int argc, char **argv) {
       if (fclose(f) != 0) failures++;
     }
   }
-  printf("%d AUTO programs below full occupancy or spilling; %d failures\n", auto_short, failures);
+  printf("%d AUTO or user-kernel programs below full occupancy or spilling; %d failures\n", auto_short,
+         failures);
   tool_close(&egl, ctx);
   return failures ? 1 : 0;
 }
