@@ -25,6 +25,10 @@ trap 'rm -rf "$drivers"' EXIT
 for name in panfrost msm v3d kmsro; do
   ln -s "$dir/lib/dri/mesa_gallium_dri.so" "$drivers/${name}_dri.so"
 done
+# A preload meant for the system's Mesa (the sanitizer run preloads its
+# swrast driver) would meet this folder's Mesa in one process: gltile then
+# hung in a futex. run-as puts its own shim in LD_PRELOAD.
+unset LD_PRELOAD
 rc=0
 "$dir/run-as" "${stats[@]}" "$1" env LIBGL_DRIVERS_PATH="$drivers" "${@:2}" || rc=$?
 exit $rc

@@ -12,7 +12,7 @@ gltile="$2"
 export MESA_SHADER_CACHE_DISABLE=true
 quiet() { grep -v -e '^export failed$' -e '^SHADER-DB' >&2 || true; }
 rc=0
-info="$("$here/mesa-mobile.sh" "$gpu" "$gltile" info 2> >(quiet))" || rc=$?
+info="$(timeout 120 "$here/mesa-mobile.sh" "$gpu" "$gltile" info 2> >(quiet))" || rc=$?
 if [[ $rc != 0 ]]; then
   [[ $rc == 77 ]] && echo "mesa-mobile is not here; skipped"
   exit $rc
@@ -23,4 +23,4 @@ if grep -q 'entry "fallback"' <<<"$info"; then
   echo "FAILED: $gpu matched no device-table entry"
   exit 1
 fi
-"$here/mesa-mobile.sh" --stats "$gpu" "$gltile" compile --auto --stats 2> >(quiet)
+timeout 300 "$here/mesa-mobile.sh" --stats "$gpu" "$gltile" compile --auto --stats 2> >(quiet)
