@@ -841,7 +841,7 @@ static void count_builds(int level, const char *msg, void *user) {
  * 128 x 128 (the device table's count, 192 at most), so its shapes are
  * wide; the debug log shows it was built. It needs 256 invocations, which the ES 3.1 minimums
  * do not give: init must then refuse it. */
-static void test_each_auto_kernel(bool min_limits) {
+static void test_each_auto_kernel(bool min_limits, bool emulated) {
   static const gt_matmul_kernel kernels[] = {GT_MATMUL_KERNEL_REGISTERS, GT_MATMUL_KERNEL_SHARED,
                                              GT_MATMUL_KERNEL_REGISTERS_K1};
   static const uint32_t small[][3] = {{1, 1, 1},     {31, 33, 7},     {127, 129, 9},
@@ -855,7 +855,10 @@ static void test_each_auto_kernel(bool min_limits) {
       {1665, 1793, 9}, {1535, 2047, 8}, {1921, 1537, 19}, {128, 24448, 2}, {1409, 1919, 5}};
   static const size_t wide_always_shared = 3;
   gt_context *saved = ctx;
-  for (size_t ki = 0; ki < sizeof kernels / sizeof kernels[0]; ki++) {
+  /* Under an emulator REGISTERS_K1 is left to batched_k1: its long K
+   * took the armhf half of this suite past its time limit. */
+  size_t kernel_count = sizeof kernels / sizeof kernels[0] - (emulated ? 1 : 0);
+  for (size_t ki = 0; ki < kernel_count; ki++) {
     bool shared = kernels[ki] == GT_MATMUL_KERNEL_SHARED;
     unsigned builds[2] = {0, 0};
     gt_context_desc desc;
@@ -1063,7 +1066,7 @@ int main(int argc, char **argv) {
     test_aliasing();
     test_transpose_of_product();
     test_long_k();
-    test_each_auto_kernel(env.min_limits);
+    test_each_auto_kernel(env.min_limits, env.emulated);
   }
   if (part != 1) {
     test_shared_vec4(env.min_limits);
