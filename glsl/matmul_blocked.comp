@@ -62,18 +62,37 @@ float b_one(uint i) { return b4[i >> 2u][i & 3u]; }
 float b_one(uint i) { return b_elem(i); }
 #endif
 
+/* Rows m.x..m.w, or columns n.x..n.w, from `first`, clamped into the
+ * extent: loads need no guard. */
+uvec4 clamped(uint first, uint extent) { return min(uvec4(first) + uvec4(0u, 1u, 2u, 3u), uvec4(extent - 1u)); }
+
+/* op(a)[m][k] for the 4 rows m at one k, and op(b)[k][n] for the 4
+ * columns n: one vec4 where that is a quad moving as a vec4 (a stored
+ * transposed, b not), else 4 elements. As a vec4 the quad starts at m.x
+ * (n.x): where the first row lies past the matrix, the clamped index
+ * rounds down to the last quad, which is whole (the host checks). */
+vec4 a_at_k(uvec4 m, uint k) {
+#if defined(GT_TRANS_A) && defined(GT_VEC4_A)
+  return a4[A_AT(m.x, k) >> 2u];
+#else
+  return vec4(a_one(A_AT(m.x, k)), a_one(A_AT(m.y, k)), a_one(A_AT(m.z, k)), a_one(A_AT(m.w, k)));
+#endif
+}
+vec4 b_at_k(uvec4 n, uint k) {
+#if !defined(GT_TRANS_B) && defined(GT_VEC4_B)
+  return b4[B_AT(k, n.x) >> 2u];
+#else
+  return vec4(b_one(B_AT(k, n.x)), b_one(B_AT(k, n.y)), b_one(B_AT(k, n.z)), b_one(B_AT(k, n.w)));
+#endif
+}
+
 /* The step's values at k, regrouped per k: a_k[j] = op(a)[m][k + j] for
  * the 4 rows m, b_k[j] = op(b)[k + j][n] for the 4 columns n. Across K a
  * quad is already one k's 4 rows (columns); along K it is one row's
- * (column's) 4 k. As vec4s a quad starts at m.x (n.x): where the first row
- * lies past the matrix, the clamped index rounds down to the last quad. */
+ * (column's) 4 k. */
 void load_a(uvec4 m, uint k, out vec4 a_k[4]) {
-#if defined(GT_TRANS_A) && defined(GT_VEC4_A)
-  for (uint j = 0u; j < 4u; j++) a_k[j] = a4[A_AT(m.x, k + j) >> 2u];
-#elif defined(GT_TRANS_A)
-  for (uint j = 0u; j < 4u; j++)
-    a_k[j] = vec4(a_elem(A_AT(m.x, k + j)), a_elem(A_AT(m.y, k + j)), a_elem(A_AT(m.z, k + j)),
-                  a_elem(A_AT(m.w, k + j)));
+#ifdef GT_TRANS_A
+  for (uint j = 0u; j < 4u; j++) a_k[j] = a_at_k(m, k + j);
 #else
   vec4 r[4];
   for (uint i = 0u; i < 4u; i++) {
@@ -88,12 +107,8 @@ void load_a(uvec4 m, uint k, out vec4 a_k[4]) {
 #endif
 }
 void load_b(uvec4 n, uint k, out vec4 b_k[4]) {
-#if !defined(GT_TRANS_B) && defined(GT_VEC4_B)
-  for (uint j = 0u; j < 4u; j++) b_k[j] = b4[B_AT(k + j, n.x) >> 2u];
-#elif !defined(GT_TRANS_B)
-  for (uint j = 0u; j < 4u; j++)
-    b_k[j] = vec4(b_elem(B_AT(k + j, n.x)), b_elem(B_AT(k + j, n.y)), b_elem(B_AT(k + j, n.z)),
-                  b_elem(B_AT(k + j, n.w)));
+#ifndef GT_TRANS_B
+  for (uint j = 0u; j < 4u; j++) b_k[j] = b_at_k(n, k + j);
 #else
   vec4 s[4];
   for (uint i = 0u; i < 4u; i++) {
@@ -111,11 +126,8 @@ void load_b(uvec4 n, uint k, out vec4 b_k[4]) {
 void main() {
   uvec2 first = gt_tile_origin() + gt_local() * 4u;
   uint rows_m = gt_rows_m(), cols_n = gt_cols_n();
-  /* The rows and columns this invocation loads, clamped into op(a)'s rows
-   * and op(b)'s columns. A quad across K starts at the clamped first one:
-   * it is whole there (the host checks the extent is whole quads). */
-  uvec4 m = min(uvec4(first.x) + uvec4(0u, 1u, 2u, 3u), uvec4(rows_m - 1u));
-  uvec4 n = min(uvec4(first.y) + uvec4(0u, 1u, 2u, 3u), uvec4(cols_n - 1u));
+  /* The rows of op(a) and columns of op(b) this invocation loads. */
+  uvec4 m = clamped(first.x, rows_m), n = clamped(first.y, cols_n);
 
   vec4 c0 = vec4(0.0), c1 = vec4(0.0), c2 = vec4(0.0), c3 = vec4(0.0);
   uint k = gt_k_range.x, k_end = gt_k_range.y;
@@ -139,18 +151,7 @@ void main() {
     /* The clamped rows and columns again, inside the loop: kept from
      * before it they held 5 more registers through it (Mali-G52: 35,
      * one thread). */
-    uvec4 m = min(uvec4(first.x) + uvec4(0u, 1u, 2u, 3u), uvec4(rows_m - 1u));
-    uvec4 n = min(uvec4(first.y) + uvec4(0u, 1u, 2u, 3u), uvec4(cols_n - 1u));
-#if defined(GT_TRANS_A) && defined(GT_VEC4_A)
-    vec4 a = a4[A_AT(m.x, k) >> 2u];
-#else
-    vec4 a = vec4(a_one(A_AT(m.x, k)), a_one(A_AT(m.y, k)), a_one(A_AT(m.z, k)), a_one(A_AT(m.w, k)));
-#endif
-#if !defined(GT_TRANS_B) && defined(GT_VEC4_B)
-    vec4 b = b4[B_AT(k, n.x) >> 2u];
-#else
-    vec4 b = vec4(b_one(B_AT(k, n.x)), b_one(B_AT(k, n.y)), b_one(B_AT(k, n.z)), b_one(B_AT(k, n.w)));
-#endif
+    vec4 a = a_at_k(clamped(first.x, rows_m), k), b = b_at_k(clamped(first.y, cols_n), k);
     c0 += a.x * b;
     c1 += a.y * b;
     c2 += a.z * b;

@@ -125,6 +125,14 @@ typedef struct gt_program {
  * 4 x 4 results each. */
 enum { GT_BLOCKED_GROUP = 8, GT_BLOCKED_TILE = 4 * GT_BLOCKED_GROUP };
 
+/* The GT_VARIANT_VEC4_A / _B bits whose quads run along K given a
+ * variant's transposes (a untransposed, b transposed): GT_VARIANT_K1
+ * programs move none of them as vec4s. */
+static inline uint32_t gt__vec4_along_k(uint32_t variant) {
+  return ((variant & GT_VARIANT_TRANS_A) ? 0u : GT_VARIANT_VEC4_A) |
+         ((variant & GT_VARIANT_TRANS_B) ? GT_VARIANT_VEC4_B : 0u);
+}
+
 /* Storage-block bindings, matched by the kernels' layout(binding = N). */
 enum { GT_BINDING_SRC = 0, GT_BINDING_DST = 1 };
 enum { GT_BINDING_A = 0, GT_BINDING_B = 1, GT_BINDING_C = 2 };
@@ -391,6 +399,9 @@ gt_status gt__program_build(gt_context *ctx, const char *const *parts, int count
 
 /* Finds or builds the program for key. */
 gt_status gt__program_get(gt_context *ctx, const gt_program_key *key, const gt_program **out);
+
+/* Whether two keys name the same program. */
+bool gt__program_same_key(const gt_program_key *a, const gt_program_key *b);
 
 /* The same for a key of buffer kernels, given field by field. */
 gt_status gt__program_for(gt_context *ctx, gt_kernel kernel, uint32_t tile, uint32_t group_cols,

@@ -442,7 +442,7 @@ static gt_status prepare(gt_context *ctx, gt_view a, gt_view b, gt_view c, const
     if (kernel == GT_MATMUL_KERNEL_REGISTERS_K1) {
       /* One k per step: quads only across K. */
       variant |= GT_VARIANT_K1;
-      mu->vec4_needs &= ~((d->trans_a ? 0u : GT_VARIANT_VEC4_A) | (d->trans_b ? GT_VARIANT_VEC4_B : 0u));
+      mu->vec4_needs &= ~gt__vec4_along_k(variant);
     }
     if (kernel != GT_MATMUL_KERNEL_SHARED && ctx->device->scalar_loads) mu->vec4_needs = 0;
     GT__TRY(blocked_programs(

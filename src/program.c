@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static bool same_key(const gt_program_key *a, const gt_program_key *b) {
+bool gt__program_same_key(const gt_program_key *a, const gt_program_key *b) {
   return a->kernel == b->kernel && a->tile == b->tile && a->group_cols == b->group_cols &&
          a->group_rows == b->group_rows && a->variant == b->variant && a->elem == b->elem &&
          a->format == b->format;
@@ -130,7 +130,7 @@ gt_program *gt__program_slot(gt_context *ctx, const gt_program_key *key) {
   size_t slot = home_slot(key);
   for (size_t probes = 0; probes < GT_PROGRAM_TABLE_SIZE; probes++) {
     gt_program *p = &ctx->programs[slot];
-    if (p->name == 0 || same_key(&p->key, key)) return p;
+    if (p->name == 0 || gt__program_same_key(&p->key, key)) return p;
     slot = (slot + 1) % GT_PROGRAM_TABLE_SIZE;
   }
   return NULL;

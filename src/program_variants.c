@@ -83,9 +83,7 @@ static void emit_matmuls(const emitter *e) {
       emit(e, GT_KERNEL_MATMUL_BLOCKED, GT_BLOCKED_TILE, GT_BLOCKED_GROUP, GT_BLOCKED_GROUP, vq, GT_F32, 0);
       emit(e, GT_KERNEL_MATMUL_BLOCKED_SHARED, 128, 16, 16, vq, GT_F32, 0);
       /* One k per step: quads only across K (a transposed, b not). */
-      bool along_k = (vq & GT_VARIANT_VEC4_A && !(v & GT_VARIANT_TRANS_A)) ||
-                     (vq & GT_VARIANT_VEC4_B && (v & GT_VARIANT_TRANS_B));
-      if (!along_k)
+      if ((vq & gt__vec4_along_k(v)) == 0)
         emit(e, GT_KERNEL_MATMUL_BLOCKED, GT_BLOCKED_TILE, GT_BLOCKED_GROUP, GT_BLOCKED_GROUP,
              vq | GT_VARIANT_K1, GT_F32, 0);
     }

@@ -63,13 +63,9 @@ static bool listen(void) {
   return ok;
 }
 
-static bool same_key(const gt_program_key *a, const gt_program_key *b) {
-  return memcmp(a, b, sizeof *a) == 0;
-}
-
 static compiled *find_or_add(const gt_program_key *key) {
   for (size_t i = 0; i < program_count; i++)
-    if (same_key(&programs[i].key, key)) return &programs[i];
+    if (programs[i].label == NULL && gt__program_same_key(&programs[i].key, key)) return &programs[i];
   if (program_count == MAX_PROGRAMS) return NULL;
   compiled *c = &programs[program_count++];
   memset(c, 0, sizeof *c);
@@ -81,20 +77,19 @@ static compiled *find_or_add(const gt_program_key *key) {
  * a tiled kernel has the group the device gets (gt__tiled_group_rows),
  * texels only where the context has texture buffers, and kernels with
  * shader atomics only where it can run them. */
-static gt_context *the_ctx;
 static void consider(const gt_program_key *key, void *user) {
-  (void)user;
-  const gt_limits *l = &the_ctx->limits;
+  const gt_context *ctx = user;
+  const gt_limits *l = &ctx->limits;
   if (key->group_cols * key->group_rows > l->max_invocations || key->group_cols > l->max_group_size[0] ||
       key->group_rows > l->max_group_size[1])
     return;
   bool tiled =
       key->tile != 0 && key->tile == key->group_cols && key->kernel != GT_KERNEL_MATMUL_BLOCKED_SHARED;
-  if (tiled && key->group_rows != gt__tiled_group_rows(the_ctx, key->tile, 0)) return;
-  if (key->kernel == GT_KERNEL_MATMUL_TEXELS && the_ctx->matmul_kernel != GT_MATMUL_KERNEL_TEXELS) return;
+  if (tiled && key->group_rows != gt__tiled_group_rows(ctx, key->tile, 0)) return;
+  if (key->kernel == GT_KERNEL_MATMUL_TEXELS && ctx->matmul_kernel != GT_MATMUL_KERNEL_TEXELS) return;
   if (key->kernel == GT_KERNEL_MATMUL_BLOCKED_SHARED && !gt__shared_kernel_fits(l)) return;
   bool packed = key->elem == GT_U16 || key->elem == GT_U8 || (key->variant & GT_VARIANT_HALF_C);
-  if (packed && !the_ctx->has_atomics) return;
+  if (packed && !ctx->has_atomics) return;
   find_or_add(key);
 }
 
@@ -322,8 +317,7 @@ int tool_cmd_compile(int argc, char **argv) {
       if (c) c->auto_chosen = true;
     }
   if (!auto_only) {
-    the_ctx = ctx;
-    gt__program_variants(consider, NULL);
+    gt__program_variants(consider, ctx);
   }
   GLuint scratch = stats ? tool_buffer(1u << 18, NULL) : 0;
   int auto_count = 0, auto_short = 0;
