@@ -148,3 +148,8 @@ bool gt_test_window_fits(gt_context *ctx, gt_view v, uint32_t rows, uint32_t col
   uint64_t slack = l.storage_offset_alignment - 4;
   return l.max_storage_block_bytes > slack && span <= (l.max_storage_block_bytes - slack) / 4;
 }
+
+bool gt_test_sampled(bool emulated) {
+  static uint32_t drawn;
+  return !emulated || ((++drawn * 2654435761u) >> 24) % 3 == 0;
+}

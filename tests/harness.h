@@ -51,6 +51,11 @@ int gt_test_read_all(gt_context *ctx, GLuint buffer, size_t words, uint32_t *out
 uint32_t gt_test_poison(size_t i, uint32_t seed);
 uint32_t gt_test_noise(size_t i, uint32_t seed);
 
+/* Whether the next case of a long section runs: always natively; under an
+ * emulator (emulated) one in three, chosen by a hash of the number of calls
+ * so far, so that the cases left out do not follow a loop's period. */
+bool gt_test_sampled(bool emulated);
+
 /* xorshift32: deterministic across platforms. */
 uint32_t gt_test_rand(uint32_t *state);
 uint32_t gt_test_rand_range(uint32_t *state, uint32_t lo, uint32_t hi); /* [lo, hi] */
