@@ -148,11 +148,18 @@ enum { GT_SIMPLE_GROUP_COLS = 32, GT_SIMPLE_GROUP_ROWS = 4 };
 
 /* ---- user kernels ------------------------------------------------- */
 
+/* A kernel id holds its slot in the low GT_USER_KERNEL_SLOT_BITS bits and
+ * a serial number above them, so that an id kept past gt_kernel_destroy
+ * (or made by another context) names no kernel rather than the next one
+ * in its slot. */
 #define GT_USER_KERNEL_TABLE_SIZE 16
+#define GT_USER_KERNEL_SLOT_BITS 4
+typedef char gt__user_kernel_slots_fit[(1 << GT_USER_KERNEL_SLOT_BITS) == GT_USER_KERNEL_TABLE_SIZE ? 1 : -1];
 
 /* A kernel made by gt_kernel_create: its two programs ([0] with restrict,
  * [1] the aliased variant without) and what dispatch needs to check. */
 typedef struct gt_user_kernel {
+  gt_kernel_id id;   /* as gt_kernel_create gave it out */
   GLuint program[2]; /* 0 = free slot */
   GLint views_loc[2], base_loc[2], domain_loc[2];
   GLint uniform_loc[2][GT_KERNEL_MAX_UNIFORMS];
@@ -257,6 +264,7 @@ struct gt_context {
   uint64_t source_hash;
   gt_program programs[GT_PROGRAM_TABLE_SIZE];
   gt_user_kernel user_kernels[GT_USER_KERNEL_TABLE_SIZE];
+  uint32_t kernel_serial; /* the last kernel id's serial number */
 };
 
 /* ---- headless EGL (egl.c) ----------------------------------------- */

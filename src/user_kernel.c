@@ -165,6 +165,17 @@ static void delete_kernel(gt_user_kernel *k) {
   memset(k, 0, sizeof *k);
 }
 
+/* The serial number of the next kernel id, 1 .. 2^28 - 1 and then round
+ * again: a slot's ids repeat only after that many kernels. A context's
+ * first one comes from its address, so that ids of two live contexts
+ * seldom meet. */
+static uint32_t next_serial(gt_context *ctx) {
+  const uint32_t last = UINT32_MAX >> GT_USER_KERNEL_SLOT_BITS;
+  if (ctx->kernel_serial == 0) ctx->kernel_serial = (uint32_t)((uintptr_t)ctx >> 4) * 2654435761u & last;
+  ctx->kernel_serial = ctx->kernel_serial % last + 1;
+  return ctx->kernel_serial;
+}
+
 gt_status gt_kernel_create(gt_context *ctx, const gt_kernel_desc *d, gt_kernel_id *out) {
   GT__TRY(gt__context_check(ctx));
   GT__CHECK(d != NULL && out != NULL, GT_ERR_INVALID_ARGUMENT);
@@ -233,14 +244,15 @@ gt_status gt_kernel_create(gt_context *ctx, const gt_kernel_desc *d, gt_kernel_i
   }
   for (uint32_t u = 0; u < d->uniform_count; u++)
     k->uniform_types[u] = d->uniforms[u].type;
-  *out = slot + 1;
+  k->id = next_serial(ctx) << GT_USER_KERNEL_SLOT_BITS | slot;
+  *out = k->id;
   return GT_OK;
 }
 
+/* The live kernel with this very id, or NULL (0, stale, foreign, made up). */
 static gt_user_kernel *lookup(gt_context *ctx, gt_kernel_id id) {
-  if (id == 0 || id > GT_USER_KERNEL_TABLE_SIZE) return NULL;
-  gt_user_kernel *k = &ctx->user_kernels[id - 1];
-  return k->program[0] ? k : NULL;
+  gt_user_kernel *k = &ctx->user_kernels[id & (GT_USER_KERNEL_TABLE_SIZE - 1)];
+  return id != 0 && k->program[0] && k->id == id ? k : NULL;
 }
 
 void gt_kernel_destroy(gt_context *ctx, gt_kernel_id id) {

@@ -286,6 +286,7 @@ typedef struct fz_texture {
 } fz_texture;
 
 typedef struct fz_kernel {
+  gt_kernel_id id; /* as gt_kernel_create gave it */
   bool live, templated;
   uint32_t tile_rows, tile_cols, view_count, uniform_count;
   gt_type types[GT_KERNEL_MAX_VIEWS];
@@ -298,10 +299,35 @@ typedef struct fz_context {
   gt_limits limits;
   uint32_t default_tile;
   gt_strategy auto_strategy;
-  fz_kernel kernels[KERNEL_TABLE]; /* by id - 1 */
+  fz_kernel kernels[KERNEL_TABLE]; /* the live ones, in no order */
   gt_kernel_id persistent[KERNEL_TABLE];
   uint32_t persistent_count;
+  gt_kernel_id destroyed; /* the last kernel destroyed: a stale id */
 } fz_context;
+
+/* The live kernel with this id, or NULL: ids are opaque to the model, so
+ * a stale or made-up id that the library took for a kernel shows. */
+static fz_kernel *kernel_of(fz_context *c, gt_kernel_id id) {
+  for (int i = 0; c && id != 0 && i < KERNEL_TABLE; i++)
+    if (c->kernels[i].live && c->kernels[i].id == id) return &c->kernels[i];
+  return NULL;
+}
+
+/* A model entry for a kernel gt_kernel_create just gave `id`: dies where
+ * the id is 0 or names a live kernel already. */
+static fz_kernel *new_kernel(fz_context *c, gt_kernel_id id) {
+  if (id == 0 || kernel_of(c, id)) die("%s: kernel id %u from gt_kernel_create", c->name, id);
+  for (int i = 0; i < KERNEL_TABLE; i++)
+    if (!c->kernels[i].live) {
+      fz_kernel *k = &c->kernels[i];
+      memset(k, 0, sizeof *k);
+      k->id = id;
+      k->live = true;
+      return k;
+    }
+  die("%s: gt_kernel_create gave a 17th kernel", c->name);
+  return NULL;
+}
 
 static struct fixture {
   bool tried, ready;
@@ -574,11 +600,8 @@ static gt_status create_persistent(fz_context *c, const gt_kernel_desc *d) {
   gt_kernel_id id = 0;
   gt_status s = gt_kernel_create(c->ctx, &desc, &id);
   if (s != GT_OK) return s;
-  if (id == 0 || id > KERNEL_TABLE || c->kernels[id - 1].live)
-    die("%s: kernel id %u from gt_kernel_create", c->name, id);
-  fz_kernel *k = &c->kernels[id - 1];
-  memset(k, 0, sizeof *k);
-  k->live = k->templated = true;
+  fz_kernel *k = new_kernel(c, id);
+  k->templated = true;
   k->tile_rows = d->tile_rows ? d->tile_rows : 16;
   k->tile_cols = d->tile_cols ? d->tile_cols : 16;
   k->view_count = d->view_count;
@@ -2014,11 +2037,7 @@ static void op_kernel_create(reader *r) {
   count(OP_KERNEL_CREATE, s);
   check_status("gt_kernel_create", g, s, e);
   if (s == GT_OK) {
-    if (id == 0 || id > KERNEL_TABLE || c->kernels[id - 1].live)
-      die("gt_kernel_create gave id %u, not a free slot", id);
-    fz_kernel *k = &c->kernels[id - 1];
-    memset(k, 0, sizeof *k);
-    k->live = true;
+    fz_kernel *k = new_kernel(c, id);
     k->templated = flavour >= 0;
     k->tile_rows = d.tile_rows ? d.tile_rows : 16;
     k->tile_cols = d.tile_cols ? d.tile_cols : 16;
@@ -2040,6 +2059,7 @@ static gt_kernel_id pick_kernel_id(reader *r, const fz_context *c) {
   if (c && b < 6 && c->persistent_count)
     return c->persistent[u8(r) % (c->persistent_count < 4 ? c->persistent_count : 4)];
   if (c && b < 9 && in.created_count) return in.created[u8(r) % in.created_count].id;
+  if (c && b < 10 && c->destroyed) return c->destroyed;
   static const uint32_t odd[] = {0, 17, 0xFFFFFFFFu, 0x80000000u, 16, 15};
   return odd[u8(r) % 6];
 }
@@ -2048,8 +2068,7 @@ static void op_kernel_dispatch(reader *r) {
   fz_context *c = pick_ctx(r);
   gt_context *g = ctx_of(c);
   gt_kernel_id id = pick_kernel_id(r, c);
-  const fz_kernel *k =
-      c && id >= 1 && id <= KERNEL_TABLE && c->kernels[id - 1].live ? &c->kernels[id - 1] : NULL;
+  const fz_kernel *k = kernel_of(c, id);
   gt_dispatch_desc d;
   memset(&d, 0, sizeof d);
   d.extent.rows = coin(r, 3) ? pick32(r) : pick_dim(r);
@@ -2179,7 +2198,11 @@ static void op_kernel_destroy(reader *r) {
   gt_kernel_destroy(ctx_of(c), id);
   end_call();
   count(OP_KERNEL_DESTROY, GT_OK);
-  if (c && !in.no_context && id >= 1 && id <= KERNEL_TABLE) c->kernels[id - 1].live = false;
+  fz_kernel *gone = in.no_context ? NULL : kernel_of(c, id);
+  if (gone) {
+    gone->live = false;
+    c->destroyed = id;
+  }
   check_gl_clean("gt_kernel_destroy");
 }
 
@@ -2484,9 +2507,11 @@ static int run_input(const uint8_t *data, size_t size) {
   for (unsigned i = 0; i < in.created_count; i++) {
     fz_context *c = in.created[i].c;
     gt_kernel_id id = in.created[i].id;
-    if (c->kernels[id - 1].live) {
+    fz_kernel *k = kernel_of(c, id);
+    c->destroyed = 0;
+    if (k) {
       gt_kernel_destroy(c->ctx, id);
-      c->kernels[id - 1].live = false;
+      k->live = false;
     }
   }
   return 0;

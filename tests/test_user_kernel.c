@@ -291,7 +291,9 @@ static void test_refusals(bool min_limits) {
   CHECK_STATUS(gt_kernel_create(c, &e, &k), GT_ERR_OUT_OF_MEMORY);
   gt_kernel_destroy(c, ids[5]);
   CHECK_STATUS(gt_kernel_create(c, &e, &k), GT_OK);
-  CHECK_EQ_U(k, ids[5]);
+  /* The freed slot's new kernel has an id of its own: no two alike. */
+  for (int i = 0; i < 16; i++)
+    CHECK(k != ids[i]);
 
   /* Dispatch refusals, with the output left as it was. */
   GLuint a = gt_test_buffer(64, small_float, 1), o = gt_test_buffer(64, gt_test_poison, 2);
@@ -332,6 +334,66 @@ static void test_refusals(bool min_limits) {
   gt_context_release(c);
 }
 
+/* A kernel that writes one constant over its domain. */
+static gt_kernel_desc constant_desc(const char *body) {
+  gt_kernel_desc d;
+  memset(&d, 0, sizeof d);
+  d.body = body;
+  d.tile_rows = d.tile_cols = 8;
+  d.view_count = 1;
+  d.views[0] = (gt_kernel_view){"res", GT_F32, GT_ACCESS_WRITE};
+  return d;
+}
+
+/* Whether every word of an 8 x 8 buffer is the poison word of seed, or
+ * (poison false) the float `value`. */
+static bool buffer_holds(GLuint buffer, bool poison, float value, uint32_t seed) {
+  uint32_t back[64];
+  bool same = gt_test_read_all(ctx, buffer, 64, back) == 0;
+  for (int i = 0; i < 64 && same; i++)
+    same = poison ? back[i] == gt_test_poison((size_t)i, seed) : word_float(back[i]) == value;
+  return same;
+}
+
+/* An id kept past gt_kernel_destroy names no kernel: create A, destroy A,
+ * create B in the slot A had; A's id is refused (and writes nothing) while
+ * B's runs B. An id of another context is refused too, and destroying a
+ * stale id leaves B alone. */
+static void test_stale_ids(void) {
+  static const char one[] = "void main() { uvec2 g = gt_global(); if (gt_in_domain(g)) res_write(g, 1.0); }\n";
+  static const char two[] = "void main() { uvec2 g = gt_global(); if (gt_in_domain(g)) res_write(g, 2.0); }\n";
+  gt_kernel_desc da = constant_desc(one), db = constant_desc(two);
+  gt_kernel_id a = 0, b = 0, other_id = 0;
+  CHECK_STATUS(gt_kernel_create(ctx, &da, &a), GT_OK);
+  gt_kernel_destroy(ctx, a);
+  CHECK_STATUS(gt_kernel_create(ctx, &db, &b), GT_OK);
+  CHECK(a != 0 && b != 0 && a != b);
+  GLuint o = gt_test_buffer(64, gt_test_poison, 5);
+  gt_view v = {o, 0, 8, 8, 0, GT_F32};
+  gt_dispatch_desc dd = {{8, 8}, GT_POLICY_EXACT, &v, NULL};
+  CHECK_STATUS(gt_kernel_dispatch(ctx, a, &dd, NULL), GT_ERR_INVALID_ARGUMENT);
+  CHECK(buffer_holds(o, true, 0.0f, 5));
+  gt_kernel_destroy(ctx, a); /* stale: a no-op */
+  CHECK_STATUS(gt_kernel_dispatch(ctx, b, &dd, NULL), GT_OK);
+  CHECK(buffer_holds(o, false, 2.0f, 5));
+
+  gt_context_desc cd;
+  memset(&cd, 0, sizeof cd);
+  gt_context *other = NULL;
+  CHECK_STATUS(gt_context_init(NULL, 0, &cd, &other), GT_OK);
+  if (other) {
+    CHECK_STATUS(gt_kernel_create(other, &da, &other_id), GT_OK);
+    CHECK(other_id != b);
+    CHECK_STATUS(gt_kernel_dispatch(ctx, other_id, &dd, NULL), GT_ERR_INVALID_ARGUMENT);
+    CHECK(buffer_holds(o, false, 2.0f, 5));
+    gt_kernel_destroy(other, other_id);
+    gt_context_release(other);
+  }
+  gt_kernel_destroy(ctx, b);
+  CHECK_STATUS(gt_kernel_dispatch(ctx, b, &dd, NULL), GT_ERR_INVALID_ARGUMENT);
+  glDeleteBuffers(1, &o);
+}
+
 int main(int argc, char **argv) {
   gt_test_env env;
   int rc = gt_test_open(argc, argv, &env);
@@ -340,6 +402,7 @@ int main(int argc, char **argv) {
   test_policies();
   test_aliasing(env.min_limits);
   test_refusals(env.min_limits);
+  test_stale_ids();
   gt_test_close(&env);
   return CHECK_SUMMARY();
 }

@@ -832,7 +832,11 @@ typedef struct gt_kernel_desc {
   gt_kernel_uniform uniforms[GT_KERNEL_MAX_UNIFORMS];
 } gt_kernel_desc;
 
-/* A kernel's handle in its context; 0 is never a kernel. */
+/* A kernel's handle in its context; 0 is never a kernel. Ids are not
+ * reused: once its kernel is destroyed an id names no kernel (dispatch
+ * refuses it) until 2^28 more kernels have been made in the context. An
+ * id from another context is refused too, unless their serial numbers
+ * happen to meet (ids start from a hash of the context's address). */
 typedef uint32_t gt_kernel_id;
 
 typedef union gt_uniform_value {
@@ -876,14 +880,16 @@ typedef struct gt_dispatch_result {
  * Allocates  nothing. */
 gt_status gt_kernel_create(gt_context *ctx, const gt_kernel_desc *d, gt_kernel_id *out);
 
-/* Deletes a kernel's programs and frees its slot. 0 or unknown ids: no-op. */
+/* Deletes a kernel's programs and frees its slot; its id names no kernel
+ * from then on. 0, unknown or stale ids: no-op. */
 void gt_kernel_destroy(gt_context *ctx, gt_kernel_id k);
 
 /* Runs a kernel over d->extent tiled by its tile, with d->policy. The
  * restrict-free program runs when a written view (WRITE or READ_WRITE)
  * shares elements with another bound view; read-read overlap keeps the
  * other. The choice is logged at GT_LOG_DEBUG. result may be NULL.
- * Returns    GT_OK; GT_ERR_INVALID_ARGUMENT (NULL ctx or d, unknown kernel,
+ * Returns    GT_OK; GT_ERR_INVALID_ARGUMENT (NULL ctx or d, unknown kernel
+ *            (0, destroyed, another context's, made up),
  *            zero extent, unknown policy, missing views or uniforms, a view
  *            invalid as for gt_transpose); GT_ERR_SHAPE_MISMATCH (a view's
  *            type not the kernel's, EXACT on an extent the tile does not
