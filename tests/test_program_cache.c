@@ -152,6 +152,46 @@ static void test_shared_kernel_round_trip(int formats) {
   glDeleteBuffers(2, names);
 }
 
+/* Every element type (walked through gt_type_size, the library's one
+ * list) saves and loads: a context runs a transpose and a copy of one
+ * type, its cache loads every program into a fresh context, and the same
+ * operations there build nothing. A key check that knew only some types
+ * refused the whole cache. */
+static void test_every_type_round_trip(bool min_limits, GLint formats) {
+  enum { R = 13, C = 7 };
+  GLuint in = gt_test_buffer(R * C, gt_test_noise, 3), out = gt_test_buffer(2 * R * C, gt_test_poison, 0);
+  for (int t = GT_F32; gt_type_size((gt_type)t) != 0; t++) {
+    gt_view a = {in, 0, R, C, 0, (gt_type)t}, at = {out, 0, C, R, 0, (gt_type)t};
+    gt_view copy = {out, (size_t)R * C, R, C, 0, (gt_type)t};
+    builds = 0;
+    gt_context *ctx = open_context(min_limits);
+    CHECK_STATUS(gt_transpose(ctx, a, at, NULL), GT_OK);
+    CHECK_STATUS(gt_copy(ctx, a, copy), GT_OK);
+    unsigned cold_builds = builds;
+    size_t size = 0, written = 0;
+    CHECK_STATUS(gt_program_cache_size(ctx, &size), GT_OK);
+    unsigned char *cache = malloc(size);
+    CHECK_STATUS(gt_program_cache_save(ctx, cache, size, &written), GT_OK);
+    gt_context_release(ctx);
+
+    builds = 0;
+    ctx = open_context(min_limits);
+    uint32_t loaded = 99;
+    CHECK_STATUS(gt_program_cache_load(ctx, cache, written, &loaded), GT_OK);
+    CHECK_STATUS(gt_transpose(ctx, a, at, NULL), GT_OK);
+    CHECK_STATUS(gt_copy(ctx, a, copy), GT_OK);
+    if (formats > 0 && (loaded != cold_builds || builds != 0)) {
+      printf("FAILED: type %d: %u programs built cold, %u loaded, %u built warm\n", t, cold_builds, loaded,
+             builds);
+      CHECK(false);
+    }
+    gt_context_release(ctx);
+    free(cache);
+  }
+  GLuint names[2] = {in, out};
+  glDeleteBuffers(2, names);
+}
+
 int main(int argc, char **argv) {
   gt_test_env env;
   int rc = gt_test_open(argc, argv, &env);
@@ -221,6 +261,8 @@ int main(int argc, char **argv) {
   gt_context_release(ctx);
 
   test_other_sources(min_limits, formats, cache, written, cold_builds, in, out, first, second);
+
+  test_every_type_round_trip(min_limits, formats);
 
   /* The shared kernel needs 256 invocations, more than the minimums. */
   if (!min_limits) test_shared_kernel_round_trip(formats);
