@@ -19,6 +19,25 @@ bool gt_test_flag(int argc, char **argv, const char *flag) {
   return false;
 }
 
+/* The suite's context allocates through these, so that a test can see
+ * how many of the library's host blocks are live. */
+static long live_blocks;
+
+static void *counting_alloc(size_t size, void *user) {
+  (void)user;
+  void *p = malloc(size);
+  if (p) live_blocks++;
+  return p;
+}
+
+static void counting_free(void *p, void *user) {
+  (void)user;
+  if (p) live_blocks--;
+  free(p);
+}
+
+long gt_test_live_blocks(void) { return live_blocks; }
+
 int gt_test_open(int argc, char **argv, gt_test_env *env) {
   memset(env, 0, sizeof *env);
   gt_context_desc desc;
@@ -55,6 +74,7 @@ int gt_test_open(int argc, char **argv, gt_test_env *env) {
   }
   if (getenv("GT_TEST_LOG")) desc.logger.log = log_to_stderr;
   desc.min_limits = env->min_limits;
+  desc.allocator = (gt_allocator){counting_alloc, counting_free, NULL};
   gt_status s = gt_context_init(NULL, 0, &desc, &env->ctx);
   if (s != GT_OK) {
     fprintf(stderr, "gt_context_init: %s\n", gt_status_string(s));

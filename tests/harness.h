@@ -24,6 +24,10 @@ typedef struct gt_test_env {
 int gt_test_open(int argc, char **argv, gt_test_env *env);
 void gt_test_close(gt_test_env *env);
 
+/* Host blocks the library holds through the allocator gt_test_open gives
+ * env->ctx (the context itself, and whatever else it allocates). */
+long gt_test_live_blocks(void);
+
 /* true when argv holds `flag` (a test's own option, such as --packed). */
 bool gt_test_flag(int argc, char **argv, const char *flag);
 

@@ -3,16 +3,24 @@
  * K-scaled bound for matmul) together with a guard band around the
  * destination, refused calls must return their exact code and write
  * nothing, and once every program exists the number of live GL objects
- * must stay the same and the process's resident memory flat.
+ * and of the library's host blocks must stay the same and the process's
+ * resident memory must not keep growing.
  *
  *   test_soak [--min-limits] [--ops N] [--seed S] [--warmup W] [--sample K]
- *             [--rss-bound-kib B] [--only I]
+ *             [--rss-bound-kib B] [--only I] [--plant-leak]
  *
  * N ops in all (default 3000). The first W of them (default 1000) warm up:
  * they begin with a sweep that runs every kernel variant the soak can reach
  * once, so every program exists before the baseline, then continue with
- * random ops. The baseline of GL objects and RSS is taken after the
- * warm-up and sampled again every K ops (default 1000) and at the end.
+ * random ops. The baseline of GL objects, host blocks and RSS is taken
+ * after the warm-up and sampled again every K ops (default 1000), half-way
+ * through the rest and at the end. A leak grows RSS all along: the run
+ * fails when RSS grew by B/2 or more (default B 8 MiB) in each half after
+ * the warm-up. One step of the driver's heap, in one half, is not a leak.
+ *
+ * --plant-leak makes a leak to show the checks catch it: every op after
+ * the warm-up leaves a 16 KiB buffer undeleted; the run passes only when
+ * the GL objects and (outside AddressSanitizer) RSS both flag it.
  * Each op draws from its own generator state, made from the seed and its
  * index, so `--only I` replays op I alone (sweep ops included).
  *
@@ -1188,6 +1196,20 @@ static void print_census(const char *label, census c) {
   printf(")\n");
 }
 
+/* --plant-leak: a 16 KiB buffer of data, never deleted. */
+static void leak_a_buffer(void) {
+  static uint32_t words[4096];
+  static uint32_t n;
+  n++;
+  for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+    words[i] = (uint32_t)i * 2654435761u + n;
+  GLuint b = 0;
+  glGenBuffers(1, &b);
+  glBindBuffer(GL_COPY_WRITE_BUFFER, b);
+  glBufferData(GL_COPY_WRITE_BUFFER, sizeof words, words, GL_STATIC_DRAW);
+  glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
+}
+
 /* Resident set in KiB from /proc/self/statm; -1 without /proc. */
 static long rss_kib(void) {
   FILE *f = fopen("/proc/self/statm", "r");
@@ -1265,7 +1287,7 @@ int main(int argc, char **argv) {
   unsigned long ops = 3000, warmup = 1000, sample = 1000, only = 0;
   unsigned long rss_bound = 8 * 1024;
   uint32_t seed = 1;
-  int replay = 0;
+  int replay = 0, plant_leak = 0;
   for (int i = 1; i < argc; i++) {
     int more = i + 1 < argc;
     if (strcmp(argv[i], "--ops") == 0 && more)
@@ -1280,13 +1302,15 @@ int main(int argc, char **argv) {
       rss_bound = arg_number(argv[++i]);
     else if (strcmp(argv[i], "--only") == 0 && more)
       only = arg_number(argv[++i]), replay = 1;
+    else if (strcmp(argv[i], "--plant-leak") == 0)
+      plant_leak = 1;
     else if ((strcmp(argv[i], "--max-dispatch-bytes") == 0 || strcmp(argv[i], "--staging-bytes") == 0) &&
              more)
       i++; /* the harness reads them */
     else if (strcmp(argv[i], "--min-limits") != 0) {
       fprintf(stderr,
               "usage: %s [--min-limits] [--ops N] [--seed S] [--warmup W] [--sample K] [--rss-bound-kib B] "
-              "[--only I] [--max-dispatch-bytes N] [--staging-bytes N]\n",
+              "[--only I] [--plant-leak] [--max-dispatch-bytes N] [--staging-bytes N]\n",
               argv[0]);
       return 2;
     }
@@ -1317,13 +1341,16 @@ int main(int argc, char **argv) {
   }
 
   census base = {{0}, 0}, last = {{0}, 0};
-  long rss_base = -1, rss_last = -1, rss_max = -1;
-  int measured = 0, flat = 1;
+  long rss_base = -1, rss_mid = -1, rss_last = -1, rss_max = -1, blocks_base = 0;
+  int measured = 0, objects_flat = 1, blocks_flat = 1, rss_flat = 1;
+  unsigned long mid = warmup + (ops > warmup ? (ops - warmup) / 2 : 0);
   double t0 = now_s(), t_base = t0;
   for (unsigned long i = 0; i < ops; i++) {
     run_op(i, seed);
     unsigned long done = i + 1;
-    int at_base = done == warmup, at_sample = done > warmup && ((done - warmup) % sample == 0 || done == ops);
+    if (plant_leak && done > warmup) leak_a_buffer();
+    int at_base = done == warmup, at_mid = done > warmup && done == mid;
+    int at_sample = done > warmup && ((done - warmup) % sample == 0 || done == ops || at_mid);
     if (!at_base && !at_sample) continue;
     gt_finish(ctx);
     GLenum e = glGetError();
@@ -1331,9 +1358,11 @@ int main(int argc, char **argv) {
     last = take_census();
     rss_last = rss_kib();
     if (rss_last > rss_max) rss_max = rss_last;
+    if (at_mid) rss_mid = rss_last;
     if (at_base) {
       base = last;
       rss_base = rss_last;
+      blocks_base = gt_test_live_blocks();
       measured = 1;
       t_base = now_s();
       print_census("after warm-up", base);
@@ -1346,24 +1375,36 @@ int main(int argc, char **argv) {
   }
   double t_end = now_s();
 
+  int rss_checked = 0;
   if (measured && ops > warmup) {
     for (int k = 0; k < CENSUS_KINDS; k++)
       if (last.n[k] != base.n[k]) {
-        fprintf(stderr, "FAILED: %s after warm-up %lu, at the end %lu\n", census_kinds[k], base.n[k],
-                last.n[k]);
-        flat = 0;
+        fprintf(stderr, "%s: %s after warm-up %lu, at the end %lu\n", plant_leak ? "caught" : "FAILED",
+                census_kinds[k], base.n[k], last.n[k]);
+        objects_flat = 0;
       }
     print_census("at the end", last);
+    long blocks = gt_test_live_blocks();
+    if (blocks != blocks_base) {
+      fprintf(stderr, "FAILED: the library's host blocks after warm-up %ld, at the end %ld\n", blocks_base,
+              blocks);
+      blocks_flat = 0;
+    }
+    long first_half = rss_mid - rss_base, second_half = rss_last - rss_mid;
     if (rss_base < 0) {
       printf("no /proc/self/statm: resident memory not checked\n");
     } else if (UNDER_ASAN) {
       /* Its quarantine holds freed blocks (256 MiB by default) and its
        * leak checker covers what this bound is for. */
       printf("under AddressSanitizer: resident memory not bounded (%ld KiB grown)\n", rss_last - rss_base);
-    } else if (rss_last - rss_base >= (long)rss_bound) {
-      fprintf(stderr, "FAILED: RSS grew %ld KiB (from %ld to %ld KiB, peak %ld), bound %lu KiB\n",
-              rss_last - rss_base, rss_base, rss_last, rss_max, rss_bound);
-      flat = 0;
+    } else {
+      rss_checked = 1;
+      if (first_half >= (long)rss_bound / 2 && second_half >= (long)rss_bound / 2) {
+        fprintf(stderr, "%s: RSS grew %ld KiB and then %ld KiB (from %ld to %ld KiB, peak %ld), bound %lu KiB "
+                "a half\n", plant_leak ? "caught" : "FAILED", first_half, second_half, rss_base, rss_last,
+                rss_max, rss_bound / 2);
+        rss_flat = 0;
+      }
     }
   } else {
     printf("fewer ops than the warm-up: objects and memory not checked\n");
@@ -1373,10 +1414,16 @@ int main(int argc, char **argv) {
          ops > warmup && t_end > t_base ? (double)(ops - warmup) / (t_end - t_base) : 0.0);
   for (int k = 0; k < K_COUNT; k++)
     printf(" %s %lu%s", kind_names[k], op_counts[k], k + 1 < K_COUNT ? "," : ";");
-  printf(" %lu failures; GL objects %lu -> %lu; RSS %ld -> %ld KiB (peak %ld, bound +%lu)\n", failures,
-         base.total, last.total, rss_base, rss_last, rss_max, rss_bound);
+  printf(" %lu failures; GL objects %lu -> %lu; RSS %ld -> %ld -> %ld KiB (peak %ld, bound +%lu a half)\n",
+         failures, base.total, last.total, rss_base, rss_mid, rss_last, rss_max, rss_bound / 2);
 
   teardown();
   gt_test_close(&env);
-  return failures || !flat ? 1 : 0;
+  if (plant_leak) {
+    int caught = !objects_flat && (!rss_checked || !rss_flat);
+    printf("planted leak: %s by the GL objects, %s by RSS\n", objects_flat ? "missed" : "caught",
+           !rss_checked ? "not checked" : rss_flat ? "missed" : "caught");
+    return failures || !blocks_flat || !caught ? 1 : 0;
+  }
+  return failures || !objects_flat || !blocks_flat || !rss_flat ? 1 : 0;
 }
