@@ -95,6 +95,12 @@ extern "C" {
 #define GT_VERSION_MAJOR 0
 #define GT_VERSION_MINOR 1
 #define GT_VERSION_PATCH 0
+#define GT_VERSION_NUMBER (GT_VERSION_MAJOR * 10000 + GT_VERSION_MINOR * 100 + GT_VERSION_PATCH)
+
+/* The version of the library linked in, as GT_VERSION_NUMBER was when it
+ * was built: a program can compare it with the GT_VERSION_NUMBER of the
+ * header it was compiled with. */
+uint32_t gt_version(void);
 
 /* Logger levels passed to gt_logger.log. */
 #define GT_LOG_ERROR 0
@@ -106,18 +112,18 @@ extern "C" {
  * renumbered. */
 typedef enum gt_status {
   GT_OK = 0,
-  GT_ERR_INVALID_ARGUMENT, /* NULL, zero extent, unknown enum, pitch < cols */
-  GT_ERR_SHAPE_MISMATCH,   /* extents disagree (dst not cols x rows, inner dims) */
-  GT_ERR_OUT_OF_RANGE,     /* view reaches past its buffer, or size overflows */
-  GT_ERR_ALIASED,          /* read/write overlap the operation cannot honour */
-  GT_ERR_UNSUPPORTED,      /* device/context lacks what is needed */
-  GT_ERR_NO_CONTEXT,       /* no current GLES 3.1+ context */
-  GT_ERR_SHADER_BUILD,     /* compile/link failed; log via the logger hook */
-  GT_ERR_GL,               /* unexpected GL error */
-  GT_ERR_OUT_OF_MEMORY,    /* GL_OUT_OF_MEMORY or caller memory too small */
-  GT_ERR_CONTEXT_LOST,     /* GPU reset / context loss */
-  GT_ERR_TIMEOUT,          /* a wait ended before its fence signalled; nothing consumed */
-  GT_ERR_BUSY              /* a read-back begun with gt_read_begin still holds the staging buffer */
+  GT_ERR_INVALID_ARGUMENT = 1, /* NULL, zero extent, unknown enum, pitch < cols */
+  GT_ERR_SHAPE_MISMATCH = 2,   /* extents disagree (dst not cols x rows, inner dims) */
+  GT_ERR_OUT_OF_RANGE = 3,     /* view reaches past its buffer, or size overflows */
+  GT_ERR_ALIASED = 4,          /* read/write overlap the operation cannot honour */
+  GT_ERR_UNSUPPORTED = 5,      /* device/context lacks what is needed */
+  GT_ERR_NO_CONTEXT = 6,       /* no current GLES 3.1+ context */
+  GT_ERR_SHADER_BUILD = 7,     /* compile/link failed; log via the logger hook */
+  GT_ERR_GL = 8,               /* unexpected GL error */
+  GT_ERR_OUT_OF_MEMORY = 9,    /* GL_OUT_OF_MEMORY or caller memory too small */
+  GT_ERR_CONTEXT_LOST = 10,    /* GPU reset / context loss */
+  GT_ERR_TIMEOUT = 11,         /* a wait ended before its fence signalled; nothing consumed */
+  GT_ERR_BUSY = 12             /* a read-back begun with gt_read_begin still holds the staging buffer */
 } gt_status;
 
 /* Element types. The 4-byte types serve every operation. The 2- and
@@ -131,24 +137,24 @@ typedef enum gt_status {
  * images and user kernels take 4-byte types only (GT_ERR_UNSUPPORTED). */
 typedef enum gt_type {
   GT_F32 = 1,
-  GT_I32,
-  GT_U32,
-  GT_F16, /* 2 bytes */
-  GT_I16,
-  GT_U16,
-  GT_I8, /* 1 byte */
-  GT_U8
+  GT_I32 = 2,
+  GT_U32 = 3,
+  GT_F16 = 4, /* 2 bytes */
+  GT_I16 = 5,
+  GT_U16 = 6,
+  GT_I8 = 7,  /* 1 byte */
+  GT_U8 = 8
 } gt_type;
 
 /* Strategies for extents the tile may not divide (seeds 000, 001, 003).
  * AUTO picks the fastest variant for the device. */
 typedef enum gt_strategy {
   GT_STRATEGY_AUTO = 0,
-  GT_STRATEGY_SIMPLE,     /* one invocation per element, no shared memory */
-  GT_STRATEGY_TILED_EVEN, /* shared tile; the tile must divide the extent */
-  GT_STRATEGY_TILED_PAD,  /* extent padded up, every global access guarded */
-  GT_STRATEGY_TRUNCATE_A, /* extent truncated, edge threads do the leftovers */
-  GT_STRATEGY_TRUNCATE_B  /* TILED_EVEN on the main section, SIMPLE on bands */
+  GT_STRATEGY_SIMPLE = 1,     /* one invocation per element, no shared memory */
+  GT_STRATEGY_TILED_EVEN = 2, /* shared tile; the tile must divide the extent */
+  GT_STRATEGY_TILED_PAD = 3,  /* extent padded up, every global access guarded */
+  GT_STRATEGY_TRUNCATE_A = 4, /* extent truncated, edge threads do the leftovers */
+  GT_STRATEGY_TRUNCATE_B = 5  /* TILED_EVEN on the main section, SIMPLE on bands */
 } gt_strategy;
 
 /* A 2-D extent: rows x cols. */
@@ -168,10 +174,10 @@ typedef struct gt_view {
 
 /* Texel formats of image views. */
 typedef enum gt_format {
-  GT_FORMAT_R32F = 1, /* GL_R32F */
-  GT_FORMAT_R32I,     /* GL_R32I */
-  GT_FORMAT_R32UI,    /* GL_R32UI */
-  GT_FORMAT_RGBA8     /* GL_RGBA8: camera frames */
+  GT_FORMAT_R32F = 1,  /* GL_R32F */
+  GT_FORMAT_R32I = 2,  /* GL_R32I */
+  GT_FORMAT_R32UI = 3, /* GL_R32UI */
+  GT_FORMAT_RGBA8 = 4  /* GL_RGBA8: camera frames */
 } gt_format;
 
 /* A window on one level of a 2-D texture with immutable storage
@@ -201,31 +207,31 @@ typedef struct gt_logger {
 
 /* The kernel matmul's AUTO strategy runs. */
 typedef enum gt_matmul_kernel {
-  GT_MATMUL_KERNEL_DEVICE = 0, /* chosen from the renderer and limits */
-  GT_MATMUL_KERNEL_REGISTERS,  /* 4x4 results per invocation, no shared memory:
-                                  for llvmpipe, Mali and other devices whose
-                                  shared memory is plain memory */
-  GT_MATMUL_KERNEL_SHARED,     /* 8x8 results per invocation, 128x128 blocks
-                                  staged through shared memory: desktop GPUs,
-                                  Adreno-class; needs 256 invocations. Runs
-                                  where c has enough such blocks to fill the
-                                  device (gt_matmul_auto_kernel); smaller
-                                  products run REGISTERS */
-  GT_MATMUL_KERNEL_TEXELS,     /* 8x8 results per invocation in registers,
-                                  a and b fetched as vec4 texels of texture
-                                  buffers: llvmpipe, where a texel fetch costs
-                                  a fraction of a storage load. Needs an ES 3.2
-                                  context. Runs where a's and b's rows start
-                                  16-byte aligned, K is a multiple of 4 and so
-                                  is M where a is transposed and N where b is
-                                  not; other products run as on a SHARED
-                                  context (REGISTERS where SHARED does not
-                                  fit) */
-  GT_MATMUL_KERNEL_REGISTERS_K1 /* REGISTERS taking one k per step, with
-                                  vec4 loads only across K: 16 results and
-                                  8 values live, within the 32 registers at
-                                  which Mali Bifrost and Valhall keep their
-                                  full thread count (Mali, VideoCore) */
+  GT_MATMUL_KERNEL_DEVICE = 0,      /* chosen from the renderer and limits */
+  GT_MATMUL_KERNEL_REGISTERS = 1,   /* 4x4 results per invocation, no shared memory:
+                                       for llvmpipe, Mali and other devices whose
+                                       shared memory is plain memory */
+  GT_MATMUL_KERNEL_SHARED = 2,      /* 8x8 results per invocation, 128x128 blocks
+                                       staged through shared memory: desktop GPUs,
+                                       Adreno-class; needs 256 invocations. Runs
+                                       where c has enough such blocks to fill the
+                                       device (gt_matmul_auto_kernel); smaller
+                                       products run REGISTERS */
+  GT_MATMUL_KERNEL_TEXELS = 3,      /* 8x8 results per invocation in registers,
+                                       a and b fetched as vec4 texels of texture
+                                       buffers: llvmpipe, where a texel fetch costs
+                                       a fraction of a storage load. Needs an ES 3.2
+                                       context. Runs where a's and b's rows start
+                                       16-byte aligned, K is a multiple of 4 and so
+                                       is M where a is transposed and N where b is
+                                       not; other products run as on a SHARED
+                                       context (REGISTERS where SHARED does not
+                                       fit) */
+  GT_MATMUL_KERNEL_REGISTERS_K1 = 4 /* REGISTERS taking one k per step, with
+                                       vec4 loads only across K: 16 results and
+                                       8 values live, within the 32 registers at
+                                       which Mali Bifrost and Valhall keep their
+                                       full thread count (Mali, VideoCore) */
 } gt_matmul_kernel;
 
 /* Context options. Zero means default for every field. */
@@ -781,20 +787,20 @@ gt_status gt_image_rotate(gt_context *ctx, gt_image src, gt_image dst, uint32_t 
 #define GT_KERNEL_MAX_UNIFORMS 8
 #define GT_KERNEL_MAX_NAME 31 /* characters in a view or uniform name */
 
-typedef enum gt_access { GT_ACCESS_READ = 1, GT_ACCESS_WRITE, GT_ACCESS_READ_WRITE } gt_access;
+typedef enum gt_access { GT_ACCESS_READ = 1, GT_ACCESS_WRITE = 2, GT_ACCESS_READ_WRITE = 3 } gt_access;
 
 typedef enum gt_uniform_type {
-  GT_UNIFORM_INT = 1, /* int */
-  GT_UNIFORM_UINT,    /* uint */
-  GT_UNIFORM_FLOAT,   /* float */
-  GT_UNIFORM_VEC4     /* vec4 */
+  GT_UNIFORM_INT = 1,   /* int */
+  GT_UNIFORM_UINT = 2,  /* uint */
+  GT_UNIFORM_FLOAT = 3, /* float */
+  GT_UNIFORM_VEC4 = 4   /* vec4 */
 } gt_uniform_type;
 
 /* How a dispatch covers an extent the tile may not divide (seeds 000, 001):
  * EXACT refuses it; PAD adds invocations (the kernel guards its accesses
  * with gt_in_domain or the views' _read/_write helpers); TRUNCATE runs the
  * whole tiles only and hands the leftover bands back. */
-typedef enum gt_policy { GT_POLICY_EXACT = 0, GT_POLICY_PAD, GT_POLICY_TRUNCATE } gt_policy;
+typedef enum gt_policy { GT_POLICY_EXACT = 0, GT_POLICY_PAD = 1, GT_POLICY_TRUNCATE = 2 } gt_policy;
 
 /* A view slot of a kernel: its GLSL name, element type and access. */
 typedef struct gt_kernel_view {

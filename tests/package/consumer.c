@@ -1,4 +1,5 @@
-/* Links against an installed gltile and transposes a 3x2 matrix. Exits 77
+/* Links against an installed gltile, checks that the archive's version is
+ * its header's, and transposes a 3x2 matrix. Exits 77
  * when no OpenGL ES 3.1 context can be made (the build itself is the main
  * check), 1 on a wrong result. */
 #include <gltile/gltile.h>
@@ -8,6 +9,10 @@
 
 int main(void) {
   printf("gltile %d.%d.%d: %s\n", GT_VERSION_MAJOR, GT_VERSION_MINOR, GT_VERSION_PATCH, gt_status_string(GT_OK));
+  if (gt_version() != GT_VERSION_NUMBER) {
+    printf("the installed library is version %u, its header %d\n", (unsigned)gt_version(), GT_VERSION_NUMBER);
+    return 1;
+  }
   gt_egl egl;
   if (gt_egl_open(&egl) != GT_OK) return 77;
   gt_context *ctx = NULL;
