@@ -265,6 +265,8 @@ struct gt_context {
   gt_program programs[GT_PROGRAM_TABLE_SIZE];
   gt_user_kernel user_kernels[GT_USER_KERNEL_TABLE_SIZE];
   uint32_t kernel_serial; /* the last kernel id's serial number */
+  /* gt_context_flushes_denormals: its probe's answer, once it has run. */
+  bool denormals_probed, flushes_denormals;
 };
 
 /* ---- headless EGL (egl.c) ----------------------------------------- */

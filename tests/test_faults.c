@@ -132,6 +132,10 @@ static gt_status op_kernel_dispatch(void) {
   return gt_kernel_dispatch(fx.ctx, fx.kernel, &d, NULL);
 }
 static gt_status op_finish(void) { return gt_finish(fx.ctx); }
+static gt_status op_denormals(void) {
+  bool flushes;
+  return gt_context_flushes_denormals(fx.ctx, &flushes);
+}
 
 /* A cache of the programs SIMPLE and TILED_PAD use, made once. */
 static unsigned char cache[1 << 18];
@@ -177,6 +181,7 @@ static const op ops[] = {
     {"kernel create", op_kernel_create, NULL, false, false, false},
     {"kernel dispatch", op_kernel_dispatch, copy_dst, true, false, false},
     {"finish", op_finish, NULL, false, false, false},
+    {"denormal probe", op_denormals, NULL, false, false, false},
     {"program cache save", op_cache_save, NULL, false, true, false},
     {"program cache load", op_cache_load, NULL, false, false, true},
 };

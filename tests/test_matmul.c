@@ -847,26 +847,30 @@ static void count_builds(int level, const char *msg, void *user) {
  * whatever the device, through gt_context_desc.matmul_kernel: shapes around
  * their 32- and 128-wide blocks, every transpose and scaling case, and a
  * long K. The shared kernel runs only where c has enough blocks of
- * 128 x 128 (the device table's count, 192 at most), so its shapes are
- * wide; the debug log shows it was built. It needs 256 invocations, which the ES 3.1 minimums
+ * 128 x 128 (the device table's shared_min_blocks, 64 in every entry), so
+ * its shapes are wide, on both sides of 64; the debug log shows which
+ * kernel was built. It needs 256 invocations, which the ES 3.1 minimums
  * do not give: init must then refuse it. */
 static void test_each_auto_kernel(bool min_limits) {
   static const gt_matmul_kernel kernels[] = {GT_MATMUL_KERNEL_REGISTERS, GT_MATMUL_KERNEL_SHARED,
                                              GT_MATMUL_KERNEL_REGISTERS_K1};
   static const uint32_t small[][3] = {{1, 1, 1},     {31, 33, 7},     {127, 129, 9},
                                       {128, 128, 8}, {200, 131, 257}, {3, 5, 70000}};
-  /* Blocks of 128 x 128 in c: 14 x 15, 12 x 16 (exactly 192, counted
-   * with partial blocks), 16 x 13, which run the shared kernel on every
-   * device, then 1 x 191 and 12 x 15, which run the registers kernel
-   * where the count is above 191 or 180; K of whole and partial 8-wide
-   * steps. */
+  /* Blocks of 128 x 128 in c: 9 x 8, 8 x 8 (exactly 64, counted with
+   * partial blocks), 8 x 10, which run the shared kernel, then 1 x 63 and
+   * 8 x 7, which run the registers kernel (on every device-table entry:
+   * all take 64); K of whole and partial 8-wide steps. */
   static const uint32_t wide[][3] = {
-      {1665, 1793, 9}, {1535, 2047, 8}, {1921, 1537, 19}, {128, 24448, 2}, {1409, 1919, 5}};
-  static const size_t wide_always_shared = 3;
-  /* Under an emulator: of the wide shapes the first (shared everywhere)
-   * and 1 x 191 blocks, and of the 8 cases per shape the 4 transposes,
-   * the last one scaled. */
+      {1025, 1023, 9}, {1023, 897, 8}, {897, 1153, 19}, {128, 8064, 2}, {1023, 895, 5}};
+  static const size_t wide_shared = 3;
+  /* Under an emulator: of the wide shapes the first (shared) and 1 x 63
+   * blocks, and of the 8 cases per shape the 4 transposes, the last one
+   * scaled. */
   static const size_t emulated_wide[] = {0, 3};
+  /* Rows that never start 16-byte aligned: every case runs a plain
+   * variant (no vec4 operands), so each shape builds its kernel's four
+   * transpose variants and nothing else, whatever the shape. */
+  static const layout misaligned = {1, 3, 1, true};
   gt_context *saved = ctx;
   /* Under an emulator REGISTERS_K1 is left to batched_k1: its long K
    * took the armhf half of this suite past its time limit. */
@@ -893,6 +897,7 @@ static void test_each_auto_kernel(bool min_limits) {
     CHECK(gt_matmul_auto_kernel(NULL, 4096, 4096) == GT_MATMUL_KERNEL_REGISTERS);
     ctx = other;
     const uint32_t(*shapes)[3] = shared ? wide : small;
+    aligned_layout = &misaligned;
     size_t count = shared ? sizeof wide / sizeof wide[0] : sizeof small / sizeof small[0];
     for (size_t si = 0; si < count; si++) {
       if (emulated && shared && si != emulated_wide[0] && si != emulated_wide[1]) continue;
@@ -909,7 +914,11 @@ static void test_each_auto_kernel(bool min_limits) {
        * by now, and the other kernel not built by it. */
       bool runs_shared =
           shared && gt_matmul_auto_kernel(ctx, shapes[si][0], shapes[si][1]) == GT_MATMUL_KERNEL_SHARED;
-      CHECK(runs_shared || !shared || si >= wide_always_shared);
+      if (shared && runs_shared != (si < wide_shared)) {
+        printf("FAILED: AUTO on %ux%u runs the %s kernel\n", shapes[si][0], shapes[si][1],
+               runs_shared ? "shared" : "registers");
+        CHECK(false);
+      }
       unsigned ran = runs_shared ? 1 : 0;
       if (builds[ran] != 4u || builds[1 - ran] != before[1 - ran]) {
         printf("FAILED: AUTO on %ux%ux%u with the %s context built %u registers and %u shared programs "
@@ -919,6 +928,7 @@ static void test_each_auto_kernel(bool min_limits) {
         CHECK(false);
       }
     }
+    aligned_layout = NULL;
     ctx = saved;
     gt_context_release(other);
   }
@@ -937,7 +947,7 @@ static void record_shared_builds(int level, const char *msg, void *user) {
  * allow (rows 16-byte aligned, and no vec4 across an edge: K whole vec4s
  * for a untransposed and b transposed, M for a transposed, N for b
  * untransposed and c), whatever the device, through
- * gt_context_desc.matmul_kernel: c wide enough for the shared kernel (192
+ * gt_context_desc.matmul_kernel: c wide enough for the shared kernel (64
  * blocks of 128 x 128 or more), M and N past whole blocks, K of one step,
  * of a step and a half (the loads past the K slice must be zeros), and of
  * several steps; every transpose; scaling (c read as vec4s). The debug
@@ -948,7 +958,7 @@ static void record_shared_builds(int level, const char *msg, void *user) {
  * blocks, these products run thousands of dispatches. Under an emulator
  * only the first shape runs, scaled in the last transpose case. */
 static void test_shared_vec4(bool min_limits) {
-  static const uint32_t shapes[][3] = {{1536, 2048, 8}, {1665, 1796, 12}, {1921, 1540, 36}};
+  static const uint32_t shapes[][3] = {{1024, 1024, 8}, {1025, 1028, 12}, {1153, 1028, 36}};
   static const layout layouts[] = {{1, 3, 1, true}, {8, 4, 4, true}}; /* misaligned, aligned */
   if (min_limits) return; /* the shared kernel needs 256 invocations */
   bool seen[4096] = {false};
@@ -974,7 +984,7 @@ static void test_shared_vec4(bool min_limits) {
         aligned_layout = NULL;
       }
       /* The misaligned layout runs (and builds) the plain variant and no
-       * other; on the aligned one 1536 x 2048 x 8 allows every operand as
+       * other; on the aligned one 1024 x 1024 x 8 allows every operand as
        * vec4s, whatever the transposes. */
       bool any_vec4 = false;
       for (uint32_t v = 0; v < 4096; v++)
@@ -1058,6 +1068,41 @@ static void test_texels(bool min_limits) {
   gt_context_release(other);
 }
 
+/* gt_context_flushes_denormals agrees with what matmul does: 2^-70 times
+ * 2^-70 is the denormal 2^-140, which a 1 x 1 x 1 product keeps exactly
+ * or flushes to zero as the probe said; every strategy. A second question
+ * answers the same without running the probe again. */
+static void test_denormals(void) {
+  bool flushes = true, again = false;
+  CHECK_STATUS(gt_context_flushes_denormals(ctx, &flushes), GT_OK);
+  CHECK_STATUS(gt_context_flushes_denormals(ctx, &again), GT_OK);
+  CHECK(flushes == again);
+  CHECK_STATUS(gt_context_flushes_denormals(ctx, NULL), GT_ERR_INVALID_ARGUMENT);
+  CHECK_STATUS(gt_context_flushes_denormals(NULL, &again), GT_ERR_INVALID_ARGUMENT);
+  float tiny = 1.0f, kept = 1.0f;
+  for (int i = 0; i < 70; i++)
+    tiny *= 0.5f;
+  for (int i = 0; i < 140; i++)
+    kept *= 0.5f;
+  uint32_t words[3] = {bits_of(tiny), bits_of(tiny), 0xFFFFFFFFu};
+  GLuint buffer = gt_test_buffer_of(words, 3);
+  gt_view a = {buffer, 0, 1, 1, 0, GT_F32}, b = {buffer, 1, 1, 1, 0, GT_F32}, c = {buffer, 2, 1, 1, 0, GT_F32};
+  for (size_t st = 0; st < N_STRATEGIES; st++) {
+    if (strategies[st] == GT_STRATEGY_TILED_EVEN) continue; /* no tile divides 1 */
+    gt_matmul_desc d = {strategies[st], 0, false, false, false, 1, 0};
+    uint32_t got[3];
+    CHECK_STATUS(gt_matmul(ctx, a, b, c, &d), GT_OK);
+    CHECK(gt_test_read_all(ctx, buffer, 3, got) == 0);
+    uint32_t want = flushes ? 0u : bits_of(kept);
+    if (got[2] != want)
+      printf("FAILED: %s: 2^-70 * 2^-70 gave 0x%08x, the probe says %s\n", gt_strategy_name(strategies[st]),
+             got[2], flushes ? "flushed" : "kept");
+    CHECK(got[2] == want && got[0] == words[0] && got[1] == words[1]);
+  }
+  printf("f32 denormals: %s, and matmul agrees\n", flushes ? "flushed" : "kept");
+  glDeleteBuffers(1, &buffer);
+}
+
 /* --part 1 or --part 2 runs about half of the suite each (by time), so
  * that under an emulator each half stays well inside a test's time limit;
  * no --part runs all of it. */
@@ -1076,6 +1121,7 @@ int main(int argc, char **argv) {
   int part = part_of(argc, argv);
   if (part != 2) {
     test_validation();
+    test_denormals();
     test_all_combinations();
     test_beta_zero_does_not_read_c();
     test_vec4_aligned();

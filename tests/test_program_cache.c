@@ -115,10 +115,10 @@ static void test_other_sources(bool min_limits, GLint formats, const unsigned ch
 }
 
 /* The shared matmul kernel (128-wide blocks; AUTO runs it where c has
- * the device table's 192 of them) saves and loads like the rest: a
- * 1536 x 2048 c with K = 3, compiled once, then from the cache. */
+ * the device table's 64 of them) saves and loads like the rest: a
+ * 1024 x 1024 c with K = 3, compiled once, then from the cache. */
 static void test_shared_kernel_round_trip(int formats) {
-  enum { M = 1536, N = 2048, K = 3 };
+  enum { M = 1024, N = 1024, K = 3 };
   GLuint in = gt_test_buffer((size_t)(M + N) * K, small_float, 2);
   GLuint out = gt_test_buffer((size_t)M * N, gt_test_poison, 0);
   gt_view a = {in, 0, M, K, 0, GT_F32}, b = {in, (size_t)M * K, K, N, 0, GT_F32};

@@ -449,6 +449,20 @@ bool gt_context_auto_quads(const gt_context *ctx);
  * context's AUTO is not TRUNCATE_A or TRUNCATE_B. */
 bool gt_context_has_atomics(const gt_context *ctx);
 
+/* Whether the device flushes f32 denormals (magnitudes below 2^-126) to
+ * zero: GLSL ES allows it, NVIDIA's GPUs do it, llvmpipe keeps them. On the
+ * first call one probe runs (a one-invocation program and a 20-byte buffer,
+ * both deleted before it returns); later calls answer from the context.
+ * Where they are flushed, a matmul whose products or partial sums pass
+ * below 2^-126 loses them (see gt_matmul's precision note).
+ * Returns    GT_OK and *flushes; GT_ERR_INVALID_ARGUMENT (NULL flushes);
+ *            GT_ERR_NO_CONTEXT; GT_ERR_SHADER_BUILD; GT_ERR_OUT_OF_MEMORY;
+ *            GT_ERR_CONTEXT_LOST; GT_ERR_GL (*flushes false on error).
+ * GL state   on the first call binds its program and SSBO slot 0; the
+ *            generic storage-buffer binding is put back.
+ * Allocates  nothing. */
+gt_status gt_context_flushes_denormals(gt_context *ctx, bool *flushes);
+
 /* The kernel matmul's AUTO runs on this context (never DEVICE; REGISTERS
  * for NULL). A SHARED context runs REGISTERS for products whose c has too
  * few blocks of 128x128 to fill the device: see gt_matmul_auto_kernel. */
@@ -666,7 +680,11 @@ gt_status gt_copy(gt_context *ctx, gt_view src, gt_view dst);
 /* Matrix multiply: c = op(a) op(b), or alpha op(a) op(b) + beta c with
  * d->scale. op(a) is M x K, op(b) is K x N, c is M x N; op(x) is x, or its
  * transpose when d->trans_a / d->trans_b is set (the view is then K x M or
- * N x K). Sums run in f32 in k order within each chunk of K.
+ * N x K). Sums run in f32 in k order within each chunk of K; the tests
+ * hold each element within 2 (K + 2) 2^-23 S of the exact result, with
+ * S = |alpha| sum |a b| + |beta c|. On a device that flushes f32
+ * denormals (gt_context_flushes_denormals) every product and partial sum
+ * below 2^-126 counts as zero, which adds up to (2 K + 2) 2^-126 to that.
  *
  * a, b, c    GT_F32 views, any offsets and pitches; or a and b GT_F16
  *            (half precision, widened to f32 for the sums) with c GT_F16
