@@ -48,9 +48,9 @@ static bool fails(const char *name) {
   return true;
 }
 
-/* Shaders and programs share one name space in GL; buffers and fences
- * have their own, hence the kind in the key's top byte. */
-enum { KIND_PROGRAM = 0, KIND_BUFFER = 1, KIND_SYNC = 2 };
+/* Shaders and programs share one name space in GL; buffers, fences and
+ * textures have their own, hence the kind in the key's top byte. */
+enum { KIND_PROGRAM = 0, KIND_BUFFER = 1, KIND_SYNC = 2, KIND_TEXTURE = 3 };
 static uint64_t object_key(int kind, uint64_t name) { return (uint64_t)kind << 56 | name; }
 
 static void track_kind(int kind, uint64_t name) {
@@ -236,6 +236,28 @@ void gt__fi_glProgramUniform2ui(GLuint program, GLint location, GLuint v0, GLuin
 }
 void gt__fi_glProgramUniform4fv(GLuint program, GLint location, GLsizei count, const GLfloat *value) {
   if (!fails("glProgramUniform4fv")) glProgramUniform4fv(program, location, count, value);
+}
+void gt__fi_glProgramUniform4ui(GLuint program, GLint location, GLuint v0, GLuint v1, GLuint v2, GLuint v3) {
+  if (!fails("glProgramUniform4ui")) glProgramUniform4ui(program, location, v0, v1, v2, v3);
+}
+void gt__fi_glActiveTexture(GLenum texture) {
+  if (!fails("glActiveTexture")) glActiveTexture(texture);
+}
+void gt__fi_glGenTextures(GLsizei n, GLuint *textures) {
+  if (fails("glGenTextures")) return;
+  glGenTextures(n, textures);
+  for (GLsizei i = 0; i < n; i++)
+    track_kind(KIND_TEXTURE, textures[i]);
+}
+void gt__fi_glDeleteTextures(GLsizei n, const GLuint *textures) {
+  if (fi.lost) return;
+  glDeleteTextures(n, textures);
+  for (GLsizei i = 0; i < n; i++)
+    untrack_kind(KIND_TEXTURE, textures[i]);
+}
+void gt__fi_glTexBufferRange(gt_tex_buffer_range_fn fn, GLenum target, GLenum format, GLuint buffer,
+                             GLintptr offset, GLsizeiptr size) {
+  if (!fails("glTexBufferRange")) fn(target, format, buffer, offset, size);
 }
 void gt__fi_glDispatchCompute(GLuint x, GLuint y, GLuint z) {
   if (!fails("glDispatchCompute")) glDispatchCompute(x, y, z);

@@ -83,6 +83,15 @@ void gt__fi_glProgramUniform1f(GLuint program, GLint location, GLfloat v0);
 void gt__fi_glProgramUniform2f(GLuint program, GLint location, GLfloat v0, GLfloat v1);
 void gt__fi_glProgramUniform2ui(GLuint program, GLint location, GLuint v0, GLuint v1);
 void gt__fi_glProgramUniform4fv(GLuint program, GLint location, GLsizei count, const GLfloat *value);
+void gt__fi_glProgramUniform4ui(GLuint program, GLint location, GLuint v0, GLuint v1, GLuint v2, GLuint v3);
+void gt__fi_glActiveTexture(GLenum texture);
+void gt__fi_glGenTextures(GLsizei n, GLuint *textures);
+void gt__fi_glDeleteTextures(GLsizei n, const GLuint *textures);
+/* glTexBufferRange (ES 3.2) is reached through a pointer from
+ * eglGetProcAddress: its wrapper takes the pointer. */
+typedef void(GL_APIENTRYP gt_tex_buffer_range_fn)(GLenum, GLenum, GLuint, GLintptr, GLsizeiptr);
+void gt__fi_glTexBufferRange(gt_tex_buffer_range_fn fn, GLenum target, GLenum format, GLuint buffer,
+                             GLintptr offset, GLsizeiptr size);
 void gt__fi_glDispatchCompute(GLuint x, GLuint y, GLuint z);
 void gt__fi_glMemoryBarrier(GLbitfield barriers);
 void gt__fi_glFinish(void);
@@ -142,6 +151,10 @@ void gt__fi_glDeleteSync(GLsync sync);
 #define glProgramUniform2f gt__fi_glProgramUniform2f
 #define glProgramUniform2ui gt__fi_glProgramUniform2ui
 #define glProgramUniform4fv gt__fi_glProgramUniform4fv
+#define glProgramUniform4ui gt__fi_glProgramUniform4ui
+#define glActiveTexture gt__fi_glActiveTexture
+#define glGenTextures gt__fi_glGenTextures
+#define glDeleteTextures gt__fi_glDeleteTextures
 #define glDispatchCompute gt__fi_glDispatchCompute
 #define glMemoryBarrier gt__fi_glMemoryBarrier
 #define glFinish gt__fi_glFinish

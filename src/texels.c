@@ -7,6 +7,14 @@
 
 #include <EGL/egl.h>
 
+/* glTexBufferRange through the pointer init found; the fault build makes
+ * the call through its wrapper, like every other GL call. */
+#ifdef GT_FAULT_INJECTION
+#define TEX_BUFFER_RANGE(ctx, ...) gt__fi_glTexBufferRange((ctx)->tex_buffer_range, __VA_ARGS__)
+#else
+#define TEX_BUFFER_RANGE(ctx, ...) (ctx)->tex_buffer_range(__VA_ARGS__)
+#endif
+
 bool gt__texels_init(gt_context *ctx, int major, int minor, bool min_limits) {
   if (min_limits || !(major > 3 || (major == 3 && minor >= 2))) return false;
   ctx->tex_buffer_range =
@@ -54,7 +62,7 @@ void gt__texels_bind(gt_context *ctx, const gt_bound_view *a, const gt_bound_vie
     glGetIntegerv(GL_TEXTURE_BINDING_BUFFER, &saved->bound[unit]);
     glBindTexture(GL_TEXTURE_BUFFER, ctx->texel_textures[unit]);
     const gt_bound_view *v = views[unit];
-    ctx->tex_buffer_range(GL_TEXTURE_BUFFER, GL_RGBA32F, v->view.buffer, v->bind_offset, v->bind_size);
+    TEX_BUFFER_RANGE(ctx, GL_TEXTURE_BUFFER, GL_RGBA32F, v->view.buffer, v->bind_offset, v->bind_size);
   }
 }
 
@@ -64,7 +72,7 @@ void gt__texels_unbind(gt_context *ctx, const gt_texel_units *saved) {
     /* Detached, so the texture holds no reference that would keep an
      * operand's storage alive after the application deletes it (GL
      * orders this after the dispatch that used it). */
-    ctx->tex_buffer_range(GL_TEXTURE_BUFFER, GL_RGBA32F, 0, 0, 0);
+    TEX_BUFFER_RANGE(ctx, GL_TEXTURE_BUFFER, GL_RGBA32F, 0, 0, 0);
     glBindTexture(GL_TEXTURE_BUFFER, (GLuint)saved->bound[unit]);
   }
   glActiveTexture((GLenum)saved->active);

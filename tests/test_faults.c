@@ -86,6 +86,19 @@ static gt_status op_matmul_truncate_b(void) {
   gt_matmul_desc d = {.strategy = GT_STRATEGY_TRUNCATE_B, .tile = 8, .trans_b = true};
   return gt_matmul(fx.ctx, mm_a(), mm_bt(), mm_c(), &d);
 }
+/* Rows 16-byte aligned, K and N multiples of 4: the texels kernel where
+ * the context has it (its texture calls), the registers kernel elsewhere. */
+static gt_view mm_texels_c(void) { return view(fx.b, 13, 12, 4, 17); }
+static gt_status op_matmul_texels(void) {
+  return gt_matmul(fx.ctx, view(fx.a, 13, 36, 0, 40), view(fx.c, 36, 12, 0, 12), mm_texels_c(), NULL);
+}
+/* Two products whose c rows follow on at one pitch: the batch strides
+ * (glProgramUniform4ui), and one view covers what they write. */
+static gt_view mm_batched_c(void) { return view(fx.b, 26, 11, 4, 17); }
+static gt_status op_matmul_batched(void) {
+  gt_batch batch = {2, 13 * 40, 37 * 12, 13 * 17};
+  return gt_matmul_batched(fx.ctx, mm_a(), mm_b(), mm_c(), batch, NULL);
+}
 static gt_status op_write(void) {
   static float host[19 * 23];
   for (size_t i = 0; i < 19 * 23; i++)
@@ -173,6 +186,8 @@ static const op ops[] = {
     {"copy", op_copy, copy_dst, false, false, false},
     {"matmul AUTO", op_matmul, mm_c, false, false, false},
     {"matmul TRUNCATE_B trans_b", op_matmul_truncate_b, mm_c, false, false, false},
+    {"matmul AUTO texels", op_matmul_texels, mm_texels_c, false, false, false},
+    {"matmul batched", op_matmul_batched, mm_batched_c, false, false, false},
     {"write", op_write, copy_dst, false, false, false},
     {"read", op_read, NULL, false, false, false},
     {"read-back", op_read_back, NULL, false, false, false},
