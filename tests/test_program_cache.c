@@ -152,42 +152,91 @@ static void test_shared_kernel_round_trip(int formats) {
   glDeleteBuffers(2, names);
 }
 
-/* Every element type (walked through gt_type_size, the library's one
- * list) saves and loads: a context runs a transpose and a copy of one
- * type, its cache loads every program into a fresh context, and the same
- * operations there build nothing. A key check that knew only some types
- * refused the whole cache. */
-static void test_every_type_round_trip(bool min_limits, GLint formats) {
-  enum { R = 13, C = 7 };
-  GLuint in = gt_test_buffer(R * C, gt_test_noise, 3), out = gt_test_buffer(2 * R * C, gt_test_poison, 0);
-  for (int t = GT_F32; gt_type_size((gt_type)t) != 0; t++) {
-    gt_view a = {in, 0, R, C, 0, (gt_type)t}, at = {out, 0, C, R, 0, (gt_type)t};
-    gt_view copy = {out, (size_t)R * C, R, C, 0, (gt_type)t};
-    builds = 0;
-    gt_context *ctx = open_context(min_limits);
-    CHECK_STATUS(gt_transpose(ctx, a, at, NULL), GT_OK);
-    CHECK_STATUS(gt_copy(ctx, a, copy), GT_OK);
-    unsigned cold_builds = builds;
-    size_t size = 0, written = 0;
-    CHECK_STATUS(gt_program_cache_size(ctx, &size), GT_OK);
-    unsigned char *cache = malloc(size);
-    CHECK_STATUS(gt_program_cache_save(ctx, cache, size, &written), GT_OK);
-    gt_context_release(ctx);
-
-    builds = 0;
-    ctx = open_context(min_limits);
-    uint32_t loaded = 99;
-    CHECK_STATUS(gt_program_cache_load(ctx, cache, written, &loaded), GT_OK);
-    CHECK_STATUS(gt_transpose(ctx, a, at, NULL), GT_OK);
-    CHECK_STATUS(gt_copy(ctx, a, copy), GT_OK);
-    if (formats > 0 && (loaded != cold_builds || builds != 0)) {
-      printf("FAILED: type %d: %u programs built cold, %u loaded, %u built warm\n", t, cold_builds, loaded,
-             builds);
-      CHECK(false);
-    }
-    gt_context_release(ctx);
-    free(cache);
+/* The operations of one element type, on small views of in and out:
+ * transpose (AUTO and TILED_PAD), copy, in place, and for GT_F32 and
+ * GT_F16 matmul (a half product into a float c and into a half c). */
+static bool run_type(gt_context *ctx, gt_type t, GLuint in, GLuint out) {
+  enum { R = 13, C = 7, SQ = 9 };
+  gt_view a = {in, 0, R, C, 0, t}, at = {out, 0, C, R, 0, t}, copy = {out, (size_t)R * C, R, C, 0, t};
+  gt_view square = {out, 2 * (size_t)R * C, SQ, SQ, 0, t};
+  gt_transpose_desc pad = {GT_STRATEGY_TILED_PAD, 8};
+  bool ok = gt_transpose(ctx, a, at, NULL) == GT_OK && gt_transpose(ctx, a, at, &pad) == GT_OK &&
+            gt_copy(ctx, a, copy) == GT_OK && gt_transpose(ctx, square, square, NULL) == GT_OK;
+  if (t == GT_F32 || t == GT_F16) {
+    gt_view ma = {in, 0, R, C, 0, t}, mb = {in, 4, C, R, 0, t}, mc = {out, 0, R, R, 0, GT_F32};
+    ok = ok && gt_matmul(ctx, ma, mb, mc, NULL) == GT_OK;
+    mc.type = t;
+    ok = ok && gt_matmul(ctx, ma, mb, mc, NULL) == GT_OK;
   }
+  return ok;
+}
+
+/* The image operations of one texel format: transpose and a quarter turn. */
+static bool run_format(gt_context *ctx, gt_format f) {
+  static const GLenum internal[] = {0, GL_R32F, GL_R32I, GL_R32UI, GL_RGBA8};
+  GLuint tex[2];
+  glGenTextures(2, tex);
+  for (int i = 0; i < 2; i++) {
+    glBindTexture(GL_TEXTURE_2D, tex[i]);
+    glTexStorage2D(GL_TEXTURE_2D, 1, internal[f], 16, 16);
+  }
+  glBindTexture(GL_TEXTURE_2D, 0);
+  gt_image src = {tex[0], 0, 1, 2, 11, 5, f}, dst = {tex[1], 0, 3, 1, 5, 11, f};
+  bool ok = gt_image_transpose(ctx, src, dst, NULL) == GT_OK && gt_image_rotate(ctx, src, dst, 1, NULL) == GT_OK;
+  glDeleteTextures(2, tex);
+  return ok;
+}
+
+/* Saves a context's cache after what `run` did, loads it into a fresh
+ * context, and checks the same operations there load every program and
+ * build none (where the driver has binary formats). what names the case. */
+static void round_trip(bool min_limits, GLint formats, const char *what, int which,
+                       bool (*run)(gt_context *, int, GLuint, GLuint), GLuint in, GLuint out) {
+  builds = 0;
+  gt_context *ctx = open_context(min_limits);
+  CHECK(run(ctx, which, in, out));
+  unsigned cold_builds = builds;
+  size_t size = 0, written = 0;
+  CHECK_STATUS(gt_program_cache_size(ctx, &size), GT_OK);
+  unsigned char *cache = malloc(size);
+  CHECK_STATUS(gt_program_cache_save(ctx, cache, size, &written), GT_OK);
+  gt_context_release(ctx);
+
+  builds = 0;
+  ctx = open_context(min_limits);
+  uint32_t loaded = 99;
+  CHECK_STATUS(gt_program_cache_load(ctx, cache, written, &loaded), GT_OK);
+  CHECK(run(ctx, which, in, out));
+  if (formats > 0 && (loaded != cold_builds || builds != 0)) {
+    printf("FAILED: %s %d: %u programs built cold, %u loaded, %u built warm\n", what, which, cold_builds, loaded,
+           builds);
+    CHECK(false);
+  }
+  gt_context_release(ctx);
+  free(cache);
+}
+
+static bool run_type_case(gt_context *ctx, int t, GLuint in, GLuint out) { return run_type(ctx, (gt_type)t, in, out); }
+static bool run_format_case(gt_context *ctx, int f, GLuint in, GLuint out) {
+  (void)in, (void)out;
+  return run_format(ctx, (gt_format)f);
+}
+
+/* Every element type (walked through gt_type_size, the library's one
+ * list) and every texel format saves and loads: a context runs the
+ * operations of one type or format, and its cache loads every program
+ * into a fresh context, where the same operations build nothing. A key
+ * check that knew only some types refused the whole cache. Types the
+ * context cannot run (2- and 1-byte ones without atomics) are skipped. */
+static void test_every_operation_round_trip(bool min_limits, GLint formats) {
+  GLuint in = gt_test_buffer(512, gt_test_noise, 3), out = gt_test_buffer(512, gt_test_poison, 0);
+  gt_context *probe = open_context(min_limits);
+  bool atomics = gt_context_has_atomics(probe);
+  gt_context_release(probe);
+  for (int t = GT_F32; gt_type_size((gt_type)t) != 0; t++)
+    if (atomics || gt_type_size((gt_type)t) == 4) round_trip(min_limits, formats, "type", t, run_type_case, in, out);
+  for (int f = GT_FORMAT_R32F; f <= GT_FORMAT_RGBA8; f++)
+    round_trip(min_limits, formats, "format", f, run_format_case, in, out);
   GLuint names[2] = {in, out};
   glDeleteBuffers(2, names);
 }
@@ -262,7 +311,7 @@ int main(int argc, char **argv) {
 
   test_other_sources(min_limits, formats, cache, written, cold_builds, in, out, first, second);
 
-  test_every_type_round_trip(min_limits, formats);
+  test_every_operation_round_trip(min_limits, formats);
 
   /* The shared kernel needs 256 invocations, more than the minimums. */
   if (!min_limits) test_shared_kernel_round_trip(formats);
