@@ -114,6 +114,17 @@ static void test_other_sources(bool min_limits, GLint formats, const unsigned ch
   free(other);
 }
 
+/* ctx's programs saved into a new block of gt_program_cache_size bytes
+ * (the caller frees it); *written is what the save wrote. */
+static unsigned char *saved_cache(gt_context *ctx, size_t *written) {
+  size_t size = 0;
+  *written = 0;
+  CHECK_STATUS(gt_program_cache_size(ctx, &size), GT_OK);
+  unsigned char *cache = malloc(size);
+  CHECK_STATUS(gt_program_cache_save(ctx, cache, size, written), GT_OK);
+  return cache;
+}
+
 /* The shared matmul kernel (128-wide blocks; AUTO runs it where c has
  * the device table's 64 of them) saves and loads like the rest: a
  * 1024 x 1024 c with K = 3, compiled once, then from the cache. */
@@ -129,10 +140,8 @@ static void test_shared_kernel_round_trip(int formats) {
   CHECK_STATUS(gt_matmul(ctx, a, b, c, NULL), GT_OK);
   CHECK(gt_test_read_all(ctx, out, (size_t)M * N, first) == 0);
   CHECK_EQ_U(builds, 1);
-  size_t size = 0, written = 0;
-  CHECK_STATUS(gt_program_cache_size(ctx, &size), GT_OK);
-  unsigned char *cache = malloc(size);
-  CHECK_STATUS(gt_program_cache_save(ctx, cache, size, &written), GT_OK);
+  size_t written = 0;
+  unsigned char *cache = saved_cache(ctx, &written);
   gt_context_release(ctx);
 
   builds = 0;
@@ -196,10 +205,8 @@ static void round_trip(bool min_limits, GLint formats, const char *what, int whi
   gt_context *ctx = open_context(min_limits);
   CHECK(run(ctx, which, in, out));
   unsigned cold_builds = builds;
-  size_t size = 0, written = 0;
-  CHECK_STATUS(gt_program_cache_size(ctx, &size), GT_OK);
-  unsigned char *cache = malloc(size);
-  CHECK_STATUS(gt_program_cache_save(ctx, cache, size, &written), GT_OK);
+  size_t written = 0;
+  unsigned char *cache = saved_cache(ctx, &written);
   gt_context_release(ctx);
 
   builds = 0;
