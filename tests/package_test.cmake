@@ -2,7 +2,7 @@
 # and runs tests/package/consumer.c against it twice: with find_package and
 # with pkg-config. -D: BUILD_DIR, SOURCE_DIR, WORK_DIR, C_COMPILER,
 # C_FLAGS and LINK_FLAGS (the library build's; may be empty), PKG_CONFIG
-# (may be empty: that half is then skipped).
+# (may be empty: that half is then skipped), NM (the symbol lister).
 function(run)
   execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
   if(NOT rc EQUAL 0)
@@ -32,6 +32,20 @@ run("${CMAKE_COMMAND}" -S "${SOURCE_DIR}/tests/package" -B "${WORK_DIR}/cmake-bu
     "-DCMAKE_EXE_LINKER_FLAGS=${LINK_FLAGS}")
 run("${CMAKE_COMMAND}" --build "${WORK_DIR}/cmake-build")
 run_consumer("${WORK_DIR}/cmake-build/consumer" "find_package")
+
+# A shared object that links the archive exports the header's names it
+# uses and no internal one: the archive is built with hidden symbols.
+file(GLOB plugin "${WORK_DIR}/cmake-build/libplugin.so")
+execute_process(COMMAND "${NM}" -D --defined-only "${plugin}" RESULT_VARIABLE rc OUTPUT_VARIABLE exported)
+if(NOT rc EQUAL 0 OR NOT exported MATCHES " gt_transpose\n" OR NOT exported MATCHES " gt_context_init\n")
+  message(FATAL_ERROR "libplugin.so does not export gltile's API (${rc}):\n${exported}")
+endif()
+if(exported MATCHES " (gt__[A-Za-z0-9_]*)")
+  message(FATAL_ERROR "libplugin.so exports the internal ${CMAKE_MATCH_1}:\n${exported}")
+endif()
+string(REGEX MATCHALL " gt_[a-z0-9_]+\n" public "${exported}")
+list(LENGTH public public_count)
+message("shared object: exports ${public_count} gt_ names, no internal one")
 
 # 2. pkg-config: a plain --libs names EGL and GLES too (a static archive).
 set(passed 2)

@@ -92,6 +92,13 @@
 extern "C" {
 #endif
 
+/* The library builds with hidden symbols; what this header declares is
+ * public, so a shared object that links the archive (a JNI library)
+ * exports gltile's API and none of its internals. */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
+
 #define GT_VERSION_MAJOR 0
 #define GT_VERSION_MINOR 1
 #define GT_VERSION_PATCH 0
@@ -924,6 +931,10 @@ void gt_kernel_destroy(gt_context *ctx, gt_kernel_id k);
  * Allocates  nothing. */
 gt_status gt_kernel_dispatch(gt_context *ctx, gt_kernel_id k, const gt_dispatch_desc *d,
                              gt_dispatch_result *result);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }
