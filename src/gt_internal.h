@@ -4,6 +4,8 @@
 
 #include <gltile/gltile.h>
 
+#include "enumerations.h"
+
 #include <GLES3/gl31.h>
 
 /* ES 3.2 (and KHR_robustness) names, for contexts of any version. */
@@ -36,45 +38,20 @@
 
 /* ---- kernels and programs ---------------------------------------- */
 
-/* The kernels in glsl/, one file each. */
-typedef enum gt_kernel {
-  GT_KERNEL_TRANSPOSE_SIMPLE,
-  GT_KERNEL_TRANSPOSE_TILED, /* TILED_EVEN; GT_GUARDED / GT_TRUNCATE_A variants */
-  GT_KERNEL_TRANSPOSE_QUADS, /* AUTO on the CPU: 4x4 blocks as uvec4s */
-  GT_KERNEL_TRANSPOSE_INPLACE_SIMPLE,
-  GT_KERNEL_TRANSPOSE_INPLACE_TILED, /* GT_GUARDED / GT_TRUNCATE_A variants */
-  GT_KERNEL_MATMUL_SIMPLE,
-  GT_KERNEL_MATMUL_TILED,          /* TILED_EVEN, or TILED_PAD with GT_GUARDED */
-  GT_KERNEL_MATMUL_BLOCKED,        /* register-blocked, no shared memory; GT_VEC4 variants */
-  GT_KERNEL_MATMUL_BLOCKED_SHARED, /* register-blocked through shared memory; GT_VEC4 variant */
-  GT_KERNEL_MATMUL_TEXELS,         /* register-blocked, a and b as texels (AUTO on the CPU) */
-  GT_KERNEL_COPY,
-  GT_KERNEL_COPY_VEC4,
-  GT_KERNEL_IMAGE_SIMPLE,
-  GT_KERNEL_IMAGE_TILED,     /* TILED_EVEN, or TILED_PAD with GT_GUARDED */
-  GT_KERNEL_TRANSPOSE_WORDS, /* AUTO, 2- and 1-byte rows on words: blocks of words */
-  GT_KERNEL_COUNT
-} gt_kernel;
+/* The kernels in glsl/, one file each (enumerations.h). */
+#define GT__KERNEL_CONSTANT(name, file, include, order) GT_KERNEL_##name,
+typedef enum gt_kernel { GT_EACH_KERNEL(GT__KERNEL_CONSTANT) GT_KERNEL_COUNT } gt_kernel;
 
-/* Variant flags, each becomes a #define. */
+/* Variant flags (enumerations.h), each a #define in the program's source,
+ * and the images' rotation field. */
+#define GT__VARIANT_CONSTANT(name, bit) GT_VARIANT_##name = 1u << (bit),
 enum {
-  GT_VARIANT_GUARDED = 1u << 0,    /* guard every global access (pad strategy) */
-  GT_VARIANT_ALIASED = 1u << 1,    /* storage blocks without restrict */
-  GT_VARIANT_TRANS_A = 1u << 2,    /* matmul reads a as its transpose */
-  GT_VARIANT_TRANS_B = 1u << 3,    /* matmul reads b as its transpose */
-  GT_VARIANT_TRUNCATE_A = 1u << 4, /* tiled transposes: edge threads do the bands */
-  GT_VARIANT_ROTATE_SHIFT = 5,     /* images: bits 5-6 hold GT_ROTATE, quarter turns */
-  GT_VARIANT_VEC4_A = 1u << 7,     /* shared matmul: a read as vec4s */
-  GT_VARIANT_VEC4_B = 1u << 8,     /* shared matmul: b read as vec4s */
-  GT_VARIANT_VEC4_C = 1u << 9,     /* shared matmul: c read and written as vec4s */
-  GT_VARIANT_ELEMENTS = 1u << 10,  /* transpose_quads: rows at any alignment, views in elements */
-  GT_VARIANT_BATCHED = 1u << 11,   /* matmul: one product per layer of groups (gt_batch) */
-  GT_VARIANT_HALF = 1u << 12,      /* matmul: a and b are GT_F16 */
-  GT_VARIANT_HALF_C = 1u << 13,    /* matmul: c is GT_F16 */
-  GT_VARIANT_REGISTERS = 1u << 14, /* transpose_words: a block per invocation, no shared tile */
-  GT_VARIANT_UVEC4 = 1u << 15,     /* transpose_words in registers: 4 x 4 blocks as uvec4s */
-  GT_VARIANT_K1 = 1u << 16         /* registers matmul: one k per step, quads only across K */
+  GT_EACH_VARIANT_FLAG(GT__VARIANT_CONSTANT) /* */
+  GT_VARIANT_ROTATE_SHIFT = 5 /* images: bits 5-6 hold GT_ROTATE, quarter turns */
 };
+#define GT__VARIANT_OR(name, bit) | GT_VARIANT_##name
+/* Every variant flag at once. */
+#define GT_VARIANT_EVERY_FLAG (0u GT_EACH_VARIANT_FLAG(GT__VARIANT_OR))
 
 /* Everything that makes one program different from another: the key of
  * the program table. */
@@ -461,6 +438,10 @@ void gt__source_parts(const char *preamble, const char *include, const char *ord
 
 /* The GLSL name of an element type: float, int or uint. */
 const char *gt__glsl_type(gt_type t);
+
+/* A texel format's name in the source defines (GT_FORMAT_<name>), or
+ * UNKNOWN. */
+const char *gt__format_name(gt_format f);
 
 /* FNV-1a (64-bit) over every GLSL text the library builds its programs
  * from: each kernel assembled as gt__program_parts does, and the

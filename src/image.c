@@ -3,12 +3,9 @@
 #include "gt_internal.h"
 
 static GLenum internal_format(gt_format f) {
-  switch (f) {
-  case GT_FORMAT_R32F: return GL_R32F;
-  case GT_FORMAT_R32I: return GL_R32I;
-  case GT_FORMAT_R32UI: return GL_R32UI;
-  case GT_FORMAT_RGBA8: return GL_RGBA8;
-  }
+#define GT__GL_FORMAT_CASE(format, name, gl)                                                                 \
+  case format: return gl;
+  switch (f) { GT_EACH_FORMAT(GT__GL_FORMAT_CASE) }
   return 0;
 }
 

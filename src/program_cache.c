@@ -62,13 +62,14 @@ static void key_to_words(const gt_program_key *k, uint32_t w[7]) {
 
 /* false when the words name no kernel the library has. Tiles go up to the
  * shared matmul kernel's 128; image kernels have a texel format and no
- * element type, the others an element type (any gt_type_size knows,
- * packed ones included) and no format. */
+ * element type, the others an element type (any of
+ * enumerations.h's, packed ones included) and no format. */
 static bool key_from_words(const uint32_t w[7], gt_program_key *k) {
   if (w[0] >= GT_KERNEL_COUNT || w[1] > 128 || w[2] == 0 || w[2] > 1024 || w[3] == 0 || w[3] > 1024)
     return false;
-  bool typed = w[5] <= 255 && gt_type_size((gt_type)w[5]) != 0 && w[6] == 0;
-  bool image = w[5] == 0 && w[6] >= GT_FORMAT_R32F && w[6] <= GT_FORMAT_RGBA8;
+  if (w[4] & ~(GT_VARIANT_EVERY_FLAG | 3u << GT_VARIANT_ROTATE_SHIFT)) return false;
+  bool typed = w[5] >= 1 && w[5] <= GT_TYPE_COUNT && w[6] == 0;
+  bool image = w[5] == 0 && w[6] >= 1 && w[6] <= GT_FORMAT_COUNT;
   if (!typed && !image) return false;
   memset(k, 0, sizeof *k);
   k->kernel = (gt_kernel)w[0];

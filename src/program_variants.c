@@ -59,7 +59,7 @@ static void emit_transposes(const emitter *e) {
 
 static void emit_images(const emitter *e) {
   /* Every format and rotation; a half turn has no tiled kernel. */
-  for (uint32_t f = GT_FORMAT_R32F; f <= GT_FORMAT_RGBA8; f++)
+  for (uint32_t f = 1; f <= GT_FORMAT_COUNT; f++)
     for (uint32_t turns = 0; turns < 4; turns++) {
       uint32_t rot = turns << GT_VARIANT_ROTATE_SHIFT;
       emit(e, GT_KERNEL_IMAGE_SIMPLE, 0, GT_SIMPLE_GROUP_COLS, GT_SIMPLE_GROUP_ROWS, rot, 0, (gt_format)f);

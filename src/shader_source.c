@@ -6,56 +6,29 @@
 #include <stdio.h>
 #include <string.h>
 
-extern const char gt__glsl_transpose_simple[];
-extern const char gt__glsl_transpose_tiled[];
-extern const char gt__glsl_transpose_quads[];
-extern const char gt__glsl_transpose_words[];
-extern const char gt__glsl_transpose_inplace_simple[];
-extern const char gt__glsl_transpose_inplace_tiled[];
-extern const char gt__glsl_transpose_order[];
-extern const char gt__glsl_matmul_common[];
-extern const char gt__glsl_matmul_simple[];
-extern const char gt__glsl_matmul_tiled[];
-extern const char gt__glsl_matmul_blocked[];
-extern const char gt__glsl_matmul_blocked_shared[];
-extern const char gt__glsl_matmul_texels[];
-extern const char gt__glsl_copy[];
-extern const char gt__glsl_copy_vec4[];
-extern const char gt__glsl_image_common[];
-extern const char gt__glsl_image_simple[];
-extern const char gt__glsl_image_tiled[];
-
 /* Each kernel's text, the part it shares with its family, and the group
- * order of the tiled transposes where it takes its groups in that order. */
+ * order of the tiled transposes where it takes its groups in that order:
+ * the embedded files (cmake/GltileEmbedGlsl.cmake) as the kernel list
+ * names them; `none` is no file. */
+#define GT__DECLARE_KERNEL_TEXT(name, file, include, order) extern const char gt__glsl_##file[];
+GT_EACH_KERNEL(GT__DECLARE_KERNEL_TEXT)
+extern const char gt__glsl_matmul_common[];
+extern const char gt__glsl_image_common[];
+extern const char gt__glsl_transpose_order[];
+#define GT__TEXT_none NULL
+#define GT__TEXT_matmul_common gt__glsl_matmul_common
+#define GT__TEXT_image_common gt__glsl_image_common
+#define GT__TEXT_transpose_order gt__glsl_transpose_order
+
 static const struct {
   const char *name;
   const char *source;
   const char *include;
   const char *order;
 } kernels[GT_KERNEL_COUNT] = {
-    [GT_KERNEL_TRANSPOSE_SIMPLE] = {"transpose_simple.comp", gt__glsl_transpose_simple, NULL, NULL},
-    [GT_KERNEL_TRANSPOSE_TILED] = {"transpose_tiled.comp", gt__glsl_transpose_tiled, NULL,
-                                   gt__glsl_transpose_order},
-    [GT_KERNEL_TRANSPOSE_QUADS] = {"transpose_quads.comp", gt__glsl_transpose_quads, NULL, NULL},
-    [GT_KERNEL_TRANSPOSE_WORDS] = {"transpose_words.comp", gt__glsl_transpose_words, NULL,
-                                   gt__glsl_transpose_order},
-    [GT_KERNEL_TRANSPOSE_INPLACE_SIMPLE] = {"transpose_inplace_simple.comp",
-                                            gt__glsl_transpose_inplace_simple, NULL, NULL},
-    [GT_KERNEL_TRANSPOSE_INPLACE_TILED] = {"transpose_inplace_tiled.comp", gt__glsl_transpose_inplace_tiled,
-                                           NULL, gt__glsl_transpose_order},
-    [GT_KERNEL_MATMUL_SIMPLE] = {"matmul_simple.comp", gt__glsl_matmul_simple, gt__glsl_matmul_common, NULL},
-    [GT_KERNEL_MATMUL_TILED] = {"matmul_tiled.comp", gt__glsl_matmul_tiled, gt__glsl_matmul_common, NULL},
-    [GT_KERNEL_MATMUL_BLOCKED] = {"matmul_blocked.comp", gt__glsl_matmul_blocked, gt__glsl_matmul_common,
-                                  NULL},
-    [GT_KERNEL_MATMUL_BLOCKED_SHARED] = {"matmul_blocked_shared.comp", gt__glsl_matmul_blocked_shared,
-                                         gt__glsl_matmul_common, NULL},
-    [GT_KERNEL_MATMUL_TEXELS] = {"matmul_texels.comp", gt__glsl_matmul_texels, NULL, NULL},
-    [GT_KERNEL_COPY] = {"copy.comp", gt__glsl_copy, NULL, NULL},
-    [GT_KERNEL_COPY_VEC4] = {"copy_vec4.comp", gt__glsl_copy_vec4, NULL, NULL},
-    [GT_KERNEL_IMAGE_SIMPLE] = {"image_simple.comp", gt__glsl_image_simple, gt__glsl_image_common, NULL},
-    [GT_KERNEL_IMAGE_TILED] = {"image_tiled.comp", gt__glsl_image_tiled, gt__glsl_image_common,
-                               gt__glsl_transpose_order},
-};
+#define GT__KERNEL_ENTRY(name, file, include, order)                                                         \
+  [GT_KERNEL_##name] = {#file ".comp", gt__glsl_##file, GT__TEXT_##include, GT__TEXT_##order},
+    GT_EACH_KERNEL(GT__KERNEL_ENTRY)};
 
 const char *gt__kernel_include(gt_kernel k) {
   return (unsigned)k < GT_KERNEL_COUNT ? kernels[k].include : NULL;
@@ -70,22 +43,27 @@ const char *gt__kernel_name(gt_kernel k) {
 }
 
 const char *gt__glsl_type(gt_type t) {
-  switch (t) {
-  case GT_F32: return "float";
-  case GT_I32: return "int";
-  case GT_U32: return "uint";
-  default: return "uint"; /* 2- and 1-byte elements: their bits, unpacked */
-  }
+#define GT__GLSL_CASE(type, bytes, glsl, name, descr)                                                        \
+  case type: return glsl;
+  switch (t) { GT_EACH_TYPE(GT__GLSL_CASE) }
+  return "uint";
 }
 
-static const char *format_name(gt_format f) {
-  switch (f) {
-  case GT_FORMAT_R32F: return "R32F";
-  case GT_FORMAT_R32I: return "R32I";
-  case GT_FORMAT_R32UI: return "R32UI";
-  case GT_FORMAT_RGBA8: return "RGBA8";
-  }
+const char *gt__format_name(gt_format f) {
+#define GT__FORMAT_NAME_CASE(format, name, gl)                                                               \
+  case format: return name;
+  switch (f) { GT_EACH_FORMAT(GT__FORMAT_NAME_CASE) }
   return "UNKNOWN";
+}
+
+/* The #defines of key's variant flags, one line each. */
+static void variant_defines(uint32_t variant, char *buf, size_t size) {
+  size_t used = 0;
+  buf[0] = '\0';
+#define GT__DEFINE_FLAG(name, bit)                                                                           \
+  if ((variant & GT_VARIANT_##name) && used < size)                                                          \
+    used += (size_t)snprintf(buf + used, size - used, "#define GT_" #name " 1\n");
+  GT_EACH_VARIANT_FLAG(GT__DEFINE_FLAG)
 }
 
 size_t gt__program_preamble(const gt_program_key *key, char *buf, size_t size) {
@@ -93,11 +71,12 @@ size_t gt__program_preamble(const gt_program_key *key, char *buf, size_t size) {
    * element per invocation of the group. */
   uint32_t tile_rows = key->tile ? key->tile : key->group_rows;
   uint32_t tile_cols = key->tile ? key->tile : key->group_cols;
-  char tile_define[32] = "", image_defines[96] = "";
+  char tile_define[32] = "", image_defines[96] = "", flag_defines[512];
+  variant_defines(key->variant, flag_defines, sizeof flag_defines);
   if (key->tile) snprintf(tile_define, sizeof tile_define, "#define GT_TILE %u\n", key->tile);
   if (key->format)
     snprintf(image_defines, sizeof image_defines, "#define GT_FORMAT_%s 1\n#define GT_ROTATE %u\n",
-             format_name(key->format), (key->variant >> GT_VARIANT_ROTATE_SHIFT) & 3u);
+             gt__format_name(key->format), (key->variant >> GT_VARIANT_ROTATE_SHIFT) & 3u);
   int n = snprintf(buf, size,
                    "#version %s\n"
                    "#define GT_ELEM %s\n"
@@ -106,28 +85,13 @@ size_t gt__program_preamble(const gt_program_key *key, char *buf, size_t size) {
                    "#define GT_TILE_ROWS %u\n"
                    "#define GT_TILE_COLS %u\n"
                    "#define GT_GROUP_ROWS %u\n"
-                   "%s%s%s%s%s%s%s%s%s%s%s%s%s%s%s%s%s"
+                   "%s%s%s"
                    "layout(local_size_x = %u, local_size_y = %u) in;\n"
                    "#line 1 1\n",
                    /* Texture buffers are ES 3.2; every other kernel is ES 3.1. */
                    key->kernel == GT_KERNEL_MATMUL_TEXELS ? "320 es" : "310 es", gt__glsl_type(key->elem),
                    gt__pack(key->elem), GT_MAX_VIEWS, tile_rows, tile_cols, key->group_rows, tile_define,
-                   image_defines, (key->variant & GT_VARIANT_GUARDED) ? "#define GT_GUARDED 1\n" : "",
-                   (key->variant & GT_VARIANT_ALIASED) ? "#define GT_ALIASED 1\n" : "",
-                   (key->variant & GT_VARIANT_TRANS_A) ? "#define GT_TRANS_A 1\n" : "",
-                   (key->variant & GT_VARIANT_TRANS_B) ? "#define GT_TRANS_B 1\n" : "",
-                   (key->variant & GT_VARIANT_TRUNCATE_A) ? "#define GT_TRUNCATE_A 1\n" : "",
-                   (key->variant & GT_VARIANT_VEC4_A) ? "#define GT_VEC4_A 1\n" : "",
-                   (key->variant & GT_VARIANT_VEC4_B) ? "#define GT_VEC4_B 1\n" : "",
-                   (key->variant & GT_VARIANT_VEC4_C) ? "#define GT_VEC4_C 1\n" : "",
-                   (key->variant & GT_VARIANT_ELEMENTS) ? "#define GT_ELEMENTS 1\n" : "",
-                   (key->variant & GT_VARIANT_BATCHED) ? "#define GT_BATCHED 1\n" : "",
-                   (key->variant & GT_VARIANT_HALF) ? "#define GT_HALF 1\n" : "",
-                   (key->variant & GT_VARIANT_HALF_C) ? "#define GT_HALF_C 1\n" : "",
-                   (key->variant & GT_VARIANT_REGISTERS) ? "#define GT_REGISTERS 1\n" : "",
-                   (key->variant & GT_VARIANT_UVEC4) ? "#define GT_UVEC4 1\n" : "",
-                   (key->variant & GT_VARIANT_K1) ? "#define GT_K1 1\n" : "", key->group_cols,
-                   key->group_rows);
+                   image_defines, flag_defines, key->group_cols, key->group_rows);
   return n < 0 || (size_t)n >= size ? 0 : (size_t)n;
 }
 
@@ -162,12 +126,7 @@ static uint64_t hash_text(uint64_t h, const char *text) {
 uint64_t gt__source_hash(void) {
   uint64_t h = 0xCBF29CE484222325ull;
   char preamble[GT_PREAMBLE_BYTES];
-  const uint32_t every_flag = GT_VARIANT_GUARDED | GT_VARIANT_ALIASED | GT_VARIANT_TRANS_A |
-                              GT_VARIANT_TRANS_B | GT_VARIANT_TRUNCATE_A | GT_VARIANT_VEC4_A |
-                              GT_VARIANT_VEC4_B | GT_VARIANT_VEC4_C | GT_VARIANT_ELEMENTS |
-                              GT_VARIANT_BATCHED | GT_VARIANT_HALF | GT_VARIANT_HALF_C |
-                              GT_VARIANT_REGISTERS | GT_VARIANT_UVEC4 | GT_VARIANT_K1 |
-                              3u << GT_VARIANT_ROTATE_SHIFT;
+  const uint32_t every_flag = GT_VARIANT_EVERY_FLAG | 3u << GT_VARIANT_ROTATE_SHIFT;
   /* Each kernel as the library assembles it: the prelude, its include
    * and its text (every embedded GLSL file is one of these) and the
    * strings between them. */
@@ -182,8 +141,8 @@ uint64_t gt__source_hash(void) {
   /* The preamble's layout: every define it can write, with and without a
    * tile, for each element type and texel format. */
   for (uint32_t tile = 0; tile <= 16; tile += 16)
-    for (int elem = GT_F32; elem <= GT_U32; elem++)
-      for (int format = 0; format <= GT_FORMAT_RGBA8; format++) {
+    for (int elem = 1; elem <= GT_TYPE_COUNT; elem++)
+      for (int format = 0; format <= GT_FORMAT_COUNT; format++) {
         gt_program_key key = {GT_KERNEL_TRANSPOSE_TILED, tile, 16, 8, every_flag, (gt_type)elem,
                               (gt_format)format};
         gt__program_preamble(&key, preamble, sizeof preamble);

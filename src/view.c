@@ -3,16 +3,9 @@
 #include "gt_internal.h"
 
 size_t gt_type_size(gt_type t) {
-  switch (t) {
-  case GT_F32:
-  case GT_I32:
-  case GT_U32: return 4;
-  case GT_F16:
-  case GT_I16:
-  case GT_U16: return 2;
-  case GT_I8:
-  case GT_U8: return 1;
-  }
+#define GT__SIZE_CASE(type, bytes, glsl, name, descr)                                                        \
+  case type: return bytes;
+  switch (t) { GT_EACH_TYPE(GT__SIZE_CASE) }
   return 0;
 }
 

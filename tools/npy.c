@@ -5,6 +5,8 @@
 
 #include "npy.h"
 
+#include "enumerations.h"
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -61,8 +63,9 @@ static const struct {
   const char *descr;
   gt_type type;
   unsigned size;
-} dtypes[] = {{"<f4", GT_F32, 4}, {"<i4", GT_I32, 4}, {"<u4", GT_U32, 4}, {"<f2", GT_F16, 2},
-              {"<i2", GT_I16, 2}, {"<u2", GT_U16, 2}, {"|i1", GT_I8, 1},  {"|u1", GT_U8, 1}};
+} dtypes[] = {
+#define NPY_DTYPE(type, bytes, glsl, name, descr) {descr, type, bytes},
+    GT_EACH_TYPE(NPY_DTYPE)};
 
 static unsigned size_of(gt_type t) {
   for (size_t i = 0; i < sizeof dtypes / sizeof dtypes[0]; i++)

@@ -1,6 +1,8 @@
 #define _XOPEN_SOURCE 700 /* mkdtemp, nftw, setenv */
 #include "tool.h"
 
+#include "enumerations.h"
+
 #include <ftw.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,8 +78,9 @@ GLuint tool_buffer_bytes(size_t bytes, const void *data) {
 static const struct {
   const char *name;
   gt_type type;
-} type_names[] = {{"f32", GT_F32}, {"i32", GT_I32}, {"u32", GT_U32}, {"f16", GT_F16},
-                  {"i16", GT_I16}, {"u16", GT_U16}, {"i8", GT_I8},   {"u8", GT_U8}};
+} type_names[] = {
+#define TYPE_NAME(type, bytes, glsl, name, descr) {name, type},
+    GT_EACH_TYPE(TYPE_NAME)};
 
 const char *tool_type_name(gt_type t) {
   for (size_t i = 0; i < sizeof type_names / sizeof type_names[0]; i++)
