@@ -17,7 +17,9 @@
  *   - a refused call leaves every buffer, texture and host array as it
  *     was; a call that succeeds changes only what it writes, and
  *     transposes, copies, image turns and transfers write exactly the
- *     expected words;
+ *     expected bytes (views of every element type, the library's list:
+ *     2- and 1-byte elements share words with neighbours that must keep
+ *     their bytes);
  *   - gt_views_alias and gt_images_alias are symmetric and exact, and
  *     gt_section and gt_extent_pad / _truncate meet their definitions.
  * A violation prints the input's calls so far and aborts.
@@ -30,6 +32,8 @@
 #endif
 
 #include <gltile/gltile.h>
+
+#include "enumerations.h"
 
 #include <EGL/egl.h>
 #include <GLES3/gl31.h>
@@ -254,15 +258,24 @@ static gt_strategy pick_strategy(reader *r) {
   return (gt_strategy)odd[b % 4];
 }
 
-/* Mostly `usual`, sometimes another 4-byte type or none. The model's
- * shadows are 32-bit words: the 2- and 1-byte types are checked by the
- * transpose, in-place and transfer suites, and here only by
- * gt_type_size. */
+/* The model's element sizes, from the library's list of types: 0 for a
+ * value that is no type. */
+static uint32_t type_bytes(gt_type t) {
+#define FZ_TYPE_BYTES(type, bytes, glsl, name, descr)                                                        \
+  case type: return bytes;
+  switch (t) { GT_EACH_TYPE(FZ_TYPE_BYTES) }
+  return 0;
+}
+
+/* Any element type, 4-, 2- or 1-byte. */
+static gt_type any_type(reader *r) { return (gt_type)(1 + u8(r) % GT_TYPE_COUNT); }
+
+/* Mostly `usual`, sometimes another type or a value that is none. */
 static gt_type pick_type(reader *r, gt_type usual) {
   uint8_t b = u8(r);
   if (b < 192) return usual;
-  static const uint32_t types[] = {GT_F32, GT_I32, GT_U32, GT_F32, 0, 9, 255, 0x7FFFFFFF};
-  return (gt_type)types[b % 8];
+  static const uint32_t none[] = {0, GT_TYPE_COUNT + 1, 255, 0x7FFFFFFF};
+  return b % 3 ? any_type(r) : (gt_type)none[b % 4];
 }
 
 /* ------------------------------------------------------------------ */
@@ -299,6 +312,7 @@ typedef struct fz_context {
   gt_limits limits;
   uint32_t default_tile;
   gt_strategy auto_strategy;
+  bool atomics; /* without them, calls that write parts of words may be refused */
   fz_kernel kernels[KERNEL_TABLE]; /* the live ones, in no order */
   gt_kernel_id persistent[KERNEL_TABLE];
   uint32_t persistent_count;
@@ -381,6 +395,7 @@ enum op_kind {
   OP_COUNT
 };
 static unsigned long op_ok[OP_COUNT], op_refused[OP_COUNT];
+static unsigned long narrow_ok; /* calls done on views of 2- or 1-byte elements */
 
 static void count(enum op_kind k, gt_status s) {
   if (s == GT_OK)
@@ -673,6 +688,7 @@ static bool open_context(fz_context *c, const char *name, bool min_limits) {
   c->limits = gt_context_limits(c->ctx);
   c->default_tile = gt_context_default_tile(c->ctx);
   c->auto_strategy = gt_context_auto_strategy(c->ctx);
+  c->atomics = gt_context_has_atomics(c->ctx);
   return true;
 }
 
@@ -817,7 +833,13 @@ static void check_status(const char *what, const gt_context *g, gt_status s, exp
 }
 
 static uint32_t pitch_of(gt_view v) { return v.pitch ? v.pitch : v.cols; }
-static bool known_type(gt_type t) { return t == GT_F32 || t == GT_I32 || t == GT_U32; }
+static bool known_type(gt_type t) { return type_bytes(t) != 0; }
+/* Bytes per element, unknown types as 4 (as gt_views_alias takes them). */
+static uint64_t size_of(gt_type t) { return known_type(t) ? type_bytes(t) : 4; }
+/* The most elements before the last byte a size_t reaches, whole words. */
+static uint64_t element_limit(gt_type t) { return (uint64_t)(SIZE_MAX / 4) * 4 / size_of(t); }
+/* Kernels reach 2- and 1-byte elements through whole 32-bit words. */
+static uint64_t word_end(uint64_t byte_end) { return (byte_end + 3) / 4 * 4; }
 static bool known_format(gt_format f) { return internal_format(f) != 0; }
 
 /* Elements from the first to one past the last; at most (2^32 - 1)^2. */
@@ -839,7 +861,7 @@ static bool view_fields(gt_view v, expect *e) {
     must(e, GT_ERR_INVALID_ARGUMENT);
     ok = false;
   }
-  uint64_t limit = (uint64_t)SIZE_MAX / 4, span = span_of(v);
+  uint64_t limit = element_limit(v.type), span = span_of(v);
   if (v.rows && v.cols && ((uint64_t)v.offset > limit || span > limit - v.offset)) {
     must(e, GT_ERR_OUT_OF_RANGE);
     ok = false;
@@ -854,13 +876,13 @@ static bool view_buffer(const fz_context *c, gt_view v, expect *e) {
     must(e, GT_ERR_INVALID_ARGUMENT);
     return false;
   }
-  uint64_t end = ((uint64_t)v.offset + span_of(v)) * 4;
+  uint64_t size = size_of(v.type), end = word_end(((uint64_t)v.offset + span_of(v)) * size);
   if (end > fx.buf[b].bytes) {
     must(e, GT_ERR_OUT_OF_RANGE);
     return false;
   }
   uint64_t align = c->limits.storage_offset_alignment ? c->limits.storage_offset_alignment : 4;
-  uint64_t bind = (uint64_t)v.offset * 4 / align * align;
+  uint64_t bind = (uint64_t)v.offset * size / align * align;
   if (end - bind > c->limits.max_storage_block_bytes) {
     must(e, GT_ERR_UNSUPPORTED);
     return false;
@@ -881,31 +903,46 @@ static bool in_rows(uint64_t x, uint64_t o, uint64_t p, uint64_t rows, uint64_t 
  * every call that takes views) have no answer to check. */
 static bool addressable(gt_view v) { return (uint64_t)v.offset <= UINT64_MAX - span_of(v); }
 
+/* A view's rows in units of the smaller element of two views compared:
+ * views of different types share an element where they share a byte. */
+typedef struct unit_view {
+  uint64_t offset, pitch, cols, rows, span;
+} unit_view;
+
+/* false where a field passes 2^64. */
+static bool in_units(gt_view v, uint64_t unit, unit_view *out) {
+  uint64_t scale = size_of(v.type) / unit, span = span_of(v), pitch = pitch_of(v);
+  if (!addressable(v) || (uint64_t)v.offset + span > UINT64_MAX / scale) return false;
+  *out = (unit_view){v.offset * scale, pitch * scale, (uint64_t)v.cols * scale, v.rows, span * scale};
+  return true;
+}
+
+/* Units a view covers, saturating at 2^64 - 1. */
+static uint64_t cells(const unit_view *v) {
+  return v->rows > UINT64_MAX / v->cols ? UINT64_MAX : v->rows * v->cols;
+}
+
 /* Do a and b share an element? 1 yes, 0 no, -1 too large to enumerate.
  * Only the difference of the offsets matters, so both move down by the
  * smaller one and no sum passes 2^64. */
-static int alias_truth(gt_view a, gt_view b) {
-  if (a.buffer != b.buffer || !a.rows || !a.cols || !b.rows || !b.cols) return 0;
-  if (!addressable(a) || !addressable(b)) return -1;
+static int alias_truth(gt_view va, gt_view vb) {
+  if (va.buffer != vb.buffer || !va.rows || !va.cols || !vb.rows || !vb.cols) return 0;
+  uint64_t unit = size_of(va.type) < size_of(vb.type) ? size_of(va.type) : size_of(vb.type);
+  unit_view a, b;
+  if (!in_units(va, unit, &a) || !in_units(vb, unit, &b)) return -1;
   uint64_t base = a.offset < b.offset ? a.offset : b.offset;
-  uint64_t oa = a.offset - base, ob = b.offset - base, sa = span_of(a), sb = span_of(b);
-  if (oa > UINT64_MAX - sa || ob > UINT64_MAX - sb) return -1;
-  if (oa + sa <= ob || ob + sb <= oa) return 0;
-  uint64_t na = (uint64_t)a.rows * a.cols, nb = (uint64_t)b.rows * b.cols;
-  if (na > nb) {
-    gt_view t = a;
+  a.offset -= base;
+  b.offset -= base;
+  if (a.offset + a.span <= b.offset || b.offset + b.span <= a.offset) return 0;
+  if (cells(&a) > cells(&b)) {
+    unit_view t = a;
     a = b;
     b = t;
-    uint64_t u = oa;
-    oa = ob;
-    ob = u;
-    na = nb;
   }
-  if (na > (1u << 16)) return -1;
-  uint64_t pa = pitch_of(a), pb = pitch_of(b);
+  if (cells(&a) > (1u << 18)) return -1;
   for (uint64_t r = 0; r < a.rows; r++)
     for (uint64_t c = 0; c < a.cols; c++)
-      if (in_rows(oa + r * pa + c, ob, pb, b.rows, b.cols)) return 1;
+      if (in_rows(a.offset + r * a.pitch + c, b.offset, b.pitch, b.rows, b.cols)) return 1;
   return 0;
 }
 
@@ -946,11 +983,22 @@ static void model_alias(gt_view w, gt_view o, expect *e) {
 
 static bool valid_tile(uint32_t t) { return t == 0 || t == 8 || t == 16 || t == 32; }
 
+/* A call that writes 2- or 1-byte elements (part of a word) may need
+ * shader atomics: a context without them may refuse it. */
+static void model_atomics(const fz_context *c, gt_type written, expect *e) {
+  if (known_type(written) && size_of(written) < 4 && !c->atomics) may(e, GT_ERR_UNSUPPORTED);
+}
+
 /* ------------------------------------------------------------------ */
 /* Buffer and texture checks after each call.                          */
 
+/* What the buffers hold after a call and what the model wants them to
+ * hold, byte by byte: 2- and 1-byte elements share words with their
+ * neighbours, which must not change. */
 static uint32_t now_words[NBUF][BUF_WORDS], want_words[NBUF][BUF_WORDS];
-static uint8_t loose[NBUF][BUF_WORDS]; /* words the call may set to anything */
+static uint8_t loose[NBUF][BUF_WORDS * 4]; /* bytes the call may set to anything */
+
+static unsigned char *bytes_of(uint32_t *words) { return (unsigned char *)words; }
 
 static void plan_reset(void) {
   for (int b = 0; b < NBUF; b++)
@@ -960,25 +1008,26 @@ static void plan_reset(void) {
 
 static size_t element(gt_view v, uint32_t r, uint32_t c) { return v.offset + (size_t)r * pitch_of(v) + c; }
 
-static void plan_transpose(gt_view src, gt_view dst) {
+/* dst's element (r, c) becomes src's element (r, c), or its (c, r)
+ * when `transposed`. */
+static void plan_move(gt_view src, gt_view dst, bool transposed) {
   int bs = buffer_index(src.buffer), bd = buffer_index(dst.buffer);
+  size_t size = (size_t)size_of(src.type);
   for (uint32_t r = 0; r < src.rows; r++)
     for (uint32_t c = 0; c < src.cols; c++)
-      want_words[bd][element(dst, c, r)] = fx.buf[bs].shadow[element(src, r, c)];
+      memcpy(bytes_of(want_words[bd]) + element(dst, transposed ? c : r, transposed ? r : c) * size,
+             bytes_of(fx.buf[bs].shadow) + element(src, r, c) * size, size);
 }
 
-static void plan_copy(gt_view src, gt_view dst) {
-  int bs = buffer_index(src.buffer), bd = buffer_index(dst.buffer);
-  for (uint32_t r = 0; r < src.rows; r++)
-    for (uint32_t c = 0; c < src.cols; c++)
-      want_words[bd][element(dst, r, c)] = fx.buf[bs].shadow[element(src, r, c)];
-}
+static void plan_transpose(gt_view src, gt_view dst) { plan_move(src, dst, true); }
+static void plan_copy(gt_view src, gt_view dst) { plan_move(src, dst, false); }
 
 static void plan_loose(gt_view v) {
   int b = buffer_index(v.buffer);
+  size_t size = (size_t)size_of(v.type);
   for (uint32_t r = 0; r < v.rows; r++)
     for (uint32_t c = 0; c < v.cols; c++)
-      loose[b][element(v, r, c)] = 1;
+      memset(&loose[b][element(v, r, c) * size], 1, size);
 }
 
 static void read_buffers(void) {
@@ -999,11 +1048,13 @@ static void check_gl_clean(const char *what) {
 static void verify_buffers(const char *what) {
   check_gl_clean(what);
   read_buffers();
-  for (int b = 0; b < NBUF; b++)
-    for (uint32_t i = 0; i < fx.buf[b].words; i++)
-      if (!loose[b][i] && now_words[b][i] != want_words[b][i])
-        die("%s: buffer %u word %u is %08x; expected %08x (it held %08x)", what, fx.buf[b].name, i,
-            (unsigned)now_words[b][i], (unsigned)want_words[b][i], (unsigned)fx.buf[b].shadow[i]);
+  for (int b = 0; b < NBUF; b++) {
+    const unsigned char *now = bytes_of(now_words[b]), *want = bytes_of(want_words[b]);
+    for (uint32_t i = 0; i < fx.buf[b].words * 4; i++)
+      if (!loose[b][i] && now[i] != want[i])
+        die("%s: buffer %u byte %u is %02x; expected %02x (it held %02x)", what, fx.buf[b].name, i, now[i],
+            want[i], bytes_of(fx.buf[b].shadow)[i]);
+  }
   for (int b = 0; b < NBUF; b++)
     memcpy(fx.buf[b].shadow, now_words[b], fx.buf[b].words * 4);
   if (glIsBuffer(fx.unbound_buffer) || glIsBuffer(fx.deleted_buffer))
@@ -1063,12 +1114,12 @@ static gt_view place(reader *r, int b, uint32_t rows, uint32_t cols, gt_type typ
   uint8_t k = u8(r);
   if (k & 1) v.pitch = cols + u8(r) % 8;
   if (k & 2) v.pitch = cols;
-  uint64_t span = span_of(v), words = fx.buf[b].words;
-  if (span <= words) {
-    uint32_t room = (uint32_t)(words - span);
+  uint64_t span = span_of(v), capacity = (uint64_t)fx.buf[b].words * 4 / size_of(type);
+  if (span <= capacity) {
+    uint32_t room = (uint32_t)(capacity - span);
     uint32_t hi = u8(r);
     v.offset = (size_t)((hi << 8 | u8(r)) % (room + 1));
-    if (k & 4) v.offset = v.offset / 64 * 64; /* 256-byte aligned starts */
+    if (k & 4) v.offset = v.offset / (64 * 4 / size_of(type)) * (64 * 4 / size_of(type)); /* 256-byte aligned */
   }
   return v;
 }
@@ -1102,12 +1153,12 @@ static void mutate(reader *r, gt_view *v) {
   }
 }
 
-/* A view at the overflow boundary: its end at SIZE_MAX / 4 elements (the
- * last byte a size_t reaches) or at 2^30 elements (2^32 bytes), +- 2. */
+/* A view at the overflow boundary: its end at the last element a size_t
+ * reaches or at 2^32 bytes, +- 2. */
 static gt_view boundary_view(reader *r, gt_type type) {
   gt_view v = any_view(r, type);
   uint64_t span = span_of(v);
-  uint64_t limit = coin(r, 2) ? (uint64_t)SIZE_MAX / 4 : (uint64_t)1 << 30;
+  uint64_t limit = coin(r, 2) ? element_limit(v.type) : ((uint64_t)1 << 32) / size_of(v.type);
   if (span <= limit) v.offset = (size_t)(limit - span + u8(r) % 5 - 2);
   return v;
 }
@@ -1147,8 +1198,8 @@ static gt_view gen_view(reader *r, gt_type type) {
   case 9: {
     /* One element past the end of its buffer, or just inside it. */
     v = place_small(r, u8(r) % 3, type);
-    uint64_t span = span_of(v), words = fx.buf[buffer_index(v.buffer)].words;
-    if (span <= words) v.offset = (size_t)(words - span + u8(r) % 3);
+    uint64_t span = span_of(v), capacity = (uint64_t)fx.buf[buffer_index(v.buffer)].words * 4 / size_of(type);
+    if (span <= capacity) v.offset = (size_t)(capacity - span + u8(r) % 3);
     break;
   }
   case 10: v = boundary_view(r, type); break;
@@ -1228,11 +1279,7 @@ static void op_pure(reader *r) {
   text = gt_strategy_name((gt_strategy)x);
   if (text == NULL || text[0] == '\0') die("gt_strategy_name(%u) gave no text", x);
   size_t size = gt_type_size((gt_type)x);
-  size_t want = known_type((gt_type)x)                      ? 4u
-                : x == GT_F16 || x == GT_I16 || x == GT_U16 ? 2u
-                : x == GT_I8 || x == GT_U8                  ? 1u
-                                                            : 0u;
-  if (size != want) die("gt_type_size(%u) = %zu", x, size);
+  if (size != type_bytes((gt_type)x)) die("gt_type_size(%u) = %zu", x, size);
 
   gt_limits zero, l = gt_context_limits(NULL);
   memset(&zero, 0, sizeof zero);
@@ -1254,7 +1301,7 @@ static void op_pure(reader *r) {
 }
 
 static void op_section(reader *r) {
-  gt_view v = gen_view(r, GT_F32);
+  gt_view v = gen_view(r, any_type(r));
   uint32_t row = pick32(r), col = pick32(r), rows = pick32(r), cols = pick32(r);
   if (coin(r, 2)) {
     row %= 9;
@@ -1283,9 +1330,9 @@ static void op_section(reader *r) {
 }
 
 static void op_views_alias(reader *r) {
-  gt_view a = gen_view(r, GT_U32), b;
+  gt_view a = gen_view(r, any_type(r)), b;
   switch (u8(r) % 4) {
-  case 0: b = gen_view(r, GT_U32); break;
+  case 0: b = gen_view(r, any_type(r)); break;
   case 1: /* interleaved rows: b starts in a's gap */
     b = a;
     b.offset += a.cols + u8(r) % 4 - 1;
@@ -1301,6 +1348,7 @@ static void op_views_alias(reader *r) {
     mutate(r, &b);
     break;
   }
+  if (coin(r, 4)) b.type = any_type(r); /* views of different element sizes meet by bytes */
   if (slow_alias(a, b)) {
     slow_skipped++;
     return;
@@ -1529,7 +1577,7 @@ static void op_transpose(reader *r) {
   d.strategy = pick_strategy(r);
   d.tile = pick_tile(r);
   bool null_desc = coin(r, 4);
-  gt_type type = pick_type(r, (gt_type)(1 + u8(r) % 3));
+  gt_type type = pick_type(r, any_type(r));
   gt_view src = gen_view(r, type), dst;
   switch (u8(r) % 5) {
   case 0: /* in place when square */
@@ -1564,6 +1612,7 @@ static void op_transpose(reader *r) {
     if (!same_view(src, dst)) model_alias(dst, src, &e);
     if (fs) view_buffer(c, src, &e);
     if (fd) view_buffer(c, dst, &e);
+    model_atomics(c, dst.type, &e);
   }
   trace("gt_transpose(%s, %s, %s, desc %s{%d, %u})", c ? c->name : "NULL", view_text(src), view_text(dst),
         null_desc ? "NULL " : "", (int)d.strategy, d.tile);
@@ -1571,6 +1620,7 @@ static void op_transpose(reader *r) {
   gt_status s = gt_transpose(g, src, dst, dp);
   end_call();
   count(OP_TRANSPOSE, s);
+  narrow_ok += s == GT_OK && size_of(src.type) < 4;
   check_status("gt_transpose", g, s, e);
   plan_reset();
   if (s == GT_OK) plan_transpose(src, dst);
@@ -1580,7 +1630,7 @@ static void op_transpose(reader *r) {
 static void op_copy(reader *r) {
   fz_context *c = pick_ctx(r);
   gt_context *g = ctx_of(c);
-  gt_type type = pick_type(r, (gt_type)(1 + u8(r) % 3));
+  gt_type type = pick_type(r, any_type(r));
   gt_view src = gen_view(r, type);
   gt_view dst = coin(r, 5) ? gen_view(r, type) : shaped_view(r, src.rows, src.cols, type);
   if (slow_alias(src, dst)) {
@@ -1596,12 +1646,14 @@ static void op_copy(reader *r) {
     model_alias(dst, src, &e);
     if (fs) view_buffer(c, src, &e);
     if (fd) view_buffer(c, dst, &e);
+    model_atomics(c, dst.type, &e);
   }
   trace("gt_copy(%s, %s, %s)", c ? c->name : "NULL", view_text(src), view_text(dst));
   begin_call();
   gt_status s = gt_copy(g, src, dst);
   end_call();
   count(OP_COPY, s);
+  narrow_ok += s == GT_OK && size_of(src.type) < 4;
   check_status("gt_copy", g, s, e);
   plan_reset();
   if (s == GT_OK) plan_copy(src, dst);
@@ -1644,7 +1696,7 @@ static size_t pick_stride(reader *r, gt_view v) {
 /* v moved on by i strides: false where the model finds the move or the
  * moved view's end past what a size_t addresses. */
 static bool moved_view(gt_view v, size_t stride, uint64_t i, gt_view *out) {
-  uint64_t limit = (uint64_t)SIZE_MAX / 4, end = (uint64_t)v.offset + span_of(v);
+  uint64_t limit = element_limit(v.type), end = (uint64_t)v.offset + span_of(v);
   if (stride != 0 && i > UINT64_MAX / stride) return false;
   uint64_t move = i * stride;
   if (end > limit || move > limit - end) return false;
@@ -1711,15 +1763,17 @@ static void op_matmul(reader *r, bool batched) {
   gt_matmul_desc z;
   memset(&z, 0, sizeof z);
   const gt_matmul_desc *dd = dp ? dp : &z;
-  gt_type type = pick_type(r, GT_F32);
+  /* f32 products, half ones into a half or a float c, or other types. */
+  uint8_t types = u8(r) % 8;
+  gt_type type = pick_type(r, types < 5 ? GT_F32 : GT_F16), c_type = types == 5 ? GT_F32 : type;
   uint32_t M = pick_dim(r), N = pick_dim(r), K = pick_dim(r);
   gt_view a = dd->trans_a ? shaped_view(r, K, M, type) : shaped_view(r, M, K, type);
   gt_view b = coin(r, 8) ? a : dd->trans_b ? shaped_view(r, N, K, type) : shaped_view(r, K, N, type);
   gt_view cv;
   switch (u8(r) % 8) {
   case 0: cv = a; break;
-  case 1: cv = gen_view(r, type); break;
-  default: cv = shaped_view(r, M, N, type); break;
+  case 1: cv = gen_view(r, c_type); break;
+  default: cv = shaped_view(r, M, N, c_type); break;
   }
   if (slow_alias(cv, a) || slow_alias(cv, b)) {
     slow_skipped++;
@@ -1743,10 +1797,11 @@ static void op_matmul(reader *r, bool batched) {
       must(&e, GT_ERR_INVALID_ARGUMENT);
     if (!valid_tile(dd->tile)) must(&e, GT_ERR_INVALID_ARGUMENT);
     bool fa = view_fields(a, &e), fb = view_fields(b, &e), fc = view_fields(cv, &e);
-    if (a.type != b.type || b.type != cv.type)
+    if (a.type != b.type || (cv.type != a.type && !(a.type == GT_F16 && cv.type == GT_F32)))
       must(&e, GT_ERR_SHAPE_MISMATCH);
-    else if (a.type != GT_F32)
+    else if (a.type != GT_F32 && a.type != GT_F16)
       must(&e, GT_ERR_UNSUPPORTED);
+    model_atomics(c, cv.type, &e);
     uint32_t m = dd->trans_a ? a.cols : a.rows, k = dd->trans_a ? a.rows : a.cols;
     uint32_t kb = dd->trans_b ? b.cols : b.rows, n = dd->trans_b ? b.rows : b.cols;
     if (k != kb || cv.rows != m || cv.cols != n) must(&e, GT_ERR_SHAPE_MISMATCH);
@@ -1776,6 +1831,7 @@ static void op_matmul(reader *r, bool batched) {
   gt_status s = batched ? gt_matmul_batched(g, a, b, cv, batch, dp) : gt_matmul(g, a, b, cv, dp);
   end_call();
   count(batched ? OP_MATMUL_BATCHED : OP_MATMUL, s);
+  narrow_ok += s == GT_OK && size_of(a.type) < 4;
   check_status(name, g, s, e);
   plan_reset();
   /* Sums in f32: values not checked here, only that nothing else changed. */
@@ -1797,16 +1853,16 @@ static size_t pick_host_pitch(reader *r, gt_view v) {
   case 3: return (size_t)v.cols + u8(r) % 9;
   case 4: return (size_t)v.cols - 1; /* one short; wraps for cols 0 */
   case 5:                            /* at the overflow boundary of (rows - 1) * pitch + cols */
-    if (v.rows > 1) return (SIZE_MAX / 4 - v.cols) / (v.rows - 1) + u8(r) % 3 - 1;
+    if (v.rows > 1) return (size_t)((SIZE_MAX / size_of(v.type) - v.cols) / (v.rows - 1)) + u8(r) % 3 - 1;
     return SIZE_MAX;
   default: return pick_size(r);
   }
 }
 
 /* Host elements the transfer touches: (rows - 1) * pitch + cols, or
- * false when that passes SIZE_MAX / 4 (4-byte elements). */
+ * false when their bytes pass SIZE_MAX. */
 static bool host_extent(gt_view v, size_t host_pitch, uint64_t *out) {
-  uint64_t hp = host_pitch ? host_pitch : v.cols, limit = (uint64_t)SIZE_MAX / 4;
+  uint64_t hp = host_pitch ? host_pitch : v.cols, limit = (uint64_t)SIZE_MAX / size_of(v.type);
   uint64_t rows = v.rows ? v.rows - 1u : 0u;
   if (rows && hp > (UINT64_MAX - v.cols) / rows) return false;
   *out = rows * hp + v.cols;
@@ -1824,18 +1880,13 @@ static void model_transfer(const fz_context *c, gt_view v, const void *host, siz
   uint64_t extent;
   if (v.rows && v.cols && !host_extent(v, host_pitch, &extent)) must(e, GT_ERR_OUT_OF_RANGE);
   if (fields) view_buffer(c, v, e);
-}
-
-static uint32_t load_word(const unsigned char *p) {
-  uint32_t w;
-  memcpy(&w, p, 4);
-  return w;
+  model_atomics(c, v.type, e); /* gt_write of rows off word boundaries */
 }
 
 static void op_transfer(reader *r, bool write) {
   fz_context *c = pick_ctx(r);
   gt_context *g = ctx_of(c);
-  gt_view v = gen_view(r, pick_type(r, GT_U32));
+  gt_view v = gen_view(r, pick_type(r, any_type(r)));
   size_t hp = pick_host_pitch(r, v);
   unsigned misalign = coin(r, 4) ? u8(r) % 4 : 0;
   bool null_host = coin(r, 16);
@@ -1843,7 +1894,7 @@ static void op_transfer(reader *r, bool write) {
   expect e = {0, 0};
   model_transfer(c, v, null_host ? NULL : host, hp, &e);
   uint64_t extent = 0;
-  if (e.must == 0 && (!host_extent(v, hp, &extent) || extent * 4 + misalign > HOST_WORDS * 4)) {
+  if (e.must == 0 && (!host_extent(v, hp, &extent) || extent > (HOST_WORDS * 4 - misalign) / size_of(v.type))) {
     /* A valid call must not run past the host array: the caller's side of
      * the contract. */
     hp = 0;
@@ -1866,22 +1917,23 @@ static void op_transfer(reader *r, bool write) {
       write ? gt_write(g, v, null_host ? NULL : host, hp) : gt_read(g, v, null_host ? NULL : host, hp);
   end_call();
   count(write ? OP_WRITE : OP_READ, s);
+  narrow_ok += s == GT_OK && size_of(v.type) < 4;
   check_status(what, g, s, e);
   plan_reset();
-  size_t pitch = hp ? hp : v.cols;
+  size_t pitch = hp ? hp : v.cols, size = (size_t)size_of(v.type);
   if (s == GT_OK) {
     int b = buffer_index(v.buffer);
     for (uint32_t row = 0; row < v.rows; row++)
       for (uint32_t col = 0; col < v.cols; col++) {
-        const unsigned char *h = host + ((size_t)row * pitch + col) * 4;
+        size_t at = ((size_t)row * pitch + col) * size;
+        unsigned char *want = bytes_of(write ? want_words[b] : fx.buf[b].shadow) + element(v, row, col) * size;
         if (write) {
-          want_words[b][element(v, row, col)] = load_word(h);
+          memcpy(want, host + at, size);
         } else {
-          uint32_t want = fx.buf[b].shadow[element(v, row, col)];
-          if (load_word(h) != want)
-            die("gt_read: host element (%u, %u) is %08x; the buffer holds %08x", row, col,
-                (unsigned)load_word(h), (unsigned)want);
-          memcpy((unsigned char *)fx.host_old + misalign + ((size_t)row * pitch + col) * 4, &want, 4);
+          if (memcmp(host + at, want, size) != 0)
+            die("gt_read: host element (%u, %u) differs from the buffer's (%u bytes at byte %zu)", row, col,
+                (unsigned)size, element(v, row, col) * size);
+          memcpy((unsigned char *)fx.host_old + misalign + at, want, size);
         }
       }
   }
@@ -1994,6 +2046,8 @@ static void op_kernel_create(reader *r) {
         if (!known_type(d.views[i].type) || d.views[i].access < GT_ACCESS_READ ||
             d.views[i].access > GT_ACCESS_READ_WRITE)
           must(&e, GT_ERR_INVALID_ARGUMENT);
+        else if (type_bytes(d.views[i].type) != 4)
+          must(&e, GT_ERR_UNSUPPORTED); /* kernels' views are 32-bit arrays */
         names[n++] = d.views[i].name;
       }
       for (uint32_t i = 0; i < d.uniform_count; i++) {
@@ -2715,6 +2769,7 @@ int main(int argc, char **argv) {
          s > 0 ? (double)inputs_run / s : 0.0);
   if (slow_skipped)
     printf("%lu calls left out: two views of over 2^20 rows each (GT_FUZZ_SLOW_ALIAS)\n", slow_skipped);
+  printf("%lu calls done on views of 2- or 1-byte elements\n", narrow_ok);
   printf("%-20s %10s %10s\n", "call", "ok", "refused");
   for (int k = 0; k < OP_COUNT; k++)
     if (op_ok[k] + op_refused[k]) printf("%-20s %10lu %10lu\n", op_names[k], op_ok[k], op_refused[k]);
