@@ -81,6 +81,12 @@ static uint32_t choose_tile(const gt_limits *l, uint32_t wanted) {
   return tile;
 }
 
+void gt__choose_transpose(gt_context *ctx, const gt_context_desc *d) {
+  ctx->default_tile = choose_tile(&ctx->limits, d->tile ? d->tile : ctx->device->tile);
+  ctx->auto_strategy = d->transpose_strategy ? d->transpose_strategy : ctx->device->transpose;
+  ctx->auto_quads = !d->transpose_strategy && ctx->device->quads && ctx->auto_strategy == GT_STRATEGY_SIMPLE;
+}
+
 bool gt__shared_kernel_fits(const gt_limits *l) {
   return l->max_invocations >= 256 && l->max_group_size[0] >= 16 && l->max_group_size[1] >= 16 &&
          l->max_shared_bytes >= 8192;
@@ -219,9 +225,7 @@ gt_status gt_context_init(void *mem, size_t size, const gt_context_desc *d, gt_c
   ctx->limits.max_dispatch_flops = choose_dispatch_flops(ctx->device, d->max_dispatch_flops);
   ctx->limits.max_dispatch_bytes = choose_dispatch_bytes(ctx->device, d->max_dispatch_bytes);
   ctx->limits.staging_bytes = choose_staging_bytes(d->staging_bytes);
-  ctx->default_tile = choose_tile(&ctx->limits, d->tile ? d->tile : ctx->device->tile);
-  ctx->auto_strategy = d->transpose_strategy ? d->transpose_strategy : ctx->device->transpose;
-  ctx->auto_quads = !d->transpose_strategy && ctx->device->quads && ctx->auto_strategy == GT_STRATEGY_SIMPLE;
+  gt__choose_transpose(ctx, d);
   /* llvmpipe's JIT in a 32-bit ARM process crashed the process on every
    * storage-buffer atomic (atomicAdd, And, Or, CompSwap, Exchange alike;
    * Mesa 22.3.6 armhf): refuse what needs them rather than crash. */

@@ -137,6 +137,12 @@ static const char *pretend_renderer;
 
 void gt__device_entry_pretend(const char *renderer) { pretend_renderer = renderer; }
 
+const gt_device_entry *gt__device_entry_at(size_t i) {
+  for (size_t j = 0; j < i; j++)
+    if (table[j].renderer == NULL) return NULL;
+  return &table[i];
+}
+
 const gt_device_entry *gt__device_entry(const char *renderer) {
   if (pretend_renderer != NULL) renderer = pretend_renderer;
   size_t i = 0;

@@ -106,3 +106,8 @@ uint32_t gt__tiled_group_rows(const gt_context *ctx, uint32_t tile, uint32_t sha
     rows /= 2;
   return tile * rows <= budget ? rows : 0;
 }
+
+uint32_t gt__stripe_tiles(const gt_context *ctx, uint64_t src_row_bytes, uint32_t tile) {
+  uint64_t tiles = ((uint64_t)1 << ctx->device->stripe_bytes_log2) / src_row_bytes / tile;
+  return tiles < 1 ? 1 : tiles > UINT32_MAX ? UINT32_MAX : (uint32_t)tiles;
+}

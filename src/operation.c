@@ -5,11 +5,15 @@
 
 bool gt__tile_valid(uint32_t tile) { return tile == 0 || tile == 8 || tile == 16 || tile == 32; }
 
-gt_status gt__operation_begin(gt_context *ctx, gt_strategy strategy, uint32_t tile, uint32_t strategies) {
-  GT__TRY(gt__context_check(ctx));
+gt_status gt__desc_check(gt_strategy strategy, uint32_t tile, uint32_t strategies) {
   GT__CHECK((unsigned)strategy < 32 && (strategies >> (unsigned)strategy & 1u), GT_ERR_INVALID_ARGUMENT);
   GT__CHECK(gt__tile_valid(tile), GT_ERR_INVALID_ARGUMENT);
   return GT_OK;
+}
+
+gt_status gt__operation_begin(gt_context *ctx, gt_strategy strategy, uint32_t tile, uint32_t strategies) {
+  GT__TRY(gt__context_check(ctx));
+  return gt__desc_check(strategy, tile, strategies);
 }
 
 gt_status gt__operation_end(gt_context *ctx, gt_status status, GLbitfield barriers, const char *what) {

@@ -3,11 +3,6 @@
  * the aliased variant (no restrict) and bind the view once, read-write. */
 #include "gt_internal.h"
 
-bool gt__same_view(gt_view a, gt_view b) {
-  return a.buffer == b.buffer && a.offset == b.offset && a.rows == b.rows && a.cols == b.cols &&
-         gt__view_pitch(a) == gt__view_pitch(b) && a.type == b.type;
-}
-
 static gt_status get(gt_context *ctx, gt_kernel kernel, uint32_t tile, uint32_t group_cols,
                      uint32_t group_rows, uint32_t flags, gt_type elem, const gt_program **out) {
   return gt__program_for(ctx, kernel, tile, group_cols, group_rows, GT_VARIANT_ALIASED | flags, elem, out);
@@ -35,8 +30,6 @@ gt_status gt__transpose_inplace(gt_context *ctx, const gt_bound_view *v, gt_stra
                                 uint32_t group_rows) {
   uint32_t n = v->view.rows, m = n / tile * tile;
   gt__log(ctx, GT_LOG_DEBUG, "transpose: src and dst are one %ux%u view: in place, aliased variant", n, n);
-  if ((strategy == GT_STRATEGY_TRUNCATE_A || strategy == GT_STRATEGY_TRUNCATE_B) && m == 0)
-    strategy = GT_STRATEGY_SIMPLE; /* no whole tile: all of it is leftover */
   const gt_program *simple = NULL, *tiled = NULL;
   gt_type elem = gt__bits_type(v->view.type); /* a program per element size */
   switch (strategy) {

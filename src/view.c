@@ -25,6 +25,11 @@ gt_type gt__bits_type(gt_type t) {
 
 uint32_t gt__view_pitch(gt_view v) { return v.pitch ? v.pitch : v.cols; }
 
+bool gt__same_view(gt_view a, gt_view b) {
+  return a.buffer == b.buffer && a.offset == b.offset && a.rows == b.rows && a.cols == b.cols &&
+         gt__view_pitch(a) == gt__view_pitch(b) && a.type == b.type;
+}
+
 bool gt__view_rows_aligned(gt_view v) { return v.offset % 4 == 0 && gt__view_pitch(v) % 4 == 0; }
 
 bool gt__bound_rows_aligned(const gt_bound_view *v) {

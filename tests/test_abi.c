@@ -107,6 +107,7 @@ static const struct_size structs[] = {
     STRUCT(gt_uniform_value, 16, 16),
     STRUCT(gt_dispatch_desc, 32, 20),
     STRUCT(gt_dispatch_result, 24, 24),
+    STRUCT(gt_plan, 200, 200),
 };
 
 static void check_values(const named_value *v, size_t n, const char *what) {

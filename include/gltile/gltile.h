@@ -671,6 +671,30 @@ gt_status gt_program_cache_load(gt_context *ctx, const void *mem, size_t size, u
  * Allocates  nothing; compiles a program only on its first use. */
 gt_status gt_transpose(gt_context *ctx, gt_view src, gt_view dst, const gt_transpose_desc *d);
 
+/* What an operation would run, as its plan function tells it. */
+typedef struct gt_plan {
+  gt_strategy strategy; /* what runs: never AUTO */
+  uint32_t tile;        /* the tiled kernels' tile, AUTO's big tile
+                           included; 0 where none runs */
+  char kernels[64];     /* the kernels and how they share the extent,
+                           e.g. "tiled_even 64", "big 64 + tiled_pad 32" */
+  char reason[128];     /* what decided: the device table or a property of
+                           the views */
+} gt_plan;
+
+/* What gt_transpose(ctx, src, dst, d) would run, without building or
+ * running anything: the strategy AUTO (or d) comes to, the tile, the
+ * kernels and why. For tools and logs: `gltile bench` labels its rows
+ * with it.
+ *
+ * Checks ctx, d, the views' fields and their shapes as gt_transpose does,
+ * with its statuses; the buffers are not looked at. GT_ERR_UNSUPPORTED or
+ * GT_ERR_SHAPE_MISMATCH where gt_transpose would refuse the tile or the
+ * extent for this device. *out is written only on GT_OK.
+ * No GL calls; allocates nothing. */
+gt_status gt_transpose_plan(const gt_context *ctx, gt_view src, gt_view dst, const gt_transpose_desc *d,
+                            gt_plan *out);
+
 /* Copy: dst(r, c) = src(r, c), bit for bit. The bench's ceiling for a
  * transpose: the same bytes, read and written in the best order.
  *
