@@ -1,0 +1,267 @@
+/* The transpose planner (src/transpose_plan.c), on the host: over every
+ * device-table entry, three sets of limits (a desktop GPU, the ES 3.1
+ * minimums, and storage blocks small enough to cut views into blocks),
+ * every element type and strategy, and generated views (even, uneven,
+ * 1xN, Nx1, aligned or not, in place), the plan keeps its invariants:
+ * every program it names is one the library can build (the build checks
+ * each with glslangValidator) and fits the device, TILED_EVEN's tile
+ * divides, blocks fit a binding, every window's route has its programs,
+ * and atomics are asked for exactly where a kernel writes part of a word.
+ * Then a table of expected choices for named cases. */
+#include "check.h"
+#include "gt_internal.h"
+#include "harness.h"
+
+#include <stdio.h>
+#include <string.h>
+
+enum { MAX_KEYS = 4096 };
+static gt_program_key known[MAX_KEYS];
+static size_t known_count;
+
+static void remember(const gt_program_key *key, void *user) {
+  (void)user;
+  if (known_count < MAX_KEYS) known[known_count++] = *key;
+}
+
+static bool buildable(const gt_program_key *key) {
+  for (size_t i = 0; i < known_count; i++)
+    if (gt__program_same_key(&known[i], key)) return true;
+  return false;
+}
+
+/* A desktop GPU, the ES 3.1 minimums, and the minimums with 4 KiB storage
+ * blocks (views of a few thousand elements go in blocks). */
+static gt_limits limits_of(int which) {
+  gt_limits l;
+  memset(&l, 0, sizeof l);
+  if (which == 0) {
+    l.max_shared_bytes = 49152;
+    l.max_invocations = 1024;
+    l.max_group_size[0] = l.max_group_size[1] = 1024;
+    l.max_storage_block_bytes = ((uint64_t)1 << 31) - 1;
+    l.storage_offset_alignment = 16;
+  } else {
+    l.max_shared_bytes = 16384;
+    l.max_invocations = 128;
+    l.max_group_size[0] = l.max_group_size[1] = 128;
+    l.max_storage_block_bytes = which == 1 ? (uint64_t)1 << 27 : 4096;
+    l.storage_offset_alignment = 256;
+  }
+  l.max_group_size[2] = 64;
+  l.max_group_count[0] = l.max_group_count[1] = l.max_group_count[2] = 65535;
+  l.max_storage_blocks = 4;
+  return l;
+}
+
+static void context_for(gt_context *ctx, const gt_device_entry *entry, int limits, gt_strategy transpose) {
+  memset(ctx, 0, sizeof *ctx);
+  ctx->limits = limits_of(limits);
+  ctx->device = entry;
+  ctx->has_atomics = true;
+  gt_context_desc d;
+  memset(&d, 0, sizeof d);
+  d.transpose_strategy = transpose;
+  gt__choose_transpose(ctx, &d);
+}
+
+static uint32_t rng = 2024;
+
+static uint32_t pick_extent(void) {
+  static const uint32_t sides[] = {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100, 128, 129, 200};
+  return sides[gt_test_rand(&rng) % (sizeof sides / sizeof sides[0])];
+}
+
+/* A view of rows x cols: offset and pitch on words or not, 16 bytes or not. */
+static gt_view view_of(GLuint buffer, uint32_t rows, uint32_t cols, gt_type type) {
+  gt_view v = {buffer, 0, rows, cols, 0, type};
+  switch (gt_test_rand(&rng) % 4) {
+  case 0: break;
+  case 1: v.offset = gt_test_rand(&rng) % 7; break;
+  case 2: v.pitch = cols + gt_test_rand(&rng) % 5; break;
+  default:
+    v.offset = 64 * (gt_test_rand(&rng) % 3);
+    v.pitch = (cols + 15) / 16 * 16;
+    break;
+  }
+  return v;
+}
+
+/* The key of a route's program slot is planned. */
+static bool has(const gt_program_key keys[GT_TRANSPOSE_SLOTS], int slot) { return keys[slot].group_cols != 0; }
+
+static unsigned long routes_seen[GT_ROUTE_WORDS_UVEC4 + 1];
+
+/* One window's route has the programs it runs (its edges included). */
+static void check_route(const gt_transpose_choices *p, const gt_program_key keys[GT_TRANSPOSE_SLOTS],
+                        const gt_bound_view *s, const gt_bound_view *t) {
+  gt_transpose_route r = gt__transpose_route(p, s, t);
+  routes_seen[r]++;
+  uint32_t pack = gt__pack(s->view.type);
+  bool whole_words = s->view.rows % pack == 0 && s->view.cols % pack == 0;
+  switch (r) {
+  case GT_ROUTE_SIMPLE: CHECK(has(keys, GT_TRANSPOSE_SIMPLE)); break;
+  case GT_ROUTE_QUADS: CHECK(has(keys, GT_TRANSPOSE_QUADS) && has(keys, GT_TRANSPOSE_SIMPLE)); break;
+  case GT_ROUTE_QUAD_ELEMENTS:
+    CHECK(has(keys, GT_TRANSPOSE_QUAD_ELEMENTS) && has(keys, GT_TRANSPOSE_SIMPLE));
+    break;
+  case GT_ROUTE_TILED: CHECK(has(keys, GT_TRANSPOSE_TILED)); break;
+  case GT_ROUTE_MAIN_AND_BANDS: CHECK(has(keys, GT_TRANSPOSE_TILED) && has(keys, GT_TRANSPOSE_SIMPLE)); break;
+  case GT_ROUTE_BIG_AND_BANDS: CHECK(has(keys, GT_TRANSPOSE_BIG) && has(keys, GT_TRANSPOSE_TILED)); break;
+  case GT_ROUTE_WORDS_UVEC4: CHECK(has(keys, GT_TRANSPOSE_WORDS_UVEC4)); /* fall through */
+  case GT_ROUTE_WORDS:
+    CHECK(has(keys, GT_TRANSPOSE_WORDS));
+    /* Bands of fewer than a word's elements go through the tiled kernel. */
+    if (!whole_words) CHECK(has(keys, GT_TRANSPOSE_TILED));
+    break;
+  }
+}
+
+static unsigned long plans, refusals, in_blocks, in_place;
+
+static void check_plan(const gt_context *ctx, gt_view src, gt_view dst, const gt_transpose_desc *d) {
+  gt_transpose_choices p;
+  gt_status s = gt__transpose_choose(ctx, src, dst, d, &p);
+  if (s != GT_OK) {
+    refusals++;
+    CHECK(s == GT_ERR_UNSUPPORTED || s == GT_ERR_SHAPE_MISMATCH);
+    CHECK(p.refusal[0] != '\0');
+    if (s == GT_ERR_SHAPE_MISMATCH) CHECK(d->strategy == GT_STRATEGY_TILED_EVEN);
+    return;
+  }
+  plans++;
+  const gt_limits *l = &ctx->limits;
+  bool packed = gt_type_size(src.type) < 4;
+  CHECK(p.strategy != GT_STRATEGY_AUTO);
+  CHECK(p.reason[0] != '\0');
+  if (d->strategy != GT_STRATEGY_AUTO && !p.in_place) CHECK(p.strategy == d->strategy);
+  if (p.strategy == GT_STRATEGY_TILED_EVEN) CHECK(src.rows % p.tile == 0 && src.cols % p.tile == 0);
+  CHECK(p.needs_atomics == (packed && !p.words_only));
+  if (p.words_only) CHECK(!p.tiled && !p.simple);
+  if (p.in_place) {
+    in_place++;
+    bool truncates = p.strategy == GT_STRATEGY_TRUNCATE_A || p.strategy == GT_STRATEGY_TRUNCATE_B;
+    CHECK(!truncates || src.rows >= p.tile);
+    CHECK(p.strategy == GT_STRATEGY_SIMPLE || (p.group_rows && p.tile * p.group_rows <= l->max_invocations));
+    return;
+  }
+  gt_program_key keys[GT_TRANSPOSE_SLOTS];
+  gt__transpose_keys(&p, keys);
+  for (int i = 0; i < GT_TRANSPOSE_SLOTS; i++) {
+    if (!has(keys, i)) continue;
+    const gt_program_key *k = &keys[i];
+    if (!buildable(k)) {
+      fprintf(stderr, "%s: no such program: %s tile %u %ux%u variant %x elem %d\n", ctx->device->name,
+              gt__kernel_name(k->kernel), k->tile, k->group_cols, k->group_rows, k->variant, (int)k->elem);
+      check_failed++;
+    }
+    CHECK(k->group_cols * k->group_rows <= l->max_invocations);
+    CHECK(k->group_cols <= l->max_group_size[0] && k->group_rows <= l->max_group_size[1]);
+    uint32_t budget = ctx->device->barrier_invocations ? ctx->device->barrier_invocations : 256;
+    if (k->tile) CHECK(k->group_cols * k->group_rows <= budget);
+  }
+  if (!p.in_blocks) {
+    gt_bound_view bs, bt;
+    CHECK(gt__view_bind(ctx, src, &bs) == GT_OK && gt__view_bind(ctx, dst, &bt) == GT_OK);
+    check_route(&p, keys, &bs, &bt);
+    return;
+  }
+  /* Every block's windows fit one binding and have their route's
+   * programs; the blocks keep TILED_EVEN even. */
+  in_blocks++;
+  CHECK(!p.words_only);
+  const uint32_t *block = p.blocks.block;
+  for (uint32_t r = 0; r < src.rows; r += block[0])
+    for (uint32_t c = 0; c < src.cols; c += block[1]) {
+      uint32_t h = gt__min_u32(block[0], src.rows - r), w = gt__min_u32(block[1], src.cols - c);
+      if (p.strategy == GT_STRATEGY_TILED_EVEN) CHECK(h % p.tile == 0 && w % p.tile == 0);
+      gt_bound_view bs, bt;
+      gt_status bound = gt__view_bind(ctx, gt_section(src, r, c, h, w), &bs);
+      if (bound == GT_OK) bound = gt__view_bind(ctx, gt_section(dst, c, r, w, h), &bt);
+      CHECK_STATUS(bound, GT_OK);
+      if (bound == GT_OK) check_route(&p, keys, &bs, &bt);
+    }
+}
+
+static void walk(void) {
+  static const gt_strategy strategies[] = {GT_STRATEGY_AUTO,      GT_STRATEGY_SIMPLE,     GT_STRATEGY_TILED_EVEN,
+                                           GT_STRATEGY_TILED_PAD, GT_STRATEGY_TRUNCATE_A, GT_STRATEGY_TRUNCATE_B};
+  static const gt_strategy context_strategies[] = {GT_STRATEGY_AUTO, GT_STRATEGY_TRUNCATE_A};
+  static const uint32_t tiles[] = {0, 8, 16, 32};
+  const gt_device_entry *entry;
+  for (size_t e = 0; (entry = gt__device_entry_at(e)) != NULL; e++)
+    for (int limits = 0; limits < 3; limits++)
+      for (size_t cs = 0; cs < 2; cs++) {
+        gt_context ctx;
+        context_for(&ctx, entry, limits, context_strategies[cs]);
+        for (int n = 0; n < 400; n++) {
+          gt_type type = (gt_type)gt_test_rand_range(&rng, 1, GT_TYPE_COUNT);
+          uint32_t rows = pick_extent(), cols = pick_extent();
+          gt_view src = view_of(1, rows, cols, type), dst = view_of(2, cols, rows, type);
+          if (n % 8 == 0) { /* in place: one square view */
+            dst = src = view_of(1, rows, rows, type);
+          }
+          gt_transpose_desc d = {strategies[gt_test_rand(&rng) % 6], tiles[gt_test_rand(&rng) % 4]};
+          if (n % 2 == 0) d = (gt_transpose_desc){GT_STRATEGY_AUTO, 0};
+          check_plan(&ctx, src, dst, &d);
+        }
+      }
+}
+
+/* What AUTO chooses in named cases, as gt_transpose_plan tells it. */
+static void expect(const char *renderer, int limits, uint32_t rows, uint32_t cols, uint32_t pitch, gt_type type,
+                   bool same, const char *kernels) {
+  gt_context ctx;
+  context_for(&ctx, gt__device_entry(renderer), limits, GT_STRATEGY_AUTO);
+  gt_view src = {1, 0, rows, cols, pitch, type}, dst = {2, 0, cols, rows, 0, type};
+  if (same) dst = src;
+  gt_plan plan;
+  gt_status s = gt_transpose_plan(&ctx, src, dst, NULL, &plan);
+  CHECK_STATUS(s, GT_OK);
+  if (s == GT_OK && strcmp(plan.kernels, kernels) != 0) {
+    fprintf(stderr, "%s %ux%u (pitch %u) type %d: AUTO plans \"%s\" (%s); expected \"%s\"\n", renderer, rows, cols,
+            pitch, (int)type, plan.kernels, plan.reason, kernels);
+    check_failed++;
+  } else {
+    check_passed++;
+  }
+}
+
+static void named_cases(void) {
+  /* NVIDIA: the 64-tile where it divides; where it does not and rows are
+   * unaligned, the 64-tile on the main section and the padded 32-tile on
+   * the bands; aligned rows, the padded 32-tile whole (docs/performance.md). */
+  expect("NVIDIA H100", 0, 4096, 4096, 0, GT_F32, false, "tiled_even 64");
+  expect("NVIDIA H100", 0, 4099, 4097, 0, GT_F32, false, "big 64 + tiled_pad 32");
+  expect("NVIDIA H100", 0, 8200, 5468, 0, GT_F32, false, "tiled_pad 32");
+  expect("NVIDIA H100", 0, 4096, 4096, 0, GT_U8, false, "words");
+  expect("NVIDIA H100", 0, 64, 64, 0, GT_F32, true, "in place tiled_even");
+  /* llvmpipe: 4x4 blocks as uvec4s where rows are 16-byte aligned, of
+   * elements elsewhere; 2- and 1-byte rows as blocks of words. */
+  expect("llvmpipe (LLVM 15.0.6, 256 bits)", 0, 1024, 1024, 0, GT_F32, false, "quads");
+  expect("llvmpipe (LLVM 15.0.6, 256 bits)", 0, 1023, 1025, 0, GT_F32, false, "quads of elements");
+  expect("llvmpipe (LLVM 15.0.6, 256 bits)", 0, 1024, 1024, 0, GT_U16, false, "words as uvec4s");
+  /* Adreno: 16-tiles; Midgard: SIMPLE with no 4x4 blocks. */
+  expect("FD630", 1, 100, 100, 0, GT_F32, false, "tiled_pad 16");
+  expect("Mali-T860", 1, 100, 100, 0, GT_F32, false, "simple");
+  /* Views longer than a storage block go in blocks. */
+  /* 4 KiB blocks at 256-byte alignment bind 960 elements: 4 rows of a
+   * 200-element pitch each way. */
+  expect("NVIDIA H100", 2, 200, 200, 0, GT_F32, false, "blocks of 4x4");
+}
+
+int main(void) {
+  gt__program_variants(remember, NULL);
+  CHECK(known_count > 0 && known_count < MAX_KEYS);
+  walk();
+  named_cases();
+  printf("%lu plans checked (%lu in place, %lu in blocks), %lu refused; routes:", plans, in_place, in_blocks,
+         refusals);
+  for (int r = 0; r <= GT_ROUTE_WORDS_UVEC4; r++)
+    printf(" %lu", routes_seen[r]);
+  printf("\n");
+  /* The walk reaches every route. */
+  for (int r = 0; r <= GT_ROUTE_WORDS_UVEC4; r++)
+    CHECK(routes_seen[r] > 0);
+  return CHECK_SUMMARY();
+}
