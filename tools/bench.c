@@ -92,7 +92,7 @@ static bool second_column;
 
 static void print_header(const char *of, const char *second) {
   second_column = second != NULL;
-  printf("  %-16s %10s %10s %10s %8s  %s%s%s\n", "strategy", "ms", "GB/s", "GFLOP/s", of,
+  printf("  %-24s %10s %10s %10s %8s  %s%s%s\n", "strategy", "ms", "GB/s", "GFLOP/s", of,
          second ? second : "", second ? "  " : "", "verified");
 }
 
@@ -104,7 +104,7 @@ static void print_row(const tool_result *r) {
   else if (second_column)
     snprintf(peak, sizeof peak, "%10s  ", "-");
   if (r->ms < 0) {
-    printf("  %-16s %10s %10s %10s %8s  %s%s\n", r->strategy, "-", "-", "-", "-", peak, r->verified);
+    printf("  %-24s %10s %10s %10s %8s  %s%s\n", r->strategy, "-", "-", "-", "-", peak, r->verified);
     return;
   }
   char gb[16] = "-", gflop[16] = "-";
@@ -115,7 +115,7 @@ static void print_row(const tool_result *r) {
   /* 0 of the peer: the peer did not run (no OpenBLAS in this build). */
   char of[16] = "-";
   if (r->pct_of_copy > 0) snprintf(of, sizeof of, "%.1f%%", r->pct_of_copy);
-  printf("  %-16s %10.3f %10s %10s %8s  %s%s\n", r->strategy, r->ms, gb, gflop, of, peak, r->verified);
+  printf("  %-24s %10.3f %10s %10s %8s  %s%s\n", r->strategy, r->ms, gb, gflop, of, peak, r->verified);
 }
 
 static const char *type_name(gt_type t) { return tool_type_name(t); }
@@ -187,15 +187,6 @@ static double bench_copy(gt_context *ctx, const tool_bench_options *o, GLuint sr
   return r->ms;
 }
 
-/* What transpose's AUTO runs on this type: 2- and 1-byte elements never
- * move as 4x4 blocks, and take the padded tiles where AUTO would run
- * SIMPLE (transpose.c). */
-static const char *auto_transpose_name(gt_context *ctx, gt_type type) {
-  bool packed = gt_type_size(type) < 4;
-  gt_strategy s = gt_context_auto_strategy(ctx);
-  if (packed && s == GT_STRATEGY_SIMPLE) return gt_strategy_name(GT_STRATEGY_TILED_PAD);
-  return gt_context_auto_quads(ctx) && !packed ? "quads" : gt_strategy_name(s);
-}
 
 static int bench_transpose_case(gt_context *ctx, const tool_bench_options *o, uint32_t rows, uint32_t cols,
                                 double *scratch) {
@@ -222,12 +213,13 @@ static int bench_transpose_case(gt_context *ctx, const tool_bench_options *o, ui
   memset(&args, 0, sizeof args);
   args.a = (gt_view){src, 0, rows, cols, 0, o->type};
   args.b = (gt_view){dst, 0, cols, rows, 0, o->type};
+  gt_plan plan;
   for (size_t k = 0; k < sizeof strategies / sizeof strategies[0]; k++) {
     gt_strategy s = strategies[k];
     if (!strategy_wanted(o, s)) continue;
-    char name[24];
-    if (s == GT_STRATEGY_AUTO)
-      snprintf(name, sizeof name, "auto=%s", auto_transpose_name(ctx, o->type));
+    char name[sizeof plan.kernels + 8];
+    if (s == GT_STRATEGY_AUTO && gt_transpose_plan(ctx, args.a, args.b, NULL, &plan) == GT_OK)
+      snprintf(name, sizeof name, "auto=%s", plan.kernels);
     else
       snprintf(name, sizeof name, "%s", gt_strategy_name(s));
     tool_result *r = add_result("transpose", name, type_name(o->type), rows, cols, 0);
@@ -238,7 +230,7 @@ static int bench_transpose_case(gt_context *ctx, const tool_bench_options *o, ui
     bool refused = s == GT_STRATEGY_TILED_EVEN && st == GT_ERR_SHAPE_MISMATCH;
     if (st == GT_OK && o->verify) {
       memset(back, 0xA5, bytes);
-      char what[96];
+      char what[112];
       snprintf(what, sizeof what, "transpose %ux%u %s", rows, cols, name);
       st = poison(ctx, args.b, back, what);
       if (st == GT_OK) st = run_transpose(ctx, &args);

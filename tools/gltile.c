@@ -93,6 +93,19 @@ static int cmd_info(bool min_limits, gt_matmul_kernel kernel) {
                            : "not measured");
   printf("  default tile:        %u\n", gt_context_default_tile(ctx));
   printf("  transpose auto:      %s\n", gt_strategy_name(gt_context_auto_strategy(ctx)));
+  /* The library's own plan for a few shapes (gt_transpose_plan). */
+  static const struct {
+    uint32_t rows, cols;
+    gt_type type;
+  } shapes[] = {{4096, 4096, GT_F32}, {4099, 4097, GT_F32}, {4096, 4096, GT_U8}};
+  for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+    gt_view src = {1, 0, shapes[i].rows, shapes[i].cols, 0, shapes[i].type};
+    gt_view dst = {2, 0, shapes[i].cols, shapes[i].rows, 0, shapes[i].type};
+    gt_plan plan;
+    if (gt_transpose_plan(ctx, src, dst, NULL, &plan) == GT_OK)
+      printf("    %ux%u %-4s %s (%s)\n", shapes[i].rows, shapes[i].cols, tool_type_name(shapes[i].type),
+             plan.kernels, plan.reason);
+  }
   printf("  matmul per dispatch: %llu FLOP at most\n", (unsigned long long)l.max_dispatch_flops);
   printf("  other per dispatch:  %llu bytes moved at most (transpose, copy, images)\n",
          (unsigned long long)l.max_dispatch_bytes);

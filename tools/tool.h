@@ -44,7 +44,7 @@ int tool_parse_u32(const char *s, uint32_t max, uint32_t *out);
 /* One benchmark result row, printed in the table, the CSV and the SVG. */
 typedef struct tool_result {
   const char *op; /* transpose, matmul, copy */
-  char strategy[24];
+  char strategy[72]; /* "auto=" and a gt_plan's kernels fit */
   const char *type; /* f32, i32, u32 */
   uint32_t rows, cols, k;
   double ms; /* median; < 0 when the case did not run */
