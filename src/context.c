@@ -1,6 +1,6 @@
 /* The context: adopts the current GLES 3.1+ context, queries its limits
  * once, and owns the program table. */
-#include "gt_internal.h"
+#include "matmul_plan.h"
 
 #include <EGL/egl.h>
 #include <stdarg.h>
@@ -85,11 +85,6 @@ void gt__choose_transpose(gt_context *ctx, const gt_context_desc *d) {
   ctx->default_tile = choose_tile(&ctx->limits, d->tile ? d->tile : ctx->device->tile);
   ctx->auto_strategy = d->transpose_strategy ? d->transpose_strategy : ctx->device->transpose;
   ctx->auto_quads = !d->transpose_strategy && ctx->device->quads && ctx->auto_strategy == GT_STRATEGY_SIMPLE;
-}
-
-bool gt__shared_kernel_fits(const gt_limits *l) {
-  return l->max_invocations >= 256 && l->max_group_size[0] >= 16 && l->max_group_size[1] >= 16 &&
-         l->max_shared_bytes >= 8192;
 }
 
 /* Where the context can report a reset: ES 3.2 has it in core, older
@@ -226,33 +221,20 @@ gt_status gt_context_init(void *mem, size_t size, const gt_context_desc *d, gt_c
   ctx->limits.max_dispatch_bytes = choose_dispatch_bytes(ctx->device, d->max_dispatch_bytes);
   ctx->limits.staging_bytes = choose_staging_bytes(d->staging_bytes);
   gt__choose_transpose(ctx, d);
-  /* llvmpipe's JIT in a 32-bit ARM process crashed the process on every
-   * storage-buffer atomic (atomicAdd, And, Or, CompSwap, Exchange alike;
-   * Mesa 22.3.6 armhf): refuse what needs them rather than crash. */
-#if defined(__arm__) && !defined(__aarch64__)
-  ctx->has_atomics = strstr(ctx->renderer, "llvmpipe") == NULL;
-#else
-  ctx->has_atomics = true;
-#endif
-  /* The device table's SHARED, or its TEXELS where the context has no
-   * texture buffers, become this where SHARED does not fit. */
-  gt_matmul_kernel shared_or_registers =
-      gt__shared_kernel_fits(&ctx->limits) ? GT_MATMUL_KERNEL_SHARED : GT_MATMUL_KERNEL_REGISTERS;
-  ctx->matmul_kernel = d->matmul_kernel ? d->matmul_kernel : ctx->device->matmul_kernel;
-  if (!d->matmul_kernel && ctx->matmul_kernel == GT_MATMUL_KERNEL_SHARED)
-    ctx->matmul_kernel = shared_or_registers;
-  if (ctx->matmul_kernel == GT_MATMUL_KERNEL_SHARED && !gt__shared_kernel_fits(&ctx->limits)) {
-    gt__log(ctx, GT_LOG_ERROR, "matmul_kernel SHARED needs 256 invocations and 8 KiB of shared memory");
+  ctx->has_atomics = gt__renderer_has_atomics(ctx->renderer);
+  /* The kernel matmul's AUTO runs (matmul_plan.c); texture buffers are
+   * looked for only where it would be the texels kernel. */
+  const char *refusal;
+  s = gt__matmul_context_kernel(ctx->device, &ctx->limits, d->matmul_kernel, true, &ctx->matmul_kernel,
+                                &refusal);
+  if (s == GT_OK && ctx->matmul_kernel == GT_MATMUL_KERNEL_TEXELS &&
+      !gt__texels_init(ctx, major, minor, d->min_limits))
+    s = gt__matmul_context_kernel(ctx->device, &ctx->limits, d->matmul_kernel, false, &ctx->matmul_kernel,
+                                  &refusal);
+  if (s != GT_OK) {
+    gt__log(ctx, GT_LOG_ERROR, "%s", refusal);
     gt_context_release(ctx);
-    return GT_ERR_UNSUPPORTED;
-  }
-  if (ctx->matmul_kernel == GT_MATMUL_KERNEL_TEXELS && !gt__texels_init(ctx, major, minor, d->min_limits)) {
-    if (d->matmul_kernel) {
-      gt__log(ctx, GT_LOG_ERROR, "matmul_kernel TEXELS needs texture buffers (ES 3.2)");
-      gt_context_release(ctx);
-      return GT_ERR_UNSUPPORTED;
-    }
-    ctx->matmul_kernel = shared_or_registers;
+    return s;
   }
   s = gt__gl_status(ctx, "gt_context_init");
   if (s != GT_OK) {

@@ -188,6 +188,10 @@ bool gt__shared_kernel_fits(const gt_limits *l);
  * (program_variants.c). */
 void gt__program_variants(void (*each)(const gt_program_key *key, void *user), void *user);
 
+/* Whether kernels may use shader atomics on this renderer (the real one,
+ * not a pretended entry's). */
+bool gt__renderer_has_atomics(const char *renderer);
+
 /* The entry for a renderer; never NULL. */
 const gt_device_entry *gt__device_entry(const char *renderer);
 
@@ -592,6 +596,9 @@ static inline uint32_t gt__min_u32(uint32_t a, uint32_t b) { return a < b ? a : 
 
 /* Ceil(a / b) for b > 0, without overflow. */
 static inline uint32_t gt__div_up(uint32_t a, uint32_t b) { return a / b + (a % b != 0); }
+
+/* Adds why to a plan's reasons (reason.c): "; " between them, cut at size. */
+void gt__reason_add(char *reasons, size_t size, const char *why);
 
 /* ---- transpose plans (transpose_plan.c) --------------------------- */
 

@@ -19,8 +19,7 @@ static bool view_on_words(gt_view v, uint32_t pack) {
 
 /* Adds a reason to the plan's. */
 static void because(gt_transpose_choices *p, const char *why) {
-  size_t used = strlen(p->reason);
-  snprintf(p->reason + used, sizeof p->reason - used, "%s%s", used ? "; " : "", why);
+  gt__reason_add(p->reason, sizeof p->reason, why);
 }
 
 static bool divides(uint32_t tile, gt_view v) { return v.rows % tile == 0 && v.cols % tile == 0; }
@@ -47,7 +46,8 @@ static gt_status plan_blocks(const gt_context *ctx, gt_view src, gt_view dst, gt
 }
 
 /* The programs the windows may take. */
-static void plan_programs(const gt_context *ctx, gt_view src, gt_view dst, bool auto_, gt_transpose_choices *p) {
+static void plan_programs(const gt_context *ctx, gt_view src, gt_view dst, bool auto_,
+                          gt_transpose_choices *p) {
   gt_strategy s = p->strategy;
   bool packed = p->elem != GT_U32;
   gt_extent main_area = gt_extent_truncate((gt_extent){src.rows, src.cols}, p->tile, p->tile);
@@ -73,8 +73,7 @@ static void plan_programs(const gt_context *ctx, gt_view src, gt_view dst, bool 
    * since blocks of views cut to fit one may leave bands) needs no
    * atomics, and builds no kernel that has them. */
   uint32_t pack = gt__pack(p->elem);
-  uint32_t words_rows =
-      gt__tiled_group_rows(ctx, GT_WORDS_TILE, GT_WORDS_TILE * GT_WORDS_TILE * pack * 4);
+  uint32_t words_rows = gt__tiled_group_rows(ctx, GT_WORDS_TILE, GT_WORDS_TILE * GT_WORDS_TILE * pack * 4);
   bool tiled_strategy = s == GT_STRATEGY_TILED_PAD || s == GT_STRATEGY_TILED_EVEN;
   if (auto_ && packed && !p->in_place && tiled_strategy && (ctx->auto_quads || words_rows)) {
     p->words = true;
@@ -88,12 +87,11 @@ static void plan_programs(const gt_context *ctx, gt_view src, gt_view dst, bool 
 }
 
 gt_status gt__transpose_choose(const gt_context *ctx, gt_view src, gt_view dst, const gt_transpose_desc *d,
-                             gt_transpose_choices *p) {
+                               gt_transpose_choices *p) {
   memset(p, 0, sizeof *p);
   bool auto_ = d->strategy == GT_STRATEGY_AUTO;
   gt_strategy strategy = auto_ ? ctx->auto_strategy : d->strategy;
-  because(p, auto_ ? (ctx->auto_strategy == ctx->device->transpose ? "device table"
-                                                                    : "context desc")
+  because(p, auto_ ? (ctx->auto_strategy == ctx->device->transpose ? "device table" : "context desc")
                    : "caller's desc");
   /* 2- and 1-byte elements: SIMPLE writes each with two atomics, the
    * tiled kernels write whole words, so AUTO runs those (and never the
@@ -163,27 +161,41 @@ void gt__transpose_keys(const gt_transpose_choices *p, gt_program_key keys[GT_TR
   memset(keys, 0, GT_TRANSPOSE_SLOTS * sizeof keys[0]);
   gt_type elem = p->elem;
   if (p->simple)
-    keys[GT_TRANSPOSE_SIMPLE] = (gt_program_key){GT_KERNEL_TRANSPOSE_SIMPLE, 0, GT_SIMPLE_GROUP_COLS,
-                                                 GT_SIMPLE_GROUP_ROWS, 0, elem, 0};
+    keys[GT_TRANSPOSE_SIMPLE] = (gt_program_key){
+        GT_KERNEL_TRANSPOSE_SIMPLE, 0, GT_SIMPLE_GROUP_COLS, GT_SIMPLE_GROUP_ROWS, 0, elem, 0};
   if (p->quads)
-    keys[GT_TRANSPOSE_QUADS] = (gt_program_key){GT_KERNEL_TRANSPOSE_QUADS, 0, GT_QUADS_GROUP_COLS,
-                                                GT_QUADS_GROUP_ROWS, 0, GT_U32, 0};
+    keys[GT_TRANSPOSE_QUADS] = (gt_program_key){
+        GT_KERNEL_TRANSPOSE_QUADS, 0, GT_QUADS_GROUP_COLS, GT_QUADS_GROUP_ROWS, 0, GT_U32, 0};
   if (p->quad_elements)
-    keys[GT_TRANSPOSE_QUAD_ELEMENTS] = (gt_program_key){
-        GT_KERNEL_TRANSPOSE_QUADS, 0, GT_QUADS_GROUP_COLS, GT_QUADS_GROUP_ROWS, GT_VARIANT_ELEMENTS, GT_U32, 0};
+    keys[GT_TRANSPOSE_QUAD_ELEMENTS] = (gt_program_key){GT_KERNEL_TRANSPOSE_QUADS,
+                                                        0,
+                                                        GT_QUADS_GROUP_COLS,
+                                                        GT_QUADS_GROUP_ROWS,
+                                                        GT_VARIANT_ELEMENTS,
+                                                        GT_U32,
+                                                        0};
   if (p->words && p->words_registers) {
-    keys[GT_TRANSPOSE_WORDS] = (gt_program_key){
-        GT_KERNEL_TRANSPOSE_WORDS, 0, GT_QUADS_GROUP_COLS, GT_QUADS_GROUP_ROWS, GT_VARIANT_REGISTERS, elem, 0};
-    keys[GT_TRANSPOSE_WORDS_UVEC4] =
-        (gt_program_key){GT_KERNEL_TRANSPOSE_WORDS, 0, GT_QUADS_GROUP_COLS, GT_QUADS_GROUP_ROWS,
-                         GT_VARIANT_REGISTERS | GT_VARIANT_UVEC4, elem, 0};
+    keys[GT_TRANSPOSE_WORDS] = (gt_program_key){GT_KERNEL_TRANSPOSE_WORDS,
+                                                0,
+                                                GT_QUADS_GROUP_COLS,
+                                                GT_QUADS_GROUP_ROWS,
+                                                GT_VARIANT_REGISTERS,
+                                                elem,
+                                                0};
+    keys[GT_TRANSPOSE_WORDS_UVEC4] = (gt_program_key){GT_KERNEL_TRANSPOSE_WORDS,
+                                                      0,
+                                                      GT_QUADS_GROUP_COLS,
+                                                      GT_QUADS_GROUP_ROWS,
+                                                      GT_VARIANT_REGISTERS | GT_VARIANT_UVEC4,
+                                                      elem,
+                                                      0};
   } else if (p->words) {
     keys[GT_TRANSPOSE_WORDS] =
         (gt_program_key){GT_KERNEL_TRANSPOSE_WORDS, GT_WORDS_TILE, GT_WORDS_TILE, p->words_rows, 0, elem, 0};
   }
   if (p->tiled)
     keys[GT_TRANSPOSE_TILED] = (gt_program_key){GT_KERNEL_TRANSPOSE_TILED, p->tile, p->tile, p->group_rows,
-                                                p->tiled_variant, elem, 0};
+                                                p->tiled_variant,          elem,    0};
   if (p->big_tile)
     keys[GT_TRANSPOSE_BIG] =
         (gt_program_key){GT_KERNEL_TRANSPOSE_TILED, p->big_tile, p->big_tile, p->big_rows, 0, elem, 0};

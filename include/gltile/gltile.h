@@ -787,6 +787,25 @@ gt_status gt_matmul(gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_m
 gt_status gt_matmul_batched(gt_context *ctx, gt_view a, gt_view b, gt_view c, gt_batch batch,
                             const gt_matmul_desc *d);
 
+/* What gt_matmul(ctx, a, b, c, d) would run, without building or running
+ * anything: the kernels, their tiles, the blocks the product goes in and
+ * why. AUTO's kernels pad c to whole blocks and guard its edges, so they
+ * answer GT_STRATEGY_TILED_PAD with their block side as the tile, and
+ * kernels such as "texels 64 + registers 32 vec4 b,c" (the texels kernel
+ * where the operands allow it, the registers kernel elsewhere, moving
+ * aligned operands as vec4s), or ", blocks of MxNxK" after them where the
+ * product is cut (K past 4096, the work per dispatch, storage blocks).
+ * For tools and logs: `gltile bench` labels its rows with it and `gltile
+ * info` prints it.
+ *
+ * Checks ctx, d, the views' fields, types and shapes as gt_matmul does,
+ * with its statuses; the buffers are not looked at. GT_ERR_UNSUPPORTED or
+ * GT_ERR_SHAPE_MISMATCH where gt_matmul would refuse the tile, the extent
+ * or a block for this device. *out is written only on GT_OK.
+ * No GL calls; allocates nothing. */
+gt_status gt_matmul_plan(const gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_matmul_desc *d,
+                         gt_plan *out);
+
 /* ------------------------------------------------------------------ */
 /* Images: transposes and quarter turns of texture windows.            */
 

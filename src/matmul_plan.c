@@ -1,0 +1,452 @@
+/* The plan of a matrix multiply: the kernel a context's AUTO runs, and
+ * for each product its operands' bindings, its blocks (K slices, work per
+ * dispatch, storage blocks), the programs it runs and which block runs
+ * which, with the reason for each choice. No GL here, so the host tests
+ * walk it over every device entry and the tools ask it what AUTO will do
+ * (gt_matmul_plan). */
+#include "matmul_plan.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* SIMPLE's group: 16 x 8 = 128 invocations, the ES 3.1 minimum. */
+enum { SIMPLE_GROUP_COLS = 16, SIMPLE_GROUP_ROWS = 8 };
+/* The shared-memory kernel: 16 x 16 invocations of 8 x 8 results (the
+ * registers kernel's shape is in gt_internal.h). */
+enum { SHARED_GROUP = 16, SHARED_TILE = 128 };
+/* The texels kernel: 8 x 8 invocations of 8 x 8 results each. */
+enum { TEXELS_GROUP = 8, TEXELS_TILE = 8 * TEXELS_GROUP };
+
+static void because(gt_matmul_choices *p, const char *why) {
+  gt__reason_add(p->reason, sizeof p->reason, why);
+}
+
+bool gt__shared_kernel_fits(const gt_limits *l) {
+  return l->max_invocations >= 256 && l->max_group_size[0] >= 16 && l->max_group_size[1] >= 16 &&
+         l->max_shared_bytes >= 8192;
+}
+
+gt_status gt__matmul_context_kernel(const gt_device_entry *e, const gt_limits *l, gt_matmul_kernel wanted,
+                                    bool texture_buffers, gt_matmul_kernel *out, const char **refusal) {
+  gt_matmul_kernel shared_or_registers =
+      gt__shared_kernel_fits(l) ? GT_MATMUL_KERNEL_SHARED : GT_MATMUL_KERNEL_REGISTERS;
+  gt_matmul_kernel k = wanted ? wanted : e->matmul_kernel;
+  *refusal = NULL;
+  if (k == GT_MATMUL_KERNEL_SHARED && !gt__shared_kernel_fits(l)) {
+    if (wanted) *refusal = "matmul_kernel SHARED needs 256 invocations and 8 KiB of shared memory";
+    k = GT_MATMUL_KERNEL_REGISTERS;
+  }
+  if (k == GT_MATMUL_KERNEL_TEXELS && !texture_buffers) {
+    if (wanted) *refusal = "matmul_kernel TEXELS needs texture buffers (ES 3.2)";
+    k = shared_or_registers;
+  }
+  *out = k;
+  return *refusal ? GT_ERR_UNSUPPORTED : GT_OK;
+}
+
+/* The shared kernel's 128 x 128 blocks leave much of a large GPU idle when
+ * c has few of them: below the device entry's count the registers kernel
+ * (32 x 32 blocks, 16 times as many groups) runs instead. */
+static bool shared_pays(const gt_context *ctx, uint32_t m, uint32_t n) {
+  return ctx != NULL &&
+         (uint64_t)gt__div_up(m, SHARED_TILE) * gt__div_up(n, SHARED_TILE) >= ctx->device->shared_min_blocks;
+}
+
+gt_matmul_kernel gt_matmul_auto_kernel(const gt_context *ctx, uint32_t m, uint32_t n) {
+  gt_matmul_kernel k = gt_context_matmul_kernel(ctx);
+  return k == GT_MATMUL_KERNEL_SHARED && !shared_pays(ctx, m, n) ? GT_MATMUL_KERNEL_REGISTERS : k;
+}
+
+/* What a TEXELS context's AUTO runs for the products that kernel cannot
+ * take: what a SHARED context would (REGISTERS where SHARED does not fit). */
+static gt_matmul_kernel texel_fallback(const gt_context *ctx, uint32_t m, uint32_t n) {
+  return gt__shared_kernel_fits(&ctx->limits) && shared_pays(ctx, m, n) ? GT_MATMUL_KERNEL_SHARED
+                                                                        : GT_MATMUL_KERNEL_REGISTERS;
+}
+
+bool gt__matmul_may_run_texels(const gt_context *ctx, const gt_matmul_desc *d, gt_type type, uint32_t m,
+                               uint32_t n) {
+  return d->strategy == GT_STRATEGY_AUTO && type == GT_F32 &&
+         gt_matmul_auto_kernel(ctx, m, n) == GT_MATMUL_KERNEL_TEXELS;
+}
+
+void gt__matmul_extent(gt_view a, gt_view b, const gt_matmul_desc *d, uint32_t *m, uint32_t *n, uint32_t *k) {
+  *m = d->trans_a ? a.cols : a.rows;
+  *k = d->trans_a ? a.rows : a.cols;
+  *n = d->trans_b ? b.rows : b.cols;
+}
+
+gt_status gt__matmul_check(const gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_matmul_desc *d) {
+  GT__TRY(gt__view_check_fields(a));
+  GT__TRY(gt__view_check_fields(b));
+  GT__TRY(gt__view_check_fields(c));
+  /* a and b of one type; c of theirs, or GT_F32 with GT_F16 operands. */
+  GT__CHECK(a.type == b.type && (c.type == a.type || (a.type == GT_F16 && c.type == GT_F32)),
+            GT_ERR_SHAPE_MISMATCH);
+  GT__CHECK(a.type == GT_F32 || a.type == GT_F16, GT_ERR_UNSUPPORTED);
+  uint32_t m, n, k, kb = d->trans_b ? b.cols : b.rows;
+  gt__matmul_extent(a, b, d, &m, &n, &k);
+  if (k != kb || c.rows != m || c.cols != n) {
+    gt__log(ctx, GT_LOG_ERROR, "matmul: op(a) %ux%u, op(b) %ux%u, c %ux%u do not agree", m, k, kb, n, c.rows,
+            c.cols);
+    return GT_ERR_SHAPE_MISMATCH;
+  }
+  return GT_OK;
+}
+
+gt_bound_view gt__op_section(const gt_bound_view *x, bool trans, uint32_t row, uint32_t col, uint32_t rows,
+                             uint32_t cols) {
+  return trans ? gt__bound_section(x, col, row, cols, rows) : gt__bound_section(x, row, col, rows, cols);
+}
+
+/* Blocks of (m, n, k): each dispatch sums at most GT_MATMUL_K_CHUNK of K
+ * (Mesa stops a shader's loops after 65,535 iterations in all) and does
+ * at most max_dispatch_flops of work (a mobile GPU's watchdog), and when
+ * a view is longer than one storage block, each block's windows fit one.
+ * even_tile: TILED_EVEN's tile, which every block side must keep. */
+static gt_status plan_blocks(const gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_matmul_desc *d,
+                             uint32_t even_tile, gt_matmul_choices *p) {
+  gt_block_plan *plan = &p->blocks;
+  plan->dims = 3;
+  plan->extent[0] = p->m;
+  plan->extent[1] = p->n;
+  plan->extent[2] = p->k;
+  plan->limit[2] = GT_MATMUL_K_CHUNK;
+  /* Cutting K costs a pass over c per cut; cut m and n first. */
+  plan->weight[0] = plan->weight[1] = 2;
+  for (int i = 0; i < 3; i++) {
+    plan->granule[i] = even_tile ? even_tile : 32;
+    plan->min[i] = even_tile;
+  }
+  plan->max_work = ctx->limits.max_dispatch_flops;
+  plan->max_elements = UINT32_MAX;
+  if (p->rebind) {
+    plan->max_elements = gt__max_bound_elements(&ctx->limits);
+    /* Dimensions 0, 1, 2 are m, n, k: a is m x k, b is k x n, c is m x n,
+     * as stored (a transposed operand swaps its window's two). */
+    plan->windows[0] =
+        d->trans_a ? (gt_block_window){2, 0, gt__view_pitch(a)} : (gt_block_window){0, 2, gt__view_pitch(a)};
+    plan->windows[1] =
+        d->trans_b ? (gt_block_window){1, 2, gt__view_pitch(b)} : (gt_block_window){2, 1, gt__view_pitch(b)};
+    plan->windows[2] = (gt_block_window){0, 1, gt__view_pitch(c)};
+    plan->window_count = 3;
+  }
+  if (gt__block_plan(plan) != GT_OK) {
+    snprintf(p->refusal, sizeof p->refusal, "no block of %ux%ux%u fits the device's storage blocks", p->m,
+             p->n, p->k);
+    return GT_ERR_UNSUPPORTED;
+  }
+  return GT_OK;
+}
+
+/* The operands bound whole (layers > 1: over every layer, layer_stride
+ * apart), or, where one is longer than a storage block, left for each
+ * block to bind its own windows. */
+static gt_status bind_operands(const gt_context *ctx, gt_view a, gt_view b, gt_view c, uint32_t layers,
+                               const uint32_t layer_stride[3], gt_matmul_choices *p) {
+  gt_product *whole = &p->whole;
+  whole->layers = layers;
+  if (layers > 1) {
+    /* The caller has checked the layers fit: blocks would rebind. */
+    gt_status s = gt__view_bind_layers(ctx, a, layers, layer_stride[0], &whole->a);
+    if (s == GT_OK) s = gt__view_bind_layers(ctx, b, layers, layer_stride[1], &whole->b);
+    if (s == GT_OK) s = gt__view_bind_layers(ctx, c, layers, layer_stride[2], &whole->c);
+    if (s != GT_OK) snprintf(p->refusal, sizeof p->refusal, "%u layers do not fit one binding", layers);
+    memcpy(whole->layer_stride, layer_stride, sizeof whole->layer_stride);
+    return s;
+  }
+  p->rebind = !gt__view_fits(ctx, a) || !gt__view_fits(ctx, b) || !gt__view_fits(ctx, c);
+  whole->a.view = a;
+  whole->b.view = b;
+  whole->c.view = c;
+  if (p->rebind) {
+    because(p, "views longer than a storage block: blocks");
+    return GT_OK;
+  }
+  GT__TRY(gt__view_bind(ctx, a, &whole->a));
+  GT__TRY(gt__view_bind(ctx, b, &whole->b));
+  return gt__view_bind(ctx, c, &whole->c);
+}
+
+/* The window of x for op(x)'s section at (row, col), bound as a section of
+ * x's binding, or (rebind) with a binding of its own. */
+static gt_status op_window(const gt_context *ctx, const gt_bound_view *x, bool trans, bool rebind,
+                           uint32_t row, uint32_t col, uint32_t rows, uint32_t cols, gt_bound_view *out) {
+  if (!rebind) {
+    *out = gt__op_section(x, trans, row, col, rows, cols);
+    return GT_OK;
+  }
+  gt_view v = trans ? gt_section(x->view, col, row, cols, rows) : gt_section(x->view, row, col, rows, cols);
+  return gt__view_bind(ctx, v, out);
+}
+
+gt_status gt__matmul_block_at(const gt_context *ctx, const gt_matmul_choices *p, const uint32_t at[3],
+                              gt_product *q) {
+  const gt_block_plan *plan = &p->blocks;
+  uint32_t size[3];
+  for (int i = 0; i < 3; i++)
+    size[i] = gt__min_u32(plan->block[i], plan->extent[i] - at[i]);
+  const gt_product *whole = &p->whole;
+  *q = *whole;
+  GT__TRY(op_window(ctx, &whole->a, p->trans_a, p->rebind, at[0], at[2], size[0], size[2], &q->a));
+  GT__TRY(op_window(ctx, &whole->b, p->trans_b, p->rebind, at[2], at[1], size[2], size[1], &q->b));
+  GT__TRY(op_window(ctx, &whole->c, false, p->rebind, at[0], at[1], size[0], size[1], &q->c));
+  q->k_begin = 0;
+  q->k_end = size[2];
+  return GT_OK;
+}
+
+bool gt__matmul_next_block(const gt_matmul_choices *p, uint32_t at[3]) {
+  for (int d = 2; d >= 0; d--) {
+    at[d] += p->blocks.block[d];
+    if (at[d] < p->blocks.extent[d]) return true;
+    at[d] = 0;
+  }
+  return false;
+}
+
+/* The operands the shared kernel may move as vec4s (GT_VARIANT_VEC4_A, _B,
+ * _C) given which views' rows are aligned: a vec4 must not straddle an
+ * edge, so along K (a untransposed, b transposed) the K slice [k_begin,
+ * k_end) is whole vec4s, and across K the extent it spans is (M for a
+ * transposed, N for b and for c). */
+static uint32_t vec4_operands(bool a_rows, bool b_rows, bool c_rows, uint32_t m, uint32_t n, uint32_t k_begin,
+                              uint32_t k_end, bool trans_a, bool trans_b) {
+  bool k_whole = k_begin % 4 == 0 && k_end % 4 == 0;
+  uint32_t bits = 0;
+  if (a_rows && (trans_a ? m % 4 == 0 : k_whole)) bits |= GT_VARIANT_VEC4_A;
+  if (b_rows && (trans_b ? k_whole : n % 4 == 0)) bits |= GT_VARIANT_VEC4_B;
+  if (c_rows && n % 4 == 0) bits |= GT_VARIANT_VEC4_C;
+  return bits;
+}
+
+/* Whether block q may run the texels kernel: a and b each fetchable as
+ * texels, and no texel the kernel needs cut by an edge: the K slice whole
+ * texels (the kernel steps 4 k at a time), and M where a is transposed,
+ * N where b is not (a texel then runs across K). */
+static bool block_runs_texels(const gt_context *ctx, const gt_matmul_choices *p, const gt_product *q) {
+  bool m_whole = q->c.view.rows % 4 == 0, n_whole = q->c.view.cols % 4 == 0;
+  return q->k_begin % 4 == 0 && q->k_end % 4 == 0 && (!p->trans_a || m_whole) && (p->trans_b || n_whole) &&
+         gt__texels_fit(ctx, &q->a) && gt__texels_fit(ctx, &q->b);
+}
+
+/* Whether block q may run the vec4 program: its bindings allow every
+ * operand that program moves as vec4s (they start 16-byte aligned too). */
+static bool block_runs_vec4(const gt_matmul_choices *p, const gt_product *q) {
+  uint32_t allowed = vec4_operands(gt__bound_rows_aligned(&q->a), gt__bound_rows_aligned(&q->b),
+                                   gt__bound_rows_aligned(&q->c), q->c.view.rows, q->c.view.cols, q->k_begin,
+                                   q->k_end, p->trans_a, p->trans_b);
+  return p->vec4_needs != 0 && (allowed & p->vec4_needs) == p->vec4_needs;
+}
+
+gt_matmul_route gt__matmul_route(const gt_context *ctx, const gt_matmul_choices *p, const gt_product *q) {
+  if (p->strategy == GT_STRATEGY_TRUNCATE_B) return GT_MATMUL_ROUTE_MAIN_AND_BANDS;
+  if (p->keys[GT_MATMUL_TEXELS].group_cols && block_runs_texels(ctx, p, q)) return GT_MATMUL_ROUTE_TEXELS;
+  if (p->keys[GT_MATMUL_VEC4].group_cols && block_runs_vec4(p, q)) return GT_MATMUL_ROUTE_VEC4;
+  return GT_MATMUL_ROUTE_MAIN;
+}
+
+/* Which of the slots main, vec4 and texels some block's route takes: a
+ * pass over the blocks, so programs are built only if used. */
+static gt_status routes_taken(const gt_context *ctx, const gt_matmul_choices *p,
+                              bool taken[GT_MATMUL_SLOTS]) {
+  static const int slot_of[] = {[GT_MATMUL_ROUTE_MAIN] = GT_MATMUL_MAIN,
+                                [GT_MATMUL_ROUTE_VEC4] = GT_MATMUL_VEC4,
+                                [GT_MATMUL_ROUTE_TEXELS] = GT_MATMUL_TEXELS,
+                                [GT_MATMUL_ROUTE_MAIN_AND_BANDS] = GT_MATMUL_MAIN};
+  memset(taken, 0, GT_MATMUL_SLOTS * sizeof taken[0]);
+  uint32_t at[3] = {0, 0, 0};
+  int found = 0,
+      possible = 1 + (p->keys[GT_MATMUL_VEC4].group_cols != 0) + (p->keys[GT_MATMUL_TEXELS].group_cols != 0);
+  do {
+    gt_product q;
+    GT__TRY(gt__matmul_block_at(ctx, p, at, &q));
+    int slot = slot_of[gt__matmul_route(ctx, p, &q)];
+    if (!taken[slot]) found++;
+    taken[slot] = true;
+  } while (found < possible && gt__matmul_next_block(p, at));
+  return GT_OK;
+}
+
+static gt_program_key matmul_key(gt_kernel kernel, uint32_t tile, uint32_t group_cols, uint32_t group_rows,
+                                 uint32_t variant) {
+  return (gt_program_key){kernel, tile, group_cols, group_rows, variant, GT_F32, 0};
+}
+
+/* AUTO's kernels: the context's, by the size of c and the operands' type;
+ * the texels kernel where the blocks allow it, the registers or shared
+ * kernel elsewhere, moving as vec4s what the views allow. */
+static gt_status choose_auto(const gt_context *ctx, gt_view a, gt_view b, gt_view c, uint32_t variant,
+                             gt_matmul_choices *p) {
+  uint32_t m = p->m, n = p->n;
+  gt_matmul_kernel kernel = gt_context_matmul_kernel(ctx), entry = ctx->device->matmul_kernel;
+  because(p, kernel == entry                    ? "device table"
+             : entry == GT_MATMUL_KERNEL_SHARED ? "no shared kernel in these limits"
+             : entry == GT_MATMUL_KERNEL_TEXELS ? "no texture buffers"
+                                                : "context desc");
+  if (gt_matmul_auto_kernel(ctx, m, n) != kernel) {
+    kernel = gt_matmul_auto_kernel(ctx, m, n);
+    because(p, "c under shared_min_blocks: registers");
+  }
+  bool half = a.type == GT_F16;
+  if (half && kernel == GT_MATMUL_KERNEL_TEXELS) {
+    /* The texels kernel fetches floats. */
+    kernel = texel_fallback(ctx, m, n);
+    because(p, "half operands: no texels");
+  }
+  if (kernel == GT_MATMUL_KERNEL_TEXELS) {
+    /* Built whatever the views, like the registers kernel's vec4 program
+     * (the soak's warm-up counts on it); the blocks it cannot take run
+     * the fallback. */
+    p->keys[GT_MATMUL_TEXELS] =
+        matmul_key(GT_KERNEL_MATMUL_TEXELS, TEXELS_TILE, TEXELS_GROUP, TEXELS_GROUP, variant);
+    kernel = texel_fallback(ctx, m, n);
+  }
+  p->kernel = kernel;
+  /* Operands whose rows are aligned move as vec4s (each block's own views
+   * decide, block_runs_vec4), in registers and through shared memory
+   * alike: fewer, wider accesses. Halves move as words (two or three to a
+   * quad), never as vec4s. */
+  uint32_t needs =
+      vec4_operands(gt__view_rows_aligned(a) && !half, gt__view_rows_aligned(b) && !half,
+                    gt__view_rows_aligned(c) && c.type == GT_F32, m, n, 0, p->k, p->trans_a, p->trans_b);
+  if (kernel == GT_MATMUL_KERNEL_REGISTERS_K1) {
+    /* One k per step: quads only across K. */
+    variant |= GT_VARIANT_K1;
+    needs &= ~gt__vec4_along_k(variant);
+  }
+  if (kernel != GT_MATMUL_KERNEL_SHARED && ctx->device->scalar_loads && needs) {
+    needs = 0;
+    because(p, "scalar_loads");
+  }
+  p->vec4_needs = needs;
+  bool shared = kernel == GT_MATMUL_KERNEL_SHARED;
+  gt_kernel k = shared ? GT_KERNEL_MATMUL_BLOCKED_SHARED : GT_KERNEL_MATMUL_BLOCKED;
+  uint32_t tile = shared ? SHARED_TILE : GT_BLOCKED_TILE, group = shared ? SHARED_GROUP : GT_BLOCKED_GROUP;
+  p->keys[GT_MATMUL_MAIN] = matmul_key(k, tile, group, group, variant);
+  if (needs) p->keys[GT_MATMUL_VEC4] = matmul_key(k, tile, group, group, variant | needs);
+  /* Only the programs some block runs are built. */
+  bool taken[GT_MATMUL_SLOTS];
+  GT__TRY(routes_taken(ctx, p, taken));
+  if (!taken[GT_MATMUL_MAIN]) memset(&p->keys[GT_MATMUL_MAIN], 0, sizeof p->keys[0]);
+  if (!taken[GT_MATMUL_VEC4]) memset(&p->keys[GT_MATMUL_VEC4], 0, sizeof p->keys[0]);
+  return GT_OK;
+}
+
+gt_status gt__matmul_choose(const gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_matmul_desc *d,
+                            uint32_t layers, const uint32_t layer_stride[3], gt_matmul_choices *p) {
+  memset(p, 0, sizeof *p);
+  gt_strategy strategy = d->strategy;
+  p->strategy = strategy;
+  p->trans_a = d->trans_a;
+  p->trans_b = d->trans_b;
+  gt__matmul_extent(a, b, d, &p->m, &p->n, &p->k);
+  uint32_t tile = d->tile ? d->tile : ctx->default_tile;
+  uint32_t group_rows = gt__tiled_group_rows(ctx, tile, 2 * tile * tile * 4);
+  bool tiled = strategy == GT_STRATEGY_TILED_EVEN || strategy == GT_STRATEGY_TILED_PAD ||
+               strategy == GT_STRATEGY_TRUNCATE_B;
+  if (tiled && group_rows == 0) {
+    snprintf(p->refusal, sizeof p->refusal, "tile %u does not fit this device's limits", tile);
+    return GT_ERR_UNSUPPORTED;
+  }
+  if (strategy == GT_STRATEGY_TILED_EVEN && (p->m % tile || p->n % tile || p->k % tile)) {
+    snprintf(p->refusal, sizeof p->refusal, "tiled_even: tile %u does not divide %ux%ux%u", tile, p->m, p->n,
+             p->k);
+    return GT_ERR_SHAPE_MISMATCH;
+  }
+  if (tiled) {
+    p->tile = tile;
+    p->group_rows = group_rows;
+  }
+  GT__TRY(bind_operands(ctx, a, b, c, layers, layer_stride, p));
+  GT__TRY(plan_blocks(ctx, a, b, c, d, strategy == GT_STRATEGY_TILED_EVEN ? tile : 0, p));
+  p->whole.alpha = d->scale ? d->alpha : 1.0f;
+  p->whole.beta = d->scale ? d->beta : 0.0f;
+
+  /* a and b may share elements (both are only read), so restrict stays. */
+  uint32_t variant = (d->trans_a ? GT_VARIANT_TRANS_A : 0) | (d->trans_b ? GT_VARIANT_TRANS_B : 0) |
+                     (layers > 1 ? GT_VARIANT_BATCHED : 0) | (a.type == GT_F16 ? GT_VARIANT_HALF : 0) |
+                     (c.type == GT_F16 ? GT_VARIANT_HALF_C : 0);
+  gt_program_key simple =
+      matmul_key(GT_KERNEL_MATMUL_SIMPLE, 0, SIMPLE_GROUP_COLS, SIMPLE_GROUP_ROWS, variant);
+  switch (strategy) {
+  case GT_STRATEGY_SIMPLE: p->keys[GT_MATMUL_MAIN] = simple; break;
+  case GT_STRATEGY_TRUNCATE_B: p->keys[GT_MATMUL_SIMPLE] = simple; /* fall through */
+  case GT_STRATEGY_TILED_EVEN:
+    p->keys[GT_MATMUL_MAIN] = matmul_key(GT_KERNEL_MATMUL_TILED, tile, tile, group_rows, variant);
+    break;
+  case GT_STRATEGY_TILED_PAD:
+    p->keys[GT_MATMUL_MAIN] =
+        matmul_key(GT_KERNEL_MATMUL_TILED, tile, tile, group_rows, variant | GT_VARIANT_GUARDED);
+    break;
+  default: return choose_auto(ctx, a, b, c, variant, p);
+  }
+  because(p, "caller's desc");
+  return GT_OK;
+}
+
+/* ---- gt_matmul_plan ------------------------------------------------ */
+
+/* A program's kernel as the plan names it, with its tile. */
+static void name_key(const gt_program_key *key, char *out, size_t size) {
+  static const char *const operands[] = {"",        " vec4 a",   " vec4 b",   " vec4 a,b",
+                                         " vec4 c", " vec4 a,c", " vec4 b,c", " vec4 a,b,c"};
+  uint32_t v = key->variant;
+  int vec4 = ((v & GT_VARIANT_VEC4_A) ? 1 : 0) | ((v & GT_VARIANT_VEC4_B) ? 2 : 0) |
+             ((v & GT_VARIANT_VEC4_C) ? 4 : 0);
+  switch (key->kernel) {
+  case GT_KERNEL_MATMUL_SIMPLE: snprintf(out, size, "simple"); break;
+  case GT_KERNEL_MATMUL_TILED:
+    snprintf(out, size, "%s %u", (v & GT_VARIANT_GUARDED) ? "tiled_pad" : "tiled_even", key->tile);
+    break;
+  case GT_KERNEL_MATMUL_BLOCKED_SHARED: snprintf(out, size, "shared %u%s", key->tile, operands[vec4]); break;
+  case GT_KERNEL_MATMUL_TEXELS: snprintf(out, size, "texels %u", key->tile); break;
+  default:
+    snprintf(out, size, "%s %u%s", (v & GT_VARIANT_K1) ? "registers_k1" : "registers", key->tile,
+             operands[vec4]);
+    break;
+  }
+}
+
+gt_status gt_matmul_plan(const gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_matmul_desc *d,
+                         gt_plan *out) {
+  static const gt_matmul_desc defaults;
+  static const uint32_t unmoved[3];
+  if (d == NULL) d = &defaults;
+  GT__CHECK(ctx != NULL && out != NULL, GT_ERR_INVALID_ARGUMENT);
+  GT__TRY(gt__desc_check(d->strategy, d->tile, GT__STRATEGIES_TILED | GT__STRATEGY(GT_STRATEGY_TRUNCATE_B)));
+  GT__TRY(gt__matmul_check(ctx, a, b, c, d));
+  gt_matmul_choices p;
+  GT__TRY(gt__matmul_choose(ctx, a, b, c, d, 1, unmoved, &p));
+  gt_plan plan;
+  memset(&plan, 0, sizeof plan);
+  /* AUTO's kernels pad c to whole blocks and guard the edges. */
+  plan.strategy = p.strategy == GT_STRATEGY_AUTO ? GT_STRATEGY_TILED_PAD : p.strategy;
+  /* AUTO's tile: its main program's block side (the texels kernel's
+   * where that runs alone). */
+  plan.tile = p.tile;
+  for (int i = GT_MATMUL_SLOTS - 1; i >= 0 && p.strategy == GT_STRATEGY_AUTO; i--)
+    if (p.keys[i].group_cols) plan.tile = p.keys[i].tile;
+  /* The programs in the order of their slots: the texels kernel first. */
+  static const int order[] = {GT_MATMUL_TEXELS, GT_MATMUL_VEC4, GT_MATMUL_MAIN};
+  size_t used = 0;
+  if (p.strategy == GT_STRATEGY_TRUNCATE_B) {
+    used = (size_t)snprintf(plan.kernels, sizeof plan.kernels, "tiled_even %u + simple bands", p.tile);
+  } else {
+    for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
+      const gt_program_key *key = &p.keys[order[i]];
+      if (!key->group_cols || used >= sizeof plan.kernels) continue;
+      char name[48];
+      name_key(key, name, sizeof name);
+      used +=
+          (size_t)snprintf(plan.kernels + used, sizeof plan.kernels - used, "%s%s", used ? " + " : "", name);
+    }
+  }
+  const uint32_t *block = p.blocks.block, *extent = p.blocks.extent;
+  if (used < sizeof plan.kernels && (block[0] < extent[0] || block[1] < extent[1] || block[2] < extent[2]))
+    snprintf(plan.kernels + used, sizeof plan.kernels - used, ", blocks of %ux%ux%u", block[0], block[1],
+             block[2]);
+  snprintf(plan.reason, sizeof plan.reason, "%s", p.reason);
+  *out = plan;
+  return GT_OK;
+}

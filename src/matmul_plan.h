@@ -1,0 +1,100 @@
+/* The plan of a matrix multiply (matmul_plan.c): the operands as bound
+ * views, the blocks the product goes in, the programs it runs, and each
+ * block's route. A pure function of the checked views, the description
+ * and the context's device entry and limits; gt_matmul and
+ * gt_matmul_batched build what it names and run it. */
+#ifndef GT_MATMUL_PLAN_H
+#define GT_MATMUL_PLAN_H
+
+#include "gt_internal.h"
+
+/* One multiply over bound views: m x n results, the K slice [k_begin,
+ * k_end), c = alpha * sum + beta * c; or a series of such multiplies, one
+ * per layer of groups, layer l's views moved on by l * layer_stride. */
+typedef struct gt_product {
+  gt_bound_view a, b, c;
+  uint32_t k_begin, k_end;
+  float alpha, beta;
+  uint32_t layers;          /* 1 = one multiply */
+  uint32_t layer_stride[3]; /* elements between layers' a, b and c */
+} gt_product;
+
+/* The programs a plan may run, one slot each; a key whose group_cols is 0
+ * is not needed. */
+enum {
+  GT_MATMUL_MAIN,   /* the strategy's kernel; AUTO's registers or shared kernel */
+  GT_MATMUL_VEC4,   /* AUTO: the same moving aligned operands as vec4s */
+  GT_MATMUL_SIMPLE, /* TRUNCATE_B's bands and K leftover */
+  GT_MATMUL_TEXELS, /* AUTO: the texels kernel, a and b as texture buffers */
+  GT_MATMUL_SLOTS
+};
+
+/* How one block of the product runs. */
+typedef enum gt_matmul_route {
+  GT_MATMUL_ROUTE_MAIN,          /* the main program, one dispatch */
+  GT_MATMUL_ROUTE_VEC4,          /* the vec4 program, one dispatch */
+  GT_MATMUL_ROUTE_TEXELS,        /* the texels program, a and b as texels */
+  GT_MATMUL_ROUTE_MAIN_AND_BANDS /* TRUNCATE_B: even tiles, SIMPLE on the rest */
+} gt_matmul_route;
+
+/* Everything a multiply runs, decided before anything is built. */
+typedef struct gt_matmul_choices {
+  gt_strategy strategy;    /* the caller's (AUTO stays AUTO: the kernels below) */
+  gt_matmul_kernel kernel; /* AUTO: the kernel of the blocks the texels kernel does not take */
+  uint32_t m, n, k;
+  bool trans_a, trans_b;
+  uint32_t tile, group_rows; /* the tiled strategies' */
+  uint32_t vec4_needs;       /* the GT_VARIANT_VEC4_* a block must allow to run vec4 */
+  bool rebind;               /* operands longer than a storage block: each block binds its own */
+  gt_product whole;          /* the operands, bound unless rebind */
+  gt_block_plan blocks;      /* K slices, work per dispatch, storage blocks */
+  gt_program_key keys[GT_MATMUL_SLOTS];
+  char reason[128]; /* what decided, "; " between reasons */
+  char refusal[96]; /* why no plan exists, when the status says none */
+} gt_matmul_choices;
+
+/* The sizes of op(a) op(b), from views whose fields and shapes
+ * gt__matmul_check passed. */
+void gt__matmul_extent(gt_view a, gt_view b, const gt_matmul_desc *d, uint32_t *m, uint32_t *n, uint32_t *k);
+
+/* gt_matmul's checks of the views' fields, types and shapes (not their
+ * buffers). */
+gt_status gt__matmul_check(const gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_matmul_desc *d);
+
+/* The plan of a multiply of checked views, as one product (layers 1) or
+ * as `layers` products layer_stride elements apart bound as one.
+ * GT_ERR_UNSUPPORTED where the tile, no block or a binding does not fit
+ * the device, GT_ERR_SHAPE_MISMATCH where TILED_EVEN's tile does not
+ * divide the extent; p->refusal says which. Pure: no GL. */
+gt_status gt__matmul_choose(const gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_matmul_desc *d,
+                            uint32_t layers, const uint32_t layer_stride[3], gt_matmul_choices *p);
+
+/* Whether AUTO may run the texels kernel on products of this type and
+ * extent (gt_matmul_batched keeps such layers' texel fit). */
+bool gt__matmul_may_run_texels(const gt_context *ctx, const gt_matmul_desc *d, gt_type type, uint32_t m,
+                               uint32_t n);
+
+/* The block of the plan at `at` (its (m, n, k) origin) as a product of
+ * its own, bound. */
+gt_status gt__matmul_block_at(const gt_context *ctx, const gt_matmul_choices *p, const uint32_t at[3],
+                              gt_product *q);
+
+/* Steps at through the plan's blocks in dispatch order (K innermost);
+ * false after the last. */
+bool gt__matmul_next_block(const gt_matmul_choices *p, uint32_t at[3]);
+
+/* The route of block q of the plan. */
+gt_matmul_route gt__matmul_route(const gt_context *ctx, const gt_matmul_choices *p, const gt_product *q);
+
+/* The section of op(x) at (row, col), as a section of the stored view. */
+gt_bound_view gt__op_section(const gt_bound_view *x, bool trans, uint32_t row, uint32_t col, uint32_t rows,
+                             uint32_t cols);
+
+/* The kernel a context's AUTO multiplies with: `wanted` (the desc's), else
+ * the device entry's; where the entry's does not fit the limits, SHARED
+ * becomes REGISTERS, and TEXELS without texture buffers what SHARED would.
+ * GT_ERR_UNSUPPORTED where `wanted` does not fit; *refusal says why. */
+gt_status gt__matmul_context_kernel(const gt_device_entry *e, const gt_limits *l, gt_matmul_kernel wanted,
+                                    bool texture_buffers, gt_matmul_kernel *out, const char **refusal);
+
+#endif
