@@ -11,81 +11,12 @@
 #include "check.h"
 #include "gt_internal.h"
 #include "harness.h"
+#include "plan_contexts.h"
 
 #include <stdio.h>
 #include <string.h>
 
-enum { MAX_KEYS = 4096 };
-static gt_program_key known[MAX_KEYS];
-static size_t known_count;
-
-static void remember(const gt_program_key *key, void *user) {
-  (void)user;
-  if (known_count < MAX_KEYS) known[known_count++] = *key;
-}
-
-static bool buildable(const gt_program_key *key) {
-  for (size_t i = 0; i < known_count; i++)
-    if (gt__program_same_key(&known[i], key)) return true;
-  return false;
-}
-
-/* A desktop GPU, the ES 3.1 minimums, and the minimums with 4 KiB storage
- * blocks (views of a few thousand elements go in blocks). */
-static gt_limits limits_of(int which) {
-  gt_limits l;
-  memset(&l, 0, sizeof l);
-  if (which == 0) {
-    l.max_shared_bytes = 49152;
-    l.max_invocations = 1024;
-    l.max_group_size[0] = l.max_group_size[1] = 1024;
-    l.max_storage_block_bytes = ((uint64_t)1 << 31) - 1;
-    l.storage_offset_alignment = 16;
-  } else {
-    l.max_shared_bytes = 16384;
-    l.max_invocations = 128;
-    l.max_group_size[0] = l.max_group_size[1] = 128;
-    l.max_storage_block_bytes = which == 1 ? (uint64_t)1 << 27 : 4096;
-    l.storage_offset_alignment = 256;
-  }
-  l.max_group_size[2] = 64;
-  l.max_group_count[0] = l.max_group_count[1] = l.max_group_count[2] = 65535;
-  l.max_storage_blocks = 4;
-  return l;
-}
-
-static void context_for(gt_context *ctx, const gt_device_entry *entry, int limits, gt_strategy transpose) {
-  memset(ctx, 0, sizeof *ctx);
-  ctx->limits = limits_of(limits);
-  ctx->device = entry;
-  ctx->has_atomics = true;
-  gt_context_desc d;
-  memset(&d, 0, sizeof d);
-  d.transpose_strategy = transpose;
-  gt__choose_transpose(ctx, &d);
-}
-
 static uint32_t rng = 2024;
-
-static uint32_t pick_extent(void) {
-  static const uint32_t sides[] = {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100, 128, 129, 200};
-  return sides[gt_test_rand(&rng) % (sizeof sides / sizeof sides[0])];
-}
-
-/* A view of rows x cols: offset and pitch on words or not, 16 bytes or not. */
-static gt_view view_of(GLuint buffer, uint32_t rows, uint32_t cols, gt_type type) {
-  gt_view v = {buffer, 0, rows, cols, 0, type};
-  switch (gt_test_rand(&rng) % 4) {
-  case 0: break;
-  case 1: v.offset = gt_test_rand(&rng) % 7; break;
-  case 2: v.pitch = cols + gt_test_rand(&rng) % 5; break;
-  default:
-    v.offset = 64 * (gt_test_rand(&rng) % 3);
-    v.pitch = (cols + 15) / 16 * 16;
-    break;
-  }
-  return v;
-}
 
 /* The key of a route's program slot is planned. */
 static bool has(const gt_program_key keys[GT_TRANSPOSE_SLOTS], int slot) { return keys[slot].group_cols != 0; }
@@ -150,7 +81,7 @@ static void check_plan(const gt_context *ctx, gt_view src, gt_view dst, const gt
   for (int i = 0; i < GT_TRANSPOSE_SLOTS; i++) {
     if (!has(keys, i)) continue;
     const gt_program_key *k = &keys[i];
-    if (!buildable(k)) {
+    if (!plan_buildable(k)) {
       fprintf(stderr, "%s: no such program: %s tile %u %ux%u variant %x elem %d\n", ctx->device->name,
               gt__kernel_name(k->kernel), k->tile, k->group_cols, k->group_rows, k->variant, (int)k->elem);
       check_failed++;
@@ -190,16 +121,16 @@ static void walk(void) {
   static const uint32_t tiles[] = {0, 8, 16, 32};
   const gt_device_entry *entry;
   for (size_t e = 0; (entry = gt__device_entry_at(e)) != NULL; e++)
-    for (int limits = 0; limits < 3; limits++)
+    for (int limits = 0; limits < PLAN_LIMIT_SETS; limits++)
       for (size_t cs = 0; cs < 2; cs++) {
         gt_context ctx;
-        context_for(&ctx, entry, limits, context_strategies[cs]);
+        CHECK_STATUS(plan_context(&ctx, entry, limits, context_strategies[cs]), GT_OK);
         for (int n = 0; n < 400; n++) {
           gt_type type = (gt_type)gt_test_rand_range(&rng, 1, GT_TYPE_COUNT);
-          uint32_t rows = pick_extent(), cols = pick_extent();
-          gt_view src = view_of(1, rows, cols, type), dst = view_of(2, cols, rows, type);
+          uint32_t rows = plan_extent(&rng), cols = plan_extent(&rng);
+          gt_view src = plan_view(&rng, 1, rows, cols, type), dst = plan_view(&rng, 2, cols, rows, type);
           if (n % 8 == 0) { /* in place: one square view */
-            dst = src = view_of(1, rows, rows, type);
+            dst = src = plan_view(&rng, 1, rows, rows, type);
           }
           gt_transpose_desc d = {strategies[gt_test_rand(&rng) % 6], tiles[gt_test_rand(&rng) % 4]};
           if (n % 2 == 0) d = (gt_transpose_desc){GT_STRATEGY_AUTO, 0};
@@ -212,7 +143,7 @@ static void walk(void) {
 static void expect(const char *renderer, int limits, uint32_t rows, uint32_t cols, uint32_t pitch, gt_type type,
                    bool same, const char *kernels) {
   gt_context ctx;
-  context_for(&ctx, gt__device_entry(renderer), limits, GT_STRATEGY_AUTO);
+  CHECK_STATUS(plan_context(&ctx, gt__device_entry(renderer), limits, GT_STRATEGY_AUTO), GT_OK);
   gt_view src = {1, 0, rows, cols, pitch, type}, dst = {2, 0, cols, rows, 0, type};
   if (same) dst = src;
   gt_plan plan;
@@ -251,8 +182,6 @@ static void named_cases(void) {
 }
 
 int main(void) {
-  gt__program_variants(remember, NULL);
-  CHECK(known_count > 0 && known_count < MAX_KEYS);
   walk();
   named_cases();
   printf("%lu plans checked (%lu in place, %lu in blocks), %lu refused; routes:", plans, in_place, in_blocks,

@@ -1,0 +1,92 @@
+#include "plan_contexts.h"
+
+#include "harness.h"
+#include "matmul_plan.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static gt_limits limits_of(int which) {
+  gt_limits l;
+  memset(&l, 0, sizeof l);
+  if (which == 0) {
+    l.max_shared_bytes = 49152;
+    l.max_invocations = 1024;
+    l.max_group_size[0] = l.max_group_size[1] = 1024;
+    l.max_storage_block_bytes = ((uint64_t)1 << 31) - 1;
+    l.storage_offset_alignment = 16;
+  } else {
+    l.max_shared_bytes = 16384;
+    l.max_invocations = 128;
+    l.max_group_size[0] = l.max_group_size[1] = 128;
+    l.max_storage_block_bytes = which == 1 ? (uint64_t)1 << 27 : 4096;
+    l.storage_offset_alignment = 256;
+  }
+  l.max_group_size[2] = 64;
+  l.max_group_count[0] = l.max_group_count[1] = l.max_group_count[2] = 65535;
+  l.max_storage_blocks = 4;
+  return l;
+}
+
+gt_status plan_context(gt_context *ctx, const gt_device_entry *entry, int limits, gt_strategy transpose) {
+  memset(ctx, 0, sizeof *ctx);
+  ctx->limits = limits_of(limits);
+  ctx->limits.max_dispatch_flops = (uint64_t)1 << entry->dispatch_flops_log2;
+  ctx->device = entry;
+  ctx->has_atomics = true;
+  gt_context_desc d;
+  memset(&d, 0, sizeof d);
+  d.transpose_strategy = transpose;
+  gt__choose_transpose(ctx, &d);
+  bool texture_buffers = limits == 0;
+  if (texture_buffers) {
+    ctx->texel_offset_alignment = 16;
+    ctx->max_texels = (uint64_t)1 << 27;
+  }
+  const char *refusal;
+  return gt__matmul_context_kernel(entry, &ctx->limits, GT_MATMUL_KERNEL_DEVICE, texture_buffers,
+                                   &ctx->matmul_kernel, &refusal);
+}
+
+enum { MAX_KEYS = 4096 };
+static gt_program_key known[MAX_KEYS];
+static size_t known_count;
+
+static void remember(const gt_program_key *key, void *user) {
+  (void)user;
+  if (known_count < MAX_KEYS) known[known_count++] = *key;
+}
+
+bool plan_buildable(const gt_program_key *key) {
+  if (known_count == 0) {
+    gt__program_variants(remember, NULL);
+    if (known_count == 0 || known_count == MAX_KEYS) {
+      fprintf(stderr, "plan_buildable: %zu program keys; the table holds %d\n", known_count, MAX_KEYS);
+      abort();
+    }
+  }
+  for (size_t i = 0; i < known_count; i++)
+    if (gt__program_same_key(&known[i], key)) return true;
+  return false;
+}
+
+uint32_t plan_extent(uint32_t *rng) {
+  static const uint32_t sides[] = {1,  2,  3,  4,  5,  7,  8,   9,   15,  16, 17,
+                                   31, 32, 33, 63, 64, 65, 100, 128, 129, 200};
+  return sides[gt_test_rand(rng) % (sizeof sides / sizeof sides[0])];
+}
+
+gt_view plan_view(uint32_t *rng, GLuint buffer, uint32_t rows, uint32_t cols, gt_type type) {
+  gt_view v = {buffer, 0, rows, cols, 0, type};
+  switch (gt_test_rand(rng) % 4) {
+  case 0: break;
+  case 1: v.offset = gt_test_rand(rng) % 7; break;
+  case 2: v.pitch = cols + gt_test_rand(rng) % 5; break;
+  default:
+    v.offset = 64 * (gt_test_rand(rng) % 3);
+    v.pitch = (cols + 15) / 16 * 16;
+    break;
+  }
+  return v;
+}

@@ -1,0 +1,29 @@
+/* Contexts without GL for the planners' host tests: a device-table entry
+ * with the limits of a desktop GPU, of the ES 3.1 minimums, or of the
+ * minimums with 4 KiB storage blocks; the program keys the library can
+ * build; and generated views. */
+#ifndef GT_PLAN_CONTEXTS_H
+#define GT_PLAN_CONTEXTS_H
+
+#include "gt_internal.h"
+
+enum { PLAN_LIMIT_SETS = 3 };
+
+/* ctx as gt_context_init makes it on entry's device with limit set
+ * `limits` (0 desktop, 1 minimums, 2 minimums with 4 KiB storage blocks;
+ * texture buffers on the desktop only) and the context desc's transpose
+ * strategy. Not GT_OK where the entry's matmul kernel has no fallback. */
+gt_status plan_context(gt_context *ctx, const gt_device_entry *entry, int limits, gt_strategy transpose);
+
+/* Whether the library can build the program of key (the build checks
+ * each such program with glslangValidator). */
+bool plan_buildable(const gt_program_key *key);
+
+/* A view of rows x cols: offset and pitch on words or not, 16 bytes or
+ * not, drawn from *rng. */
+gt_view plan_view(uint32_t *rng, GLuint buffer, uint32_t rows, uint32_t cols, gt_type type);
+
+/* An extent of one side: 1, a few, tile sides and their neighbours. */
+uint32_t plan_extent(uint32_t *rng);
+
+#endif

@@ -1,0 +1,318 @@
+/* The matmul planner (src/matmul_plan.c), on the host: over every
+ * device-table entry, three sets of limits (a desktop GPU with texture
+ * buffers, the ES 3.1 minimums, and storage blocks small enough to cut
+ * views into blocks), every strategy and tile, both transposes, f32 and
+ * half operands, one product or layers of them, and generated views, the
+ * plan keeps its invariants: every program it names is one the library
+ * can build and fits the device, the blocks cover the product exactly
+ * once within the K chunk and the work per dispatch, each block binds and
+ * has its route's program, a vec4 or texels route only where the block's
+ * bindings allow it, and no program is named that no block runs. Then the
+ * context's kernel per entry and a table of expected plans for named
+ * cases. */
+#include "check.h"
+#include "harness.h"
+#include "matmul_plan.h"
+#include "plan_contexts.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static uint32_t rng = 2025;
+
+static bool has(const gt_matmul_choices *p, int slot) { return p->keys[slot].group_cols != 0; }
+
+static bool rows_on_quads(const gt_bound_view *v) {
+  return v->elem_offset % 4 == 0 && v->view.pitch % 4 == 0;
+}
+
+/* What a route asks of block q, checked from the bindings themselves. */
+static void check_route(const gt_context *ctx, const gt_matmul_choices *p, const gt_product *q,
+                        gt_matmul_route r, bool used[GT_MATMUL_SLOTS]) {
+  uint32_t m = q->c.view.rows, n = q->c.view.cols;
+  switch (r) {
+  case GT_MATMUL_ROUTE_MAIN_AND_BANDS:
+    CHECK(has(p, GT_MATMUL_MAIN) && has(p, GT_MATMUL_SIMPLE));
+    used[GT_MATMUL_MAIN] = used[GT_MATMUL_SIMPLE] = true;
+    break;
+  case GT_MATMUL_ROUTE_TEXELS:
+    CHECK(has(p, GT_MATMUL_TEXELS));
+    used[GT_MATMUL_TEXELS] = true;
+    /* Whole texels along every side a texel runs, starts the texture
+     * buffers allow. */
+    CHECK(q->k_begin % 4 == 0 && q->k_end % 4 == 0);
+    CHECK(!p->trans_a || m % 4 == 0);
+    CHECK(p->trans_b || n % 4 == 0);
+    CHECK(q->a.bind_offset % ctx->texel_offset_alignment == 0 && rows_on_quads(&q->a));
+    CHECK(q->b.bind_offset % ctx->texel_offset_alignment == 0 && rows_on_quads(&q->b));
+    break;
+  case GT_MATMUL_ROUTE_VEC4: {
+    CHECK(has(p, GT_MATMUL_VEC4));
+    used[GT_MATMUL_VEC4] = true;
+    uint32_t v = p->keys[GT_MATMUL_VEC4].variant;
+    bool k_whole = q->k_begin % 4 == 0 && q->k_end % 4 == 0;
+    if (v & GT_VARIANT_VEC4_A) CHECK(rows_on_quads(&q->a) && (p->trans_a ? m % 4 == 0 : k_whole));
+    if (v & GT_VARIANT_VEC4_B) CHECK(rows_on_quads(&q->b) && (p->trans_b ? k_whole : n % 4 == 0));
+    if (v & GT_VARIANT_VEC4_C) CHECK(rows_on_quads(&q->c) && n % 4 == 0);
+    break;
+  }
+  case GT_MATMUL_ROUTE_MAIN:
+    CHECK(has(p, GT_MATMUL_MAIN));
+    used[GT_MATMUL_MAIN] = true;
+    break;
+  }
+}
+
+static unsigned long plans, refusals, blocked, routes_seen[GT_MATMUL_ROUTE_MAIN_AND_BANDS + 1];
+
+/* Every program the plan names: buildable, within the device. */
+static void check_keys(const gt_context *ctx, const gt_matmul_choices *p, bool half, uint32_t layers) {
+  const gt_limits *l = &ctx->limits;
+  for (int i = 0; i < GT_MATMUL_SLOTS; i++) {
+    if (!has(p, i)) continue;
+    const gt_program_key *k = &p->keys[i];
+    if (!plan_buildable(k)) {
+      fprintf(stderr, "%s: no such program: %s tile %u %ux%u variant %x\n", ctx->device->name,
+              gt__kernel_name(k->kernel), k->tile, k->group_cols, k->group_rows, k->variant);
+      check_failed++;
+    }
+    CHECK(k->group_cols * k->group_rows <= l->max_invocations);
+    CHECK(k->group_cols <= l->max_group_size[0] && k->group_rows <= l->max_group_size[1]);
+    bool barriers = k->kernel == GT_KERNEL_MATMUL_TILED || k->kernel == GT_KERNEL_MATMUL_BLOCKED_SHARED;
+    uint32_t budget = ctx->device->barrier_invocations ? ctx->device->barrier_invocations : 256;
+    if (barriers) CHECK(k->group_cols * k->group_rows <= budget);
+    if (k->kernel == GT_KERNEL_MATMUL_BLOCKED_SHARED) CHECK(gt__shared_kernel_fits(l));
+    CHECK(((k->variant & GT_VARIANT_TRANS_A) != 0) == p->trans_a);
+    CHECK(((k->variant & GT_VARIANT_TRANS_B) != 0) == p->trans_b);
+    CHECK(((k->variant & GT_VARIANT_BATCHED) != 0) == (layers > 1));
+    CHECK(((k->variant & GT_VARIANT_HALF) != 0) == half);
+    if (half)
+      CHECK(k->kernel != GT_KERNEL_MATMUL_TEXELS && !(k->variant & (GT_VARIANT_VEC4_A | GT_VARIANT_VEC4_B)));
+    bool registers = k->kernel == GT_KERNEL_MATMUL_BLOCKED;
+    if (registers && ctx->device->scalar_loads)
+      CHECK(!(k->variant & (GT_VARIANT_VEC4_A | GT_VARIANT_VEC4_B | GT_VARIANT_VEC4_C)));
+    if (registers)
+      CHECK(((k->variant & GT_VARIANT_K1) != 0) == (ctx->matmul_kernel == GT_MATMUL_KERNEL_REGISTERS_K1));
+    if (k->variant & GT_VARIANT_K1) CHECK(!(k->variant & gt__vec4_along_k(k->variant)));
+  }
+}
+
+/* The blocks cover m x n x k once, each within the K chunk and the work
+ * per dispatch, and bind; each has its route's programs; no program is
+ * named that no block runs (the texels kernel excepted). */
+static void check_blocks(const gt_context *ctx, const gt_matmul_choices *p, const gt_matmul_desc *d) {
+  const uint32_t *block = p->blocks.block;
+  CHECK(block[2] <= GT_MATMUL_K_CHUNK);
+  bool cut = block[0] < p->m || block[1] < p->n || block[2] < p->k;
+  if (cut) blocked++;
+  if (cut && p->blocks.max_work) CHECK(2ull * block[0] * block[1] * block[2] <= p->blocks.max_work);
+  if (d->strategy == GT_STRATEGY_TILED_EVEN)
+    for (int i = 0; i < 3; i++)
+      CHECK(block[i] % p->tile == 0);
+  uint64_t volume = 0;
+  bool used[GT_MATMUL_SLOTS] = {false};
+  uint32_t at[3] = {0, 0, 0};
+  do {
+    gt_product q;
+    gt_status s = gt__matmul_block_at(ctx, p, at, &q);
+    CHECK_STATUS(s, GT_OK);
+    if (s != GT_OK) return;
+    CHECK(q.c.view.rows == gt__min_u32(block[0], p->m - at[0]) &&
+          q.c.view.cols == gt__min_u32(block[1], p->n - at[1]));
+    volume += (uint64_t)q.c.view.rows * q.c.view.cols * (q.k_end - q.k_begin);
+    gt_matmul_route r = gt__matmul_route(ctx, p, &q);
+    routes_seen[r]++;
+    check_route(ctx, p, &q, r, used);
+  } while (gt__matmul_next_block(p, at));
+  CHECK(volume == (uint64_t)p->m * p->n * p->k);
+  for (int i = 0; i < GT_MATMUL_SLOTS; i++)
+    if (i != GT_MATMUL_TEXELS && has(p, i) && !used[i]) {
+      fprintf(stderr, "%s: slot %d named, no block runs it\n", ctx->device->name, i);
+      check_failed++;
+    }
+}
+
+static void check_plan(const gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_matmul_desc *d,
+                       uint32_t layers, const uint32_t stride[3]) {
+  CHECK_STATUS(gt__matmul_check(ctx, a, b, c, d), GT_OK);
+  gt_matmul_choices p;
+  gt_status s = gt__matmul_choose(ctx, a, b, c, d, layers, stride, &p);
+  if (s != GT_OK) {
+    refusals++;
+    CHECK(s == GT_ERR_UNSUPPORTED || s == GT_ERR_SHAPE_MISMATCH);
+    CHECK(p.refusal[0] != '\0');
+    if (s == GT_ERR_SHAPE_MISMATCH) CHECK(d->strategy == GT_STRATEGY_TILED_EVEN);
+    return;
+  }
+  plans++;
+  CHECK(p.reason[0] != '\0');
+  CHECK(p.m == c.rows && p.n == c.cols && p.k == (d->trans_a ? a.rows : a.cols));
+  CHECK(p.strategy == d->strategy);
+  if (d->strategy == GT_STRATEGY_TILED_EVEN)
+    CHECK(p.m % p.tile == 0 && p.n % p.tile == 0 && p.k % p.tile == 0);
+  if (d->strategy == GT_STRATEGY_AUTO) CHECK(!has(&p, GT_MATMUL_SIMPLE));
+  if (d->strategy != GT_STRATEGY_AUTO) CHECK(!has(&p, GT_MATMUL_VEC4) && !has(&p, GT_MATMUL_TEXELS));
+  CHECK(has(&p, GT_MATMUL_MAIN) || has(&p, GT_MATMUL_VEC4) || has(&p, GT_MATMUL_TEXELS));
+  check_keys(ctx, &p, a.type == GT_F16, layers);
+  check_blocks(ctx, &p, d);
+}
+
+/* Generated products on every entry and limit set. */
+static void walk(void) {
+  static const gt_strategy strategies[] = {GT_STRATEGY_AUTO, GT_STRATEGY_SIMPLE, GT_STRATEGY_TILED_EVEN,
+                                           GT_STRATEGY_TILED_PAD, GT_STRATEGY_TRUNCATE_B};
+  static const uint32_t tiles[] = {0, 8, 16, 32};
+  const gt_device_entry *entry;
+  for (size_t e = 0; (entry = gt__device_entry_at(e)) != NULL; e++)
+    for (int limits = 0; limits < PLAN_LIMIT_SETS; limits++) {
+      gt_context ctx;
+      CHECK_STATUS(plan_context(&ctx, entry, limits, GT_STRATEGY_AUTO), GT_OK);
+      for (int i = 0; i < 300; i++) {
+        uint32_t m = plan_extent(&rng), n = plan_extent(&rng), k = plan_extent(&rng);
+        if (i % 10 == 0 && limits < 2) k = GT_MATMUL_K_CHUNK + 1 + gt_test_rand(&rng) % 200; /* K slices */
+        gt_matmul_desc d = {strategies[gt_test_rand(&rng) % 5],
+                            tiles[gt_test_rand(&rng) % 4],
+                            gt_test_rand(&rng) % 2,
+                            gt_test_rand(&rng) % 2,
+                            false,
+                            0,
+                            0};
+        if (i % 2 == 0) d.strategy = GT_STRATEGY_AUTO, d.tile = 0;
+        bool half = gt_test_rand(&rng) % 4 == 0;
+        gt_type t = half ? GT_F16 : GT_F32, tc = half && gt_test_rand(&rng) % 2 ? GT_F16 : GT_F32;
+        gt_view a = d.trans_a ? plan_view(&rng, 1, k, m, t) : plan_view(&rng, 1, m, k, t);
+        gt_view b = d.trans_b ? plan_view(&rng, 2, n, k, t) : plan_view(&rng, 2, k, n, t);
+        gt_view c = plan_view(&rng, 3, m, n, tc);
+        static const uint32_t unmoved[3];
+        check_plan(&ctx, a, b, c, &d, 1, unmoved);
+        /* Layers of products, each a span apart (rounded to 4 elements). */
+        if (i % 5 == 0) {
+          uint32_t stride[3] = {(uint32_t)(gt__view_span(a) + 3) / 4 * 4,
+                                (uint32_t)(gt__view_span(b) + 3) / 4 * 4,
+                                (uint32_t)(gt__view_span(c) + 3) / 4 * 4};
+          check_plan(&ctx, a, b, c, &d, 3, stride);
+        }
+      }
+    }
+}
+
+/* The kernel a context's AUTO runs, per entry and limits. */
+static void context_kernels(void) {
+  const gt_device_entry *entry;
+  for (size_t e = 0; (entry = gt__device_entry_at(e)) != NULL; e++)
+    for (int limits = 0; limits < PLAN_LIMIT_SETS; limits++) {
+      gt_context ctx;
+      CHECK_STATUS(plan_context(&ctx, entry, limits, GT_STRATEGY_AUTO), GT_OK);
+      gt_matmul_kernel k = ctx.matmul_kernel;
+      CHECK(k != GT_MATMUL_KERNEL_DEVICE);
+      if (k == GT_MATMUL_KERNEL_SHARED) CHECK(gt__shared_kernel_fits(&ctx.limits));
+      if (k == GT_MATMUL_KERNEL_TEXELS) CHECK(limits == 0);
+      /* The entry's own where it fits. */
+      bool fits = entry->matmul_kernel == GT_MATMUL_KERNEL_SHARED   ? gt__shared_kernel_fits(&ctx.limits)
+                  : entry->matmul_kernel == GT_MATMUL_KERNEL_TEXELS ? limits == 0
+                                                                    : true;
+      CHECK(fits == (k == entry->matmul_kernel));
+    }
+  /* A kernel the desc asks for and the device cannot run is refused. */
+  gt_context ctx;
+  CHECK_STATUS(plan_context(&ctx, gt__device_entry("NVIDIA"), 1, GT_STRATEGY_AUTO), GT_OK);
+  gt_matmul_kernel k;
+  const char *refusal = NULL;
+  CHECK_STATUS(
+      gt__matmul_context_kernel(ctx.device, &ctx.limits, GT_MATMUL_KERNEL_SHARED, true, &k, &refusal),
+      GT_ERR_UNSUPPORTED);
+  CHECK(refusal != NULL);
+  CHECK_STATUS(
+      gt__matmul_context_kernel(ctx.device, &ctx.limits, GT_MATMUL_KERNEL_TEXELS, false, &k, &refusal),
+      GT_ERR_UNSUPPORTED);
+  CHECK_STATUS(
+      gt__matmul_context_kernel(ctx.device, &ctx.limits, GT_MATMUL_KERNEL_REGISTERS_K1, false, &k, &refusal),
+      GT_OK);
+  CHECK(k == GT_MATMUL_KERNEL_REGISTERS_K1);
+}
+
+/* What AUTO (or d) plans in named cases, as gt_matmul_plan tells it. */
+static void expect(const char *renderer, int limits, uint32_t m, uint32_t n, uint32_t k, gt_type type,
+                   const gt_matmul_desc *d, const char *kernels) {
+  gt_context ctx;
+  CHECK_STATUS(plan_context(&ctx, gt__device_entry(renderer), limits, GT_STRATEGY_AUTO), GT_OK);
+  gt_view a = {1, 0, m, k, 0, type}, b = {2, 0, k, n, 0, type}, c = {3, 0, m, n, 0, GT_F32};
+  gt_plan plan;
+  gt_status s = gt_matmul_plan(&ctx, a, b, c, d, &plan);
+  CHECK_STATUS(s, GT_OK);
+  if (s == GT_OK && strcmp(plan.kernels, kernels) != 0) {
+    fprintf(stderr, "%s %ux%ux%u type %d: plans \"%s\" (%s); expected \"%s\"\n", renderer, m, n, k, (int)type,
+            plan.kernels, plan.reason, kernels);
+    check_failed++;
+  } else {
+    check_passed++;
+  }
+  if (s == GT_OK) CHECK(plan.strategy != GT_STRATEGY_AUTO && plan.tile != 0 && plan.reason[0] != '\0');
+}
+
+static void named_cases(void) {
+  /* NVIDIA: the shared kernel from 64 blocks of 128x128 in c, the
+   * registers kernel below (docs/performance.md); aligned operands as
+   * vec4s; K past 4096 in slices. */
+  expect("NVIDIA H100", 0, 4096, 4096, 4096, GT_F32, NULL, "shared 128 vec4 a,b,c");
+  expect("NVIDIA H100", 0, 1024, 1024, 1024, GT_F32, NULL, "shared 128 vec4 a,b,c");
+  expect("NVIDIA H100", 0, 512, 512, 512, GT_F32, NULL, "registers 32 vec4 a,b,c");
+  expect("NVIDIA H100", 0, 4099, 4097, 4101, GT_F32, NULL, "shared 128, blocks of 4099x4097x2176");
+  expect("NVIDIA H100", 0, 4096, 4096, 4096, GT_F16, NULL, "shared 128 vec4 c");
+  /* llvmpipe: the texels kernel where a and b are whole texels; the
+   * fallback where not; halves never. */
+  expect("llvmpipe (LLVM 15.0.6, 256 bits)", 0, 1024, 1024, 1024, GT_F32, NULL, "texels 64");
+  expect("llvmpipe (LLVM 15.0.6, 256 bits)", 0, 1023, 1025, 1027, GT_F32, NULL, "texels 64 + shared 128, blocks of 1023x384x1027");
+  expect("llvmpipe (LLVM 15.0.6, 256 bits)", 0, 256, 256, 256, GT_F16, NULL, "registers 32 vec4 c");
+  /* Without texture buffers (the minimums): the registers kernel. */
+  expect("llvmpipe (LLVM 15.0.6, 256 bits)", 1, 256, 256, 256, GT_F32, NULL, "registers 32 vec4 a,b,c");
+  /* Mali and Adreno: one k a step, quads only across K; V3D: scalar. */
+  expect("Mali-G52", 1, 256, 256, 256, GT_F32, NULL, "registers_k1 32 vec4 b,c");
+  expect("FD630", 1, 256, 256, 256, GT_F32, NULL, "registers_k1 32 vec4 b,c");
+  expect("V3D 4.2", 1, 256, 256, 256, GT_F32, NULL, "registers_k1 32");
+  /* The caller's strategies. */
+  gt_matmul_desc truncate_b = {GT_STRATEGY_TRUNCATE_B, 16, false, false, false, 0, 0};
+  expect("NVIDIA H100", 0, 100, 100, 100, GT_F32, &truncate_b, "tiled_even 16 + simple bands");
+  gt_matmul_desc pad = {GT_STRATEGY_TILED_PAD, 0, false, false, false, 0, 0};
+  expect("FD630", 1, 100, 100, 100, GT_F32, &pad, "tiled_pad 16");
+  /* Views longer than a storage block go in blocks: 4 KiB blocks at
+   * 256-byte alignment bind 960 elements. */
+  expect("NVIDIA H100", 2, 200, 200, 200, GT_F32, NULL, "registers 32 vec4 a,b,c, blocks of 4x200x4");
+}
+
+/* gt_matmul_plan's own checks: the statuses gt_matmul gives. */
+static void refusals_of_plan(void) {
+  gt_context ctx;
+  CHECK_STATUS(plan_context(&ctx, gt__device_entry("NVIDIA"), 0, GT_STRATEGY_AUTO), GT_OK);
+  gt_view a = {1, 0, 64, 32, 0, GT_F32}, b = {2, 0, 32, 48, 0, GT_F32}, c = {3, 0, 64, 48, 0, GT_F32};
+  gt_plan plan;
+  memset(&plan, 0x5a, sizeof plan);
+  gt_view wrong = c;
+  wrong.cols = 47;
+  CHECK_STATUS(gt_matmul_plan(&ctx, a, b, wrong, NULL, &plan), GT_ERR_SHAPE_MISMATCH);
+  CHECK(plan.tile == 0x5a5a5a5au); /* untouched on error */
+  gt_matmul_desc even = {GT_STRATEGY_TILED_EVEN, 32, false, false, false, 0, 0};
+  CHECK_STATUS(gt_matmul_plan(&ctx, a, b, c, &even, &plan), GT_ERR_SHAPE_MISMATCH);
+  gt_matmul_desc bad_tile = {GT_STRATEGY_TILED_PAD, 12, false, false, false, 0, 0};
+  CHECK_STATUS(gt_matmul_plan(&ctx, a, b, c, &bad_tile, &plan), GT_ERR_INVALID_ARGUMENT);
+  CHECK_STATUS(gt_matmul_plan(NULL, a, b, c, NULL, &plan), GT_ERR_INVALID_ARGUMENT);
+  CHECK_STATUS(gt_matmul_plan(&ctx, a, b, c, NULL, NULL), GT_ERR_INVALID_ARGUMENT);
+  gt_view u8 = a;
+  u8.type = GT_U8;
+  CHECK_STATUS(gt_matmul_plan(&ctx, u8, u8, c, NULL, &plan), GT_ERR_SHAPE_MISMATCH);
+}
+
+int main(void) {
+  walk();
+  context_kernels();
+  named_cases();
+  refusals_of_plan();
+  printf("%lu plans checked (%lu cut into blocks), %lu refused; routes:", plans, blocked, refusals);
+  for (int r = 0; r <= GT_MATMUL_ROUTE_MAIN_AND_BANDS; r++)
+    printf(" %lu", routes_seen[r]);
+  printf("\n");
+  /* The walk reaches every route. */
+  for (int r = 0; r <= GT_MATMUL_ROUTE_MAIN_AND_BANDS; r++)
+    CHECK(routes_seen[r] > 0);
+  return CHECK_SUMMARY();
+}
