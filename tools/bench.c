@@ -187,7 +187,6 @@ static double bench_copy(gt_context *ctx, const tool_bench_options *o, GLuint sr
   return r->ms;
 }
 
-
 static int bench_transpose_case(gt_context *ctx, const tool_bench_options *o, uint32_t rows, uint32_t cols,
                                 double *scratch) {
   static const gt_strategy strategies[] = {GT_STRATEGY_SIMPLE,     GT_STRATEGY_TILED_EVEN,
@@ -511,14 +510,15 @@ static int bench_matmul_case(gt_context *ctx, const tool_bench_options *o, uint3
   }
   for (size_t s = 0; s < sizeof strategies / sizeof strategies[0]; s++) {
     if (!strategy_wanted(o, strategies[s])) continue;
-    gt_matmul_kernel kernel = gt_matmul_auto_kernel(ctx, m, n);
-    const char *name = strategies[s] != GT_STRATEGY_AUTO         ? gt_strategy_name(strategies[s])
-                       : kernel == GT_MATMUL_KERNEL_SHARED       ? "auto=shared"
-                       : kernel == GT_MATMUL_KERNEL_TEXELS       ? "auto=texels"
-                       : kernel == GT_MATMUL_KERNEL_REGISTERS_K1 ? "auto=registers_k1"
-                                                                 : "auto=registers";
-    tool_result *r = add_result("matmul", name, "f32", m, n, k);
     args.m = (gt_matmul_desc){strategies[s], o->tile, o->trans_a, o->trans_b, false, 0, 0};
+    gt_plan plan;
+    char name[sizeof plan.kernels + 8];
+    if (strategies[s] == GT_STRATEGY_AUTO &&
+        gt_matmul_plan(ctx, args.a, args.b, args.c, &args.m, &plan) == GT_OK)
+      snprintf(name, sizeof name, "auto=%s", plan.kernels);
+    else
+      snprintf(name, sizeof name, "%s", gt_strategy_name(strategies[s]));
+    tool_result *r = add_result("matmul", name, "f32", m, n, k);
     gt_status st = tool_time_median(ctx, run_matmul, &args, o->reps, scratch, &r->ms);
     bool refused = strategies[s] == GT_STRATEGY_TILED_EVEN && st == GT_ERR_SHAPE_MISMATCH;
     if (st == GT_OK && o->verify) {

@@ -73,8 +73,9 @@ static int cmd_info(bool min_limits, gt_matmul_kernel kernel) {
   bool flushes = false;
   gt_status probed = gt_context_flushes_denormals(ctx, &flushes);
   printf("f32 denormals:         %s%s\n",
-         probed != GT_OK ? "unknown, the probe failed: " : flushes ? "flushed to zero (sums below 2^-126 count as 0)"
-                                                                    : "kept",
+         probed != GT_OK ? "unknown, the probe failed: "
+         : flushes       ? "flushed to zero (sums below 2^-126 count as 0)"
+                         : "kept",
          probed != GT_OK ? gt_status_string(probed) : "");
   printf("limits%s\n", min_limits ? " (clamped to the ES 3.1 minimums):" : ":");
   printf("  shared memory:       %u bytes\n", l.max_shared_bytes);
@@ -117,6 +118,23 @@ static int cmd_info(bool min_limits, gt_matmul_kernel kernel) {
          : chosen == GT_MATMUL_KERNEL_REGISTERS_K1
              ? "4x4 per invocation in registers, one k per step, no shared memory"
              : "4x4 per invocation in registers, no shared memory");
+  /* The library's own plan for a few products (gt_matmul_plan). */
+  static const struct {
+    uint32_t m, n, k;
+    gt_type type;
+  } products[] = {{512, 512, 512, GT_F32},
+                  {4096, 4096, 4096, GT_F32},
+                  {4099, 4097, 4101, GT_F32},
+                  {4096, 4096, 4096, GT_F16}};
+  for (size_t i = 0; i < sizeof products / sizeof products[0]; i++) {
+    uint32_t m = products[i].m, n = products[i].n, k = products[i].k;
+    gt_view a = {1, 0, m, k, 0, products[i].type}, b = {2, 0, k, n, 0, products[i].type};
+    gt_view c = {3, 0, m, n, 0, GT_F32};
+    gt_plan plan;
+    if (gt_matmul_plan(ctx, a, b, c, NULL, &plan) == GT_OK)
+      printf("    %ux%ux%u %-4s %s (%s)\n", m, n, k, tool_type_name(products[i].type), plan.kernels,
+             plan.reason);
+  }
   tool_close(&egl, ctx);
   return 0;
 }

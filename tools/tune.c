@@ -33,22 +33,25 @@ static gt_status run_matmul(gt_context *ctx, const void *p) {
   return gt_matmul(ctx, m->a, m->b, m->c, NULL);
 }
 
-/* Median ms of one transpose candidate at rows x cols into *ms. */
+/* Median ms of one transpose candidate at rows x cols into *ms, and what
+ * the library plans for it. */
 static gt_status time_transpose(gt_context *ctx, const candidate *c, uint32_t rows, uint32_t cols,
-                                unsigned reps, double *scratch, double *ms) {
+                                unsigned reps, double *scratch, double *ms, gt_plan *plan) {
   size_t n = (size_t)rows * cols;
   GLuint s = tool_buffer(n, NULL), d = tool_buffer(n, NULL);
   transpose_args a = {{s, 0, rows, cols, 0, GT_F32}, {d, 0, cols, rows, 0, GT_F32}, {c->strategy, c->tile}};
-  gt_status status = tool_time_median(ctx, run_transpose, &a, reps, scratch, ms);
+  gt_status status = gt_transpose_plan(ctx, a.src, a.dst, &a.d, plan);
+  if (status == GT_OK) status = tool_time_median(ctx, run_transpose, &a, reps, scratch, ms);
   glDeleteBuffers(1, &s);
   glDeleteBuffers(1, &d);
   return status;
 }
 
-/* Median ms of matmul's AUTO with the given kernel at n x n x k into *ms;
- * GT_ERR_UNSUPPORTED when the kernel does not fit the device. */
+/* Median ms of matmul's AUTO with the given kernel at n x n x k into *ms,
+ * and what the library plans for it; GT_ERR_UNSUPPORTED when the kernel
+ * does not fit the device. */
 static gt_status time_matmul(gt_matmul_kernel kernel, bool min_limits, uint32_t n, uint32_t k, unsigned reps,
-                             double *scratch, double *ms) {
+                             double *scratch, double *ms, gt_plan *plan) {
   gt_context_desc desc;
   memset(&desc, 0, sizeof desc);
   desc.min_limits = min_limits;
@@ -64,7 +67,8 @@ static gt_status time_matmul(gt_matmul_kernel kernel, bool min_limits, uint32_t 
       ones[i] = 1.0f;
     GLuint a = tool_buffer(words, ones), b = tool_buffer(words, ones), c = tool_buffer(words, NULL);
     matmul_args m = {{a, 0, n, k, 0, GT_F32}, {b, 0, k, n, 0, GT_F32}, {c, 0, n, n, 0, GT_F32}};
-    status = tool_time_median(ctx, run_matmul, &m, reps, scratch, ms);
+    status = gt_matmul_plan(ctx, m.a, m.b, m.c, NULL, plan);
+    if (status == GT_OK) status = tool_time_median(ctx, run_matmul, &m, reps, scratch, ms);
     GLuint names[3] = {a, b, c};
     glDeleteBuffers(3, names);
   }
@@ -135,9 +139,10 @@ int tool_tune(const tool_tune_options *o) {
   for (unsigned i = 0; i < count; i++) {
     candidate *c = &cands[i];
     double ms[2];
+    gt_plan plans[2];
     gt_status st = GT_OK;
     for (int z = 0; z < 2 && st == GT_OK; z++) {
-      st = time_transpose(ctx, c, sizes[z][0], sizes[z][1], o->reps, scratch, &ms[z]);
+      st = time_transpose(ctx, c, sizes[z][0], sizes[z][1], o->reps, scratch, &ms[z], &plans[z]);
       if (st == GT_OK) c->ms += ms[z];
     }
     char name[32];
@@ -152,6 +157,7 @@ int tool_tune(const tool_tune_options *o) {
     }
     printf("  %-20s %9.3f ms  %9.3f ms\n", name, ms[0], ms[1]);
     if (c->strategy == GT_STRATEGY_AUTO) {
+      printf("    ran: %s | %s\n", plans[0].kernels, plans[1].kernels);
       auto_ms = c->ms;
       continue;
     }
@@ -175,12 +181,13 @@ int tool_tune(const tool_tune_options *o) {
   int fastest = -1;
   for (int i = 0; i < 4; i++) {
     double ms = -1;
-    gt_status st = time_matmul(kernels[i], o->min_limits, n, k, o->reps, scratch, &ms);
+    gt_plan plan;
+    gt_status st = time_matmul(kernels[i], o->min_limits, n, k, o->reps, scratch, &ms, &plan);
     if (st != GT_OK) {
       failed |= print_no_time(names[i], st);
       continue;
     }
-    printf("  %-20s %9.3f ms  %8.1f GFLOP/s\n", names[i], ms, flop / ms / 1e6);
+    printf("  %-20s %9.3f ms  %8.1f GFLOP/s  ran: %s\n", names[i], ms, flop / ms / 1e6, plan.kernels);
     if (fastest < 0 || ms < fastest_ms) fastest = i, fastest_ms = ms;
   }
   failed |= best == NULL || fastest < 0;
