@@ -90,3 +90,15 @@ gt_view plan_view(uint32_t *rng, GLuint buffer, uint32_t rows, uint32_t cols, gt
   }
   return v;
 }
+
+bool plan_is(gt_status s, const gt_plan *plan, const char *what, const char *kernels) {
+  if (s != GT_OK) {
+    fprintf(stderr, "%s: %s; expected the plan \"%s\"\n", what, gt_status_string(s), kernels);
+    return false;
+  }
+  if (strcmp(plan->kernels, kernels) != 0) {
+    fprintf(stderr, "%s: plans \"%s\" (%s); expected \"%s\"\n", what, plan->kernels, plan->reason, kernels);
+    return false;
+  }
+  return true;
+}

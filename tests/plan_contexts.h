@@ -26,4 +26,8 @@ gt_view plan_view(uint32_t *rng, GLuint buffer, uint32_t rows, uint32_t cols, gt
 /* An extent of one side: 1, a few, tile sides and their neighbours. */
 uint32_t plan_extent(uint32_t *rng);
 
+/* Whether a plan function's answer (s, *plan) is GT_OK with these
+ * kernels; else says so on stderr, naming the case `what`. */
+bool plan_is(gt_status s, const gt_plan *plan, const char *what, const char *kernels);
+
 #endif
