@@ -312,7 +312,7 @@ typedef struct fz_context {
   gt_limits limits;
   uint32_t default_tile;
   gt_strategy auto_strategy;
-  bool atomics; /* without them, calls that write parts of words may be refused */
+  bool atomics;                    /* without them, calls that write parts of words may be refused */
   fz_kernel kernels[KERNEL_TABLE]; /* the live ones, in no order */
   gt_kernel_id persistent[KERNEL_TABLE];
   uint32_t persistent_count;
@@ -815,6 +815,28 @@ typedef struct expect {
 static void must(expect *e, gt_status s) { e->must |= BIT(s); }
 static void may(expect *e, gt_status s) { e->may |= BIT(s); }
 
+/* The plan functions answer, with no GL, what their operation checks
+ * before it looks at the buffers: a refusal there is the operation's own
+ * status (unless the context check, which comes first in the operation,
+ * fails), and leaves the plan unwritten; a plan names what runs. */
+static const unsigned char plan_poison = 0xA5;
+
+static void check_plan(const char *what, gt_status planned, const gt_plan *plan, gt_status s) {
+  const unsigned char *bytes = (const unsigned char *)plan;
+  if (planned != GT_OK) {
+    for (size_t i = 0; i < sizeof *plan; i++)
+      if (bytes[i] != plan_poison) die("%s refused (%s) but wrote its plan", what, gt_status_string(planned));
+    if (s != planned && s != GT_ERR_CONTEXT_LOST && s != GT_ERR_NO_CONTEXT)
+      die("%s refused with %s; the operation returned %s", what, gt_status_string(planned),
+          gt_status_string(s));
+    return;
+  }
+  if (plan->strategy == GT_STRATEGY_AUTO || plan->kernels[0] == '\0' || plan->reason[0] == '\0' ||
+      memchr(plan->kernels, '\0', sizeof plan->kernels) == NULL ||
+      memchr(plan->reason, '\0', sizeof plan->reason) == NULL)
+    die("%s: a plan without its strategy, kernels or reason", what);
+}
+
 static void check_status(const char *what, const gt_context *g, gt_status s, expect e) {
   if (in.no_context && g != NULL) {
     /* The context check comes first, but an argument the model refuses
@@ -1119,7 +1141,8 @@ static gt_view place(reader *r, int b, uint32_t rows, uint32_t cols, gt_type typ
     uint32_t room = (uint32_t)(capacity - span);
     uint32_t hi = u8(r);
     v.offset = (size_t)((hi << 8 | u8(r)) % (room + 1));
-    if (k & 4) v.offset = v.offset / (64 * 4 / size_of(type)) * (64 * 4 / size_of(type)); /* 256-byte aligned */
+    if (k & 4)
+      v.offset = v.offset / (64 * 4 / size_of(type)) * (64 * 4 / size_of(type)); /* 256-byte aligned */
   }
   return v;
 }
@@ -1616,9 +1639,13 @@ static void op_transpose(reader *r) {
   }
   trace("gt_transpose(%s, %s, %s, desc %s{%d, %u})", c ? c->name : "NULL", view_text(src), view_text(dst),
         null_desc ? "NULL " : "", (int)d.strategy, d.tile);
+  gt_plan plan;
+  memset(&plan, plan_poison, sizeof plan);
+  gt_status planned = gt_transpose_plan(g, src, dst, dp, &plan);
   begin_call();
   gt_status s = gt_transpose(g, src, dst, dp);
   end_call();
+  check_plan("gt_transpose_plan", planned, &plan, s);
   count(OP_TRANSPOSE, s);
   narrow_ok += s == GT_OK && size_of(src.type) < 4;
   check_status("gt_transpose", g, s, e);
@@ -1827,9 +1854,13 @@ static void op_matmul(reader *r, bool batched) {
         c ? c->name : "NULL", view_text(a), view_text(b), view_text(cv), batch.count, batch.stride_a,
         batch.stride_b, batch.stride_c, null_desc ? "NULL " : "", (int)d.strategy, d.tile, d.trans_a,
         d.trans_b, d.scale, (double)d.alpha, (double)d.beta);
+  gt_plan plan;
+  memset(&plan, plan_poison, sizeof plan);
+  gt_status planned = batched ? GT_OK : gt_matmul_plan(g, a, b, cv, dp, &plan);
   begin_call();
   gt_status s = batched ? gt_matmul_batched(g, a, b, cv, batch, dp) : gt_matmul(g, a, b, cv, dp);
   end_call();
+  if (!batched) check_plan("gt_matmul_plan", planned, &plan, s);
   count(batched ? OP_MATMUL_BATCHED : OP_MATMUL, s);
   narrow_ok += s == GT_OK && size_of(a.type) < 4;
   check_status(name, g, s, e);
@@ -1894,7 +1925,8 @@ static void op_transfer(reader *r, bool write) {
   expect e = {0, 0};
   model_transfer(c, v, null_host ? NULL : host, hp, &e);
   uint64_t extent = 0;
-  if (e.must == 0 && (!host_extent(v, hp, &extent) || extent > (HOST_WORDS * 4 - misalign) / size_of(v.type))) {
+  if (e.must == 0 &&
+      (!host_extent(v, hp, &extent) || extent > (HOST_WORDS * 4 - misalign) / size_of(v.type))) {
     /* A valid call must not run past the host array: the caller's side of
      * the contract. */
     hp = 0;
@@ -1926,7 +1958,8 @@ static void op_transfer(reader *r, bool write) {
     for (uint32_t row = 0; row < v.rows; row++)
       for (uint32_t col = 0; col < v.cols; col++) {
         size_t at = ((size_t)row * pitch + col) * size;
-        unsigned char *want = bytes_of(write ? want_words[b] : fx.buf[b].shadow) + element(v, row, col) * size;
+        unsigned char *want =
+            bytes_of(write ? want_words[b] : fx.buf[b].shadow) + element(v, row, col) * size;
         if (write) {
           memcpy(want, host + at, size);
         } else {
