@@ -1,6 +1,7 @@
-/* Image windows: validation against the texture they name, aliasing, and
- * transposes and quarter turns through imageLoad / imageStore. */
-#include "gt_internal.h"
+/* Image windows: validation against the texture they name, the plan
+ * (image_plan.c), aliasing, and transposes and quarter turns through
+ * imageLoad / imageStore. */
+#include "image_plan.h"
 
 static GLenum internal_format(gt_format f) {
 #define GT__GL_FORMAT_CASE(format, name, gl)                                                                 \
@@ -78,25 +79,12 @@ static gt_status image_op(gt_context *ctx, gt_image src, gt_image dst, uint32_t 
   GT__CHECK(swaps ? dst.width == src.height && dst.height == src.width
                   : dst.width == src.width && dst.height == src.height,
             GT_ERR_SHAPE_MISMATCH);
-  uint32_t tile = d->tile ? d->tile : ctx->default_tile;
-  /* AUTO runs the context's transpose choice as far as images have it:
-   * SIMPLE stays SIMPLE; any tiled choice (TRUNCATE_A and TRUNCATE_B
-   * included, which have no image kernels) runs TILED_PAD, or TILED_EVEN
-   * where the tile divides both extents, as gt_transpose's AUTO does. */
-  gt_strategy strategy = d->strategy;
-  if (strategy == GT_STRATEGY_AUTO) {
-    bool even = src.width % tile == 0 && src.height % tile == 0;
-    strategy = ctx->auto_strategy == GT_STRATEGY_SIMPLE ? GT_STRATEGY_SIMPLE
-               : even                                   ? GT_STRATEGY_TILED_EVEN
-                                                        : GT_STRATEGY_TILED_PAD;
+  gt_image_choices plan;
+  gt_status planned = gt__image_choose(ctx, src, turns, d, &plan);
+  if (planned != GT_OK) {
+    gt__log(ctx, GT_LOG_ERROR, "image: %s", plan.refusal);
+    return planned;
   }
-  /* Shared tile bytes as image_common.glsl lays them out. */
-  uint32_t shared_bytes = src.format == GT_FORMAT_RGBA8 ? tile * tile * 16 : tile * (tile + 1) * 4;
-  uint32_t group_rows = gt__tiled_group_rows(ctx, tile, shared_bytes);
-  if (!swaps) strategy = GT_STRATEGY_SIMPLE;
-  if (strategy != GT_STRATEGY_SIMPLE && group_rows == 0) return GT_ERR_UNSUPPORTED;
-  if (strategy == GT_STRATEGY_TILED_EVEN && (src.width % tile || src.height % tile))
-    return GT_ERR_SHAPE_MISMATCH;
   if (gt_images_alias(src, dst)) {
     gt__log(ctx, GT_LOG_ERROR, "image: src and dst share texels of texture %u", src.texture);
     return GT_ERR_ALIASED;
@@ -104,17 +92,8 @@ static gt_status image_op(gt_context *ctx, gt_image src, gt_image dst, uint32_t 
   GT__TRY(check_texture(ctx, src));
   GT__TRY(check_texture(ctx, dst));
 
-  uint32_t variant =
-      (turns << GT_VARIANT_ROTATE_SHIFT) | (strategy == GT_STRATEGY_TILED_PAD ? GT_VARIANT_GUARDED : 0);
-  bool simple = strategy == GT_STRATEGY_SIMPLE;
-  gt_program_key key = {.kernel = simple ? GT_KERNEL_IMAGE_SIMPLE : GT_KERNEL_IMAGE_TILED,
-                        .tile = simple ? 0 : tile,
-                        .group_cols = simple ? GT_SIMPLE_GROUP_COLS : tile,
-                        .group_rows = simple ? GT_SIMPLE_GROUP_ROWS : group_rows,
-                        .variant = variant,
-                        .format = src.format};
   const gt_program *prog;
-  GT__TRY(gt__program_get(ctx, &key, &prog));
+  GT__TRY(gt__program_get(ctx, &plan.key, &prog));
 
   GLenum format = internal_format(src.format);
   glBindImageTexture(0, src.texture, (GLint)src.level, GL_FALSE, 0, GL_READ_ONLY, format);
@@ -123,11 +102,10 @@ static gt_status image_op(gt_context *ctx, gt_image src, gt_image dst, uint32_t 
   /* The tiled kernel takes its groups in the tiled transposes' order
    * (transpose_order.glsl), the stripes sized from the window's rows:
    * every format has 4-byte texels. */
-  if (!simple)
+  if (plan.strategy != GT_STRATEGY_SIMPLE)
     glProgramUniform1ui(prog->name, prog->stripe_tiles_loc,
-                        gt__stripe_tiles(ctx, (uint64_t)src.width * 4, tile));
-  uint32_t step_cols = simple ? GT_SIMPLE_GROUP_COLS : tile;
-  uint32_t step_rows = simple ? GT_SIMPLE_GROUP_ROWS : tile;
+                        gt__stripe_tiles(ctx, (uint64_t)src.width * 4, plan.key.tile));
+  uint32_t step_cols = plan.step_cols, step_rows = plan.step_rows;
   gt_status status =
       gt__dispatch_grid(ctx, prog, views, 2, gt__div_up(src.width, step_cols),
                         gt__div_up(src.height, step_rows), gt__moved_bytes(step_cols * step_rows));

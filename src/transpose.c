@@ -1,7 +1,7 @@
 /* Transpose with the five strategies of the C++ AMP sample (seed 003):
  * validation, then the plan (transpose_plan.c), the programs it names,
  * and the one to three dispatches each window's route needs. */
-#include "gt_internal.h"
+#include "transpose_plan.h"
 
 #include <string.h>
 
@@ -160,11 +160,13 @@ static gt_status run_window(gt_context *ctx, const gt_transpose_choices *plan, c
  * build failure writes nothing. */
 static gt_status build(gt_context *ctx, const gt_transpose_choices *plan, transpose_programs *p) {
   memset(p, 0, sizeof *p);
-  const gt_program **slots[GT_TRANSPOSE_SLOTS] = {
-      [GT_TRANSPOSE_SIMPLE] = &p->simple,        [GT_TRANSPOSE_QUADS] = &p->quads,
-      [GT_TRANSPOSE_QUAD_ELEMENTS] = &p->quad_elements, [GT_TRANSPOSE_WORDS] = &p->words,
-      [GT_TRANSPOSE_WORDS_UVEC4] = &p->words_uvec4, [GT_TRANSPOSE_TILED] = &p->tiled,
-      [GT_TRANSPOSE_BIG] = &p->big};
+  const gt_program **slots[GT_TRANSPOSE_SLOTS] = {[GT_TRANSPOSE_SIMPLE] = &p->simple,
+                                                  [GT_TRANSPOSE_QUADS] = &p->quads,
+                                                  [GT_TRANSPOSE_QUAD_ELEMENTS] = &p->quad_elements,
+                                                  [GT_TRANSPOSE_WORDS] = &p->words,
+                                                  [GT_TRANSPOSE_WORDS_UVEC4] = &p->words_uvec4,
+                                                  [GT_TRANSPOSE_TILED] = &p->tiled,
+                                                  [GT_TRANSPOSE_BIG] = &p->big};
   gt_program_key keys[GT_TRANSPOSE_SLOTS];
   gt__transpose_keys(plan, keys);
   for (int i = 0; i < GT_TRANSPOSE_SLOTS; i++)
@@ -192,17 +194,6 @@ static gt_status execute(gt_context *ctx, const gt_transpose_choices *plan, cons
       GT__TRY(run_window(ctx, plan, p, s, t));
     }
   }
-  return GT_OK;
-}
-
-gt_status gt__transpose_check(const gt_transpose_desc *d, gt_view src, gt_view dst) {
-  GT__TRY(gt__desc_check(d->strategy, d->tile,
-                         GT__STRATEGIES_TILED | GT__STRATEGY(GT_STRATEGY_TRUNCATE_A) |
-                             GT__STRATEGY(GT_STRATEGY_TRUNCATE_B)));
-  GT__TRY(gt__view_check_fields(src));
-  GT__TRY(gt__view_check_fields(dst));
-  GT__CHECK(src.type == dst.type, GT_ERR_SHAPE_MISMATCH);
-  GT__CHECK(dst.rows == src.cols && dst.cols == src.rows, GT_ERR_SHAPE_MISMATCH);
   return GT_OK;
 }
 

@@ -6,7 +6,7 @@
  * here, so the host tests walk it over every device entry and the tools
  * ask it what AUTO will do (gt_transpose_plan). gt_transpose validates,
  * plans, builds what the plan names and runs it. */
-#include "gt_internal.h"
+#include "transpose_plan.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -84,6 +84,17 @@ static void plan_programs(const gt_context *ctx, gt_view src, gt_view dst, bool 
   }
   p->needs_atomics = packed && !p->words_only;
   p->tiled = s != GT_STRATEGY_SIMPLE && !(s == GT_STRATEGY_TRUNCATE_A && main_empty) && !p->words_only;
+}
+
+gt_status gt__transpose_check(const gt_transpose_desc *d, gt_view src, gt_view dst) {
+  GT__TRY(gt__desc_check(d->strategy, d->tile,
+                         GT__STRATEGIES_TILED | GT__STRATEGY(GT_STRATEGY_TRUNCATE_A) |
+                             GT__STRATEGY(GT_STRATEGY_TRUNCATE_B)));
+  GT__TRY(gt__view_check_fields(src));
+  GT__TRY(gt__view_check_fields(dst));
+  GT__CHECK(src.type == dst.type, GT_ERR_SHAPE_MISMATCH);
+  GT__CHECK(dst.rows == src.cols && dst.cols == src.rows, GT_ERR_SHAPE_MISMATCH);
+  return GT_OK;
 }
 
 gt_status gt__transpose_choose(const gt_context *ctx, gt_view src, gt_view dst, const gt_transpose_desc *d,

@@ -7,11 +7,13 @@
  * each with glslangValidator) and fits the device, TILED_EVEN's tile
  * divides, blocks fit a binding, every window's route has its programs,
  * and atomics are asked for exactly where a kernel writes part of a word.
- * Then a table of expected choices for named cases. */
+ * The image planner (src/image_plan.c) over the same entries, every format
+ * and turn. Then a table of expected choices for named cases. */
 #include "check.h"
-#include "gt_internal.h"
 #include "harness.h"
+#include "image_plan.h"
 #include "plan_contexts.h"
+#include "transpose_plan.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -142,6 +144,63 @@ static void walk(void) {
       }
 }
 
+static unsigned long image_plans, image_refusals;
+
+/* The image planner over every entry and limit set, format, turn,
+ * strategy and tile: its program is buildable and fits the device, a half
+ * turn runs SIMPLE, TILED_EVEN's tile divides, AUTO follows the context's
+ * transpose choice. */
+static void walk_images(void) {
+  static const gt_strategy strategies[] = {GT_STRATEGY_AUTO, GT_STRATEGY_SIMPLE, GT_STRATEGY_TILED_EVEN,
+                                           GT_STRATEGY_TILED_PAD};
+  static const uint32_t tiles[] = {0, 8, 16, 32};
+  const gt_device_entry *entry;
+  for (size_t e = 0; (entry = gt__device_entry_at(e)) != NULL; e++)
+    for (int limits = 0; limits < PLAN_LIMIT_SETS; limits++) {
+      gt_context ctx;
+      CHECK_STATUS(plan_context(&ctx, entry, limits, GT_STRATEGY_AUTO), GT_OK);
+      for (int n = 0; n < 100; n++) {
+        gt_image src = {1,
+                        0,
+                        0,
+                        0,
+                        plan_extent(&rng),
+                        plan_extent(&rng),
+                        (gt_format)gt_test_rand_range(&rng, 1, GT_FORMAT_COUNT)};
+        uint32_t turns = gt_test_rand(&rng) % 4;
+        gt_transpose_desc d = {strategies[gt_test_rand(&rng) % 4], tiles[gt_test_rand(&rng) % 4]};
+        gt_image_choices p;
+        gt_status s = gt__image_choose(&ctx, src, turns, &d, &p);
+        if (s != GT_OK) {
+          image_refusals++;
+          CHECK(s == GT_ERR_UNSUPPORTED ||
+                (s == GT_ERR_SHAPE_MISMATCH && d.strategy == GT_STRATEGY_TILED_EVEN));
+          CHECK(p.refusal[0] != '\0');
+          continue;
+        }
+        image_plans++;
+        const gt_program_key *k = &p.key;
+        CHECK(plan_buildable(k));
+        CHECK(k->group_cols * k->group_rows <= ctx.limits.max_invocations);
+        uint32_t budget = entry->barrier_invocations ? entry->barrier_invocations : 256;
+        if (k->tile) CHECK(k->group_cols * k->group_rows <= budget);
+        CHECK(k->format == src.format && (k->variant >> GT_VARIANT_ROTATE_SHIFT) % 4 == turns);
+        CHECK(p.reason[0] != '\0');
+        if (turns == 2) CHECK(p.strategy == GT_STRATEGY_SIMPLE);
+        if (d.strategy == GT_STRATEGY_AUTO && ctx.auto_strategy == GT_STRATEGY_SIMPLE)
+          CHECK(p.strategy == GT_STRATEGY_SIMPLE);
+        if (d.strategy != GT_STRATEGY_AUTO && turns != 2) CHECK(p.strategy == d.strategy);
+        bool simple = p.strategy == GT_STRATEGY_SIMPLE;
+        CHECK(simple == (k->kernel == GT_KERNEL_IMAGE_SIMPLE));
+        CHECK(((k->variant & GT_VARIANT_GUARDED) != 0) == (p.strategy == GT_STRATEGY_TILED_PAD));
+        if (p.strategy == GT_STRATEGY_TILED_EVEN)
+          CHECK(src.width % k->tile == 0 && src.height % k->tile == 0);
+        CHECK(p.step_cols == (simple ? k->group_cols : k->tile) &&
+              p.step_rows == (simple ? k->group_rows : k->tile));
+      }
+    }
+}
+
 /* What AUTO chooses in named cases, as gt_transpose_plan tells it. */
 static void expect(const char *renderer, int limits, uint32_t rows, uint32_t cols, uint32_t pitch,
                    gt_type type, bool same, const char *kernels) {
@@ -180,7 +239,9 @@ static void named_cases(void) {
 
 int main(void) {
   walk();
+  walk_images();
   named_cases();
+  printf("%lu image plans checked, %lu refused\n", image_plans, image_refusals);
   printf("%lu plans checked (%lu in place, %lu in blocks), %lu refused; routes:", plans, in_place, in_blocks,
          refusals);
   for (int r = 0; r <= GT_ROUTE_WORDS_UVEC4; r++)
