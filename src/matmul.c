@@ -207,47 +207,6 @@ static gt_status last_view(gt_view v, size_t stride, uint32_t count, gt_view *ou
   return GT_OK;
 }
 
-/* Products one series steps over: the series of product r holds r, r +
- * step, r + 2 step, ..., so that step * stride is a multiple of 4 elements
- * for every operand, and each product's rows are aligned as product r's.
- * They then run the programs that product would run alone. */
-static uint32_t series_step(const gt_batch *batch) {
-  size_t all = batch->stride_a | batch->stride_b | batch->stride_c;
-  return all % 4 == 0 ? 1 : all % 2 == 0 ? 2 : 4;
-}
-
-/* Product i's views of a, b and c (checked: no sum overflows). */
-static void product_views(gt_view a, gt_view b, gt_view c, const uint64_t stride[3], uint64_t i,
-                          gt_view v[3]) {
-  v[0] = a;
-  v[1] = b;
-  v[2] = c;
-  for (int o = 0; o < 3; o++)
-    v[o].offset += (size_t)(i * stride[o]);
-}
-
-/* Whether the series of `layers` products from the views v, strides
- * apart, can run as layers of one dispatch: every operand's layers in one
- * binding. Where the texels kernel may run, a and b must also keep one
- * product's texture-buffer fit: the same size limit, and binding starts
- * moving by whole multiples of the storage and texel alignments, so each
- * layer's start is aligned as it would be alone. */
-static bool layers_fit(const gt_context *ctx, const gt_view v[3], uint32_t layers, const uint64_t stride[3],
-                       bool texels) {
-  for (int i = 0; i < 3; i++) {
-    gt_bound_view one, all;
-    if (!gt__view_fits(ctx, v[i]) || gt__view_bind(ctx, v[i], &one) != GT_OK ||
-        gt__view_bind_layers(ctx, v[i], layers, stride[i], &all) != GT_OK)
-      return false;
-    if (i == 2 || !texels) continue;
-    uint64_t bytes = stride[i] * 4;
-    if (bytes % ctx->texel_offset_alignment || bytes % ctx->limits.storage_offset_alignment ||
-        gt__texels_fit(ctx, &one) != gt__texels_fit(ctx, &all))
-      return false;
-  }
-  return true;
-}
-
 gt_status gt_matmul_batched(gt_context *ctx, gt_view a, gt_view b, gt_view c, gt_batch batch,
                             const gt_matmul_desc *d) {
   if (d == NULL) d = &no_options;
@@ -269,39 +228,32 @@ gt_status gt_matmul_batched(gt_context *ctx, gt_view a, gt_view b, gt_view c, gt
     return GT_ERR_ALIASED;
   }
 
-  /* Every product is prepared (programs fetched, blocks planned) before
-   * the first dispatch, so a failure writes nothing: a series whose layers
-   * fit runs as one, prepared once; any other runs product by product,
-   * each prepared here and again when it runs. */
-  const uint64_t stride[3] = {batch.stride_a, batch.stride_b, batch.stride_c};
-  uint32_t step = gt__min_u32(series_step(&batch), count);
-  bool texels = gt__matmul_may_run_texels(ctx, d, a.type, checked.plan.m, checked.plan.n);
+  /* Every product is prepared (planned, programs built) before the first
+   * dispatch, so a failure writes nothing: a series whose layers fit runs
+   * as one, prepared once; any other runs product by product, each
+   * prepared here and again when it runs. */
+  gt_matmul_series plan;
+  gt__matmul_series(ctx, a, b, c, &batch, d, &plan);
   multiply series[4];
-  bool layered[4];
   gt_status status = GT_OK;
-  for (uint32_t r = 0; r < step && status == GT_OK; r++) {
+  for (uint32_t r = 0; r < plan.count && status == GT_OK; r++) {
     gt_view v[3];
-    product_views(a, b, c, stride, r, v);
-    uint64_t layer_stride[3] = {step * stride[0], step * stride[1], step * stride[2]};
-    uint32_t layers = (uint32_t)(((uint64_t)count - r + step - 1) / step);
-    layered[r] = layers > 1 && layers_fit(ctx, v, layers, layer_stride, texels);
-    uint32_t moved[3] = {0, 0, 0};
-    if (layered[r])
-      for (int i = 0; i < 3; i++)
-        moved[i] = (uint32_t)layer_stride[i];
-    status = prepare(ctx, v[0], v[1], v[2], d, layered[r] ? layers : 1, moved, &series[r]);
-    for (uint64_t i = r + step; !layered[r] && i < count && status == GT_OK; i += step) {
+    gt__matmul_product_views(a, b, c, &batch, r, v);
+    bool layered = plan.layered[r];
+    status = prepare(ctx, v[0], v[1], v[2], d, layered ? plan.products[r] : 1,
+                     layered ? plan.layer_stride : unmoved, &series[r]);
+    for (uint64_t i = r + plan.count; !layered && i < count && status == GT_OK; i += plan.count) {
       multiply one;
-      product_views(a, b, c, stride, i, v);
+      gt__matmul_product_views(a, b, c, &batch, i, v);
       status = prepare(ctx, v[0], v[1], v[2], d, 1, unmoved, &one);
     }
   }
-  for (uint32_t r = 0; r < step && status == GT_OK; r++) {
+  for (uint32_t r = 0; r < plan.count && status == GT_OK; r++) {
     status = execute(ctx, &series[r]);
-    for (uint64_t i = r + step; !layered[r] && i < count && status == GT_OK; i += step) {
+    for (uint64_t i = r + plan.count; !plan.layered[r] && i < count && status == GT_OK; i += plan.count) {
       multiply one;
       gt_view v[3];
-      product_views(a, b, c, stride, i, v);
+      gt__matmul_product_views(a, b, c, &batch, i, v);
       status = prepare(ctx, v[0], v[1], v[2], d, 1, unmoved, &one);
       if (status == GT_OK) status = execute(ctx, &one);
     }

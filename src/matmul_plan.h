@@ -69,10 +69,26 @@ gt_status gt__matmul_check(const gt_context *ctx, gt_view a, gt_view b, gt_view 
 gt_status gt__matmul_choose(const gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_matmul_desc *d,
                             uint32_t layers, const uint32_t layer_stride[3], gt_matmul_choices *p);
 
-/* Whether AUTO may run the texels kernel on products of this type and
- * extent (gt_matmul_batched keeps such layers' texel fit). */
-bool gt__matmul_may_run_texels(const gt_context *ctx, const gt_matmul_desc *d, gt_type type, uint32_t m,
-                               uint32_t n);
+/* How the products of a batch run: in `count` series, series r holding
+ * products r, r + count, r + 2 count, ... (count 2 or 4 where strides are
+ * not multiples of 4 elements, so each series keeps its products' row
+ * alignment); a series runs as layers of one dispatch where its layers fit
+ * one binding each, else product by product. */
+typedef struct gt_matmul_series {
+  uint32_t count;           /* 1, 2 or 4, at most the batch's count */
+  uint32_t products[4];     /* products in series r */
+  bool layered[4];          /* series r as layers of one dispatch */
+  uint32_t layer_stride[3]; /* elements between a layer's a, b and c and the next's */
+} gt_matmul_series;
+
+/* The series of a checked batch. Pure: no GL. */
+void gt__matmul_series(const gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_batch *batch,
+                       const gt_matmul_desc *d, gt_matmul_series *s);
+
+/* Product i's views of a, b and c (the caller has checked no offset
+ * overflows). */
+void gt__matmul_product_views(gt_view a, gt_view b, gt_view c, const gt_batch *batch, uint64_t i,
+                              gt_view v[3]);
 
 /* The block of the plan at `at` (its (m, n, k) origin) as a product of
  * its own, bound. */

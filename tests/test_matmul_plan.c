@@ -157,6 +157,41 @@ static void check_plan(const gt_context *ctx, gt_view a, gt_view b, gt_view c, c
   check_blocks(ctx, &p, d);
 }
 
+static unsigned long series_layered, series_apart;
+
+/* A batch of such products, a span or a little more apart: its series
+ * hold every product once, keep each product's alignment (step x stride a
+ * multiple of 4 elements), and a layered series plans as layers. */
+static void check_series(const gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_matmul_desc *d) {
+  gt_batch batch = {1 + gt_test_rand(&rng) % 9, gt__view_span(a) + gt_test_rand(&rng) % 4,
+                    gt__view_span(b) + gt_test_rand(&rng) % 4, gt__view_span(c) + gt_test_rand(&rng) % 4};
+  gt_matmul_series s;
+  gt__matmul_series(ctx, a, b, c, &batch, d, &s);
+  /* The fewest series that make step x stride a multiple of 4 elements,
+   * no more than the products. */
+  size_t strides = batch.stride_a | batch.stride_b | batch.stride_c;
+  uint32_t step = strides % 4 == 0 ? 1 : strides % 2 == 0 ? 2 : 4;
+  CHECK(s.count == gt__min_u32(step, batch.count));
+  uint32_t total = 0;
+  for (uint32_t r = 0; r < s.count; r++) {
+    total += s.products[r];
+    if (s.count < batch.count) {
+      CHECK((s.count * batch.stride_a) % 4 == 0 && (s.count * batch.stride_b) % 4 == 0 &&
+            (s.count * batch.stride_c) % 4 == 0);
+    }
+    if (!s.layered[r]) {
+      series_apart++;
+      continue;
+    }
+    series_layered++;
+    CHECK(s.products[r] > 1);
+    gt_view v[3];
+    gt__matmul_product_views(a, b, c, &batch, r, v);
+    check_plan(ctx, v[0], v[1], v[2], d, s.products[r], s.layer_stride);
+  }
+  CHECK(total == batch.count);
+}
+
 /* Generated products on every entry and limit set. */
 static void walk(void) {
   static const gt_strategy strategies[] = {GT_STRATEGY_AUTO, GT_STRATEGY_SIMPLE, GT_STRATEGY_TILED_EVEN,
@@ -185,6 +220,7 @@ static void walk(void) {
         gt_view c = plan_view(&rng, 3, m, n, tc);
         static const uint32_t unmoved[3];
         check_plan(&ctx, a, b, c, &d, 1, unmoved);
+        if (i % 5 == 1) check_series(&ctx, a, b, c, &d);
         /* Layers of products, each a span apart (rounded to 4 elements). */
         if (i % 5 == 0) {
           uint32_t stride[3] = {(uint32_t)(gt__view_span(a) + 3) / 4 * 4,
@@ -303,6 +339,8 @@ int main(void) {
   context_kernels();
   named_cases();
   refusals_of_plan();
+  printf("%lu series layered, %lu product by product\n", series_layered, series_apart);
+  CHECK(series_layered > 0 && series_apart > 0);
   printf("%lu plans checked (%lu cut into blocks), %lu refused; routes:", plans, blocked, refusals);
   for (int r = 0; r <= GT_MATMUL_ROUTE_MAIN_AND_BANDS; r++)
     printf(" %lu", routes_seen[r]);
