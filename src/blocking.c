@@ -1,6 +1,6 @@
 /* Blocks of work that fit the device: each view's window within one
  * storage-block binding, and each matmul dispatch within its FLOP budget. */
-#include "gt_internal.h"
+#include "blocking.h"
 
 /* Side lengths at least this large are cut at multiples of it: a multiple
  * of every tile and of the register-blocked kernels' 32 and 128. */

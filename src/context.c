@@ -1,6 +1,8 @@
 /* The context: adopts the current GLES 3.1+ context, queries its limits
  * once, and owns the program table. */
 #include "matmul_plan.h"
+#include "operation.h"
+#include "texels.h"
 
 #include <EGL/egl.h>
 #include <stdarg.h>

@@ -1,6 +1,7 @@
 /* Copy of one view into another of the same extent: validation, the plan
  * (copy_plan.c), the programs it names and each window's route. */
 #include "copy_plan.h"
+#include "operation.h"
 
 #include <string.h>
 

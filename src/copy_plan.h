@@ -5,7 +5,10 @@
 #ifndef GT_COPY_PLAN_H
 #define GT_COPY_PLAN_H
 
-#include "gt_internal.h"
+#include "blocking.h"
+#include "context.h"
+#include "dispatch.h"
+#include "view.h"
 
 /* 64 invocations, each moving 4 elements (or uvec4s) 64 apart. */
 enum { GT_COPY_GROUP_COLS = 64, GT_COPY_RUNS = 4 };

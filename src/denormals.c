@@ -2,7 +2,7 @@
  * the first question, its answer kept in the context. GLSL ES lets a
  * device flush them (the H100 does; llvmpipe keeps them), and a sum that
  * passes near 2^-126 then loses what a CPU reference keeps. */
-#include "gt_internal.h"
+#include "operation.h"
 
 /* The inputs come from the buffer, so no compiler folds them: v[0] and
  * v[1] are 2^-70, whose product 2^-140 is denormal; v[2] is the denormal

@@ -2,7 +2,8 @@
  * dispatch the grid, split into several dispatches when it has more groups
  * than the device allows in one, or would move more bytes than one
  * dispatch may. */
-#include "gt_internal.h"
+#include "dispatch.h"
+#include "context.h"
 
 /* Groups one dispatch may run: the device's count limits, and the byte
  * budget where the caller says what a group moves. At least one. */

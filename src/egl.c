@@ -1,6 +1,6 @@
 /* Headless EGL: an OpenGL ES 3.1 context with no window, for tests, tools
  * and boards. Apps that already have a context skip this file. */
-#include "gt_internal.h"
+#include "operation.h"
 
 #include <EGL/egl.h>
 #include <EGL/eglext.h>

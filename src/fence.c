@@ -1,6 +1,6 @@
 /* Fences: points in the command stream the host can wait for without
  * glFinish, so a frame loop keeps the GPU busy. */
-#include "gt_internal.h"
+#include "operation.h"
 
 gt_status gt__fence_wait(GLsync fence, gt_context *ctx, uint64_t timeout_ns) {
   /* The flush bit makes sure the fence reaches the GPU at all. */

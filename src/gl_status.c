@@ -2,7 +2,7 @@
  * every call: the leaf the rest of the library reports through. It reads
  * the context's fields and calls nothing else of the library, so the
  * context can own programs and kernels without a circle of calls. */
-#include "gt_internal.h"
+#include "context.h"
 
 #include <EGL/egl.h>
 #include <stdarg.h>

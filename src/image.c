@@ -2,6 +2,7 @@
  * (image_plan.c), aliasing, and transposes and quarter turns through
  * imageLoad / imageStore. */
 #include "image_plan.h"
+#include "operation.h"
 
 static GLenum internal_format(gt_format f) {
 #define GT__GL_FORMAT_CASE(format, name, gl)                                                                 \

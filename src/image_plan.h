@@ -6,7 +6,10 @@
 #ifndef GT_IMAGE_PLAN_H
 #define GT_IMAGE_PLAN_H
 
-#include "gt_internal.h"
+#include "blocking.h"
+#include "context.h"
+#include "dispatch.h"
+#include "view.h"
 
 typedef struct gt_image_choices {
   gt_strategy strategy;          /* what runs: SIMPLE, TILED_EVEN or TILED_PAD */

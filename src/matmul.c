@@ -2,6 +2,8 @@
  * plan (matmul_plan.c), the programs it names, and each block's
  * dispatches, the divide and conquer of TRUNCATE_B included. */
 #include "matmul_plan.h"
+#include "operation.h"
+#include "texels.h"
 
 #include <string.h>
 

@@ -5,6 +5,8 @@
  * walk it over every device entry and the tools ask it what AUTO will do
  * (gt_matmul_plan). */
 #include "matmul_plan.h"
+#include "operation.h"
+#include "texels.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -12,7 +14,7 @@
 /* SIMPLE's group: 16 x 8 = 128 invocations, the ES 3.1 minimum. */
 enum { SIMPLE_GROUP_COLS = 16, SIMPLE_GROUP_ROWS = 8 };
 /* The shared-memory kernel: 16 x 16 invocations of 8 x 8 results (the
- * registers kernel's shape is in gt_internal.h). */
+ * registers kernel's shape is in program.h). */
 enum { SHARED_GROUP = 16, SHARED_TILE = 128 };
 /* The texels kernel: 8 x 8 invocations of 8 x 8 results each. */
 enum { TEXELS_GROUP = 8, TEXELS_TILE = 8 * TEXELS_GROUP };

@@ -6,7 +6,10 @@
 #ifndef GT_MATMUL_PLAN_H
 #define GT_MATMUL_PLAN_H
 
-#include "gt_internal.h"
+#include "blocking.h"
+#include "context.h"
+#include "dispatch.h"
+#include "view.h"
 
 /* One multiply over bound views: m x n results, the K slice [k_begin,
  * k_end), c = alpha * sum + beta * c; or a series of such multiplies, one
@@ -105,6 +108,9 @@ gt_matmul_route gt__matmul_route(const gt_context *ctx, const gt_matmul_choices 
 /* The section of op(x) at (row, col), as a section of the stored view. */
 gt_bound_view gt__op_section(const gt_bound_view *x, bool trans, uint32_t row, uint32_t col, uint32_t rows,
                              uint32_t cols);
+
+/* Whether the shared-memory matmul kernel fits: 16x16 invocations, 8 KiB. */
+bool gt__shared_kernel_fits(const gt_limits *l);
 
 /* The kernel a context's AUTO multiplies with: `wanted` (the desc's), else
  * the device entry's; where the entry's does not fit the limits, SHARED

@@ -1,7 +1,7 @@
 /* What every operation does on entry and on exit, in one place: the
  * context check and the strategy and tile checks first; the barriers later
  * work needs and the GL status last, where the first error wins. */
-#include "gt_internal.h"
+#include "operation.h"
 
 bool gt__tile_valid(uint32_t tile) { return tile == 0 || tile == 8 || tile == 16 || tile == 32; }
 

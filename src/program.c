@@ -1,7 +1,7 @@
 /* Programs: compile and link a kernel variant once, keep it in the
  * context's fixed table, and find it again without compiling or
  * allocating on every later call. */
-#include "gt_internal.h"
+#include "context.h"
 
 #include <stdio.h>
 #include <string.h>

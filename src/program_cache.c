@@ -9,7 +9,7 @@
  * Layout, in native byte order (a cache only ever serves the machine that
  * wrote it): a header, then for each program an entry and its binary,
  * padded to 4 bytes. */
-#include "gt_internal.h"
+#include "context.h"
 
 #include <stdio.h>
 #include <string.h>

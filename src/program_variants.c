@@ -1,7 +1,7 @@
 /* Every program key the library can build, in one list: the build checks
  * each with glslangValidator (tools/glsl_variants.c) and `gltile compile`
  * builds those a device allows with the device's own compiler. */
-#include "gt_internal.h"
+#include "program.h"
 
 typedef struct emitter {
   void (*each)(const gt_program_key *key, void *user);

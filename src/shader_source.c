@@ -1,7 +1,7 @@
 /* Source assembly for the kernels: the preamble of defines and layout
  * that the library prepends to glsl/prelude.glsl and a kernel. No GL here,
  * so the build can print every variant for glslangValidator. */
-#include "gt_internal.h"
+#include "program.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -3,7 +3,8 @@
  * a texel fetch gathers the lanes' vec4s at once (matmul_texels.comp; the
  * figures are in docs/performance.md). ES 3.2 core; the context makes two
  * texture objects once and points them at a and b for each dispatch. */
-#include "gt_internal.h"
+#include "texels.h"
+#include "context.h"
 
 #include <EGL/egl.h>
 

@@ -5,7 +5,7 @@
  * times slower and a long one can lose its writes (docs/performance.md),
  * so the mapping is kept to the staging buffer, which nothing but copies
  * ever touch. */
-#include "gt_internal.h"
+#include "operation.h"
 
 #include <string.h>
 

@@ -1,6 +1,7 @@
 /* Transpose with the five strategies of the C++ AMP sample (seed 003):
  * validation, then the plan (transpose_plan.c), the programs it names,
  * and the one to three dispatches each window's route needs. */
+#include "operation.h"
 #include "transpose_plan.h"
 
 #include <string.h>
@@ -221,16 +222,15 @@ gt_status gt_transpose(gt_context *ctx, gt_view src, gt_view dst, const gt_trans
     return GT_ERR_ALIASED;
   }
   if (plan.needs_atomics) GT__TRY(gt__need_atomics(ctx, "a transpose of 2- or 1-byte elements"));
-  if (plan.in_place) {
-    gt_bound_view v;
-    GT__TRY(gt__view_bind(ctx, src, &v)); /* a view over one binding only */
-    gt_status status = gt__transpose_inplace(ctx, &v, plan.strategy, plan.tile, plan.group_rows);
-    return gt__operation_end(ctx, status, GT__BUFFER_WRITE_BARRIERS, "gt_transpose");
-  }
+  gt_bound_view v;
+  if (plan.in_place) GT__TRY(gt__view_bind(ctx, src, &v)); /* a view over one binding only */
   if (plan.in_blocks)
     gt__log(ctx, GT_LOG_DEBUG, "transpose: views longer than a storage block: blocks of %ux%u",
             plan.blocks.block[0], plan.blocks.block[1]);
   transpose_programs p;
   GT__TRY(build(ctx, &plan, &p));
+  if (plan.in_place)
+    return gt__operation_end(ctx, gt__transpose_inplace(ctx, &v, plan.strategy, p.simple, p.tiled),
+                             GT__BUFFER_WRITE_BARRIERS, "gt_transpose");
   return gt__operation_end(ctx, execute(ctx, &plan, &p, src, dst), GT__BUFFER_WRITE_BARRIERS, "gt_transpose");
 }

@@ -7,6 +7,7 @@
  * ask it what AUTO will do (gt_transpose_plan). gt_transpose validates,
  * plans, builds what the plan names and runs it. */
 #include "transpose_plan.h"
+#include "operation.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -156,6 +157,12 @@ gt_status gt__transpose_choose(const gt_context *ctx, gt_view src, gt_view dst, 
       because(p, "no whole tile: simple");
     }
     p->needs_atomics = packed;
+    /* The aliased variants (seed 004): SIMPLE alone or on TRUNCATE_B's
+     * bands, the tiled kernel swapping pairs of tiles. */
+    p->simple = p->strategy == GT_STRATEGY_SIMPLE || p->strategy == GT_STRATEGY_TRUNCATE_B;
+    p->tiled = p->strategy != GT_STRATEGY_SIMPLE;
+    p->tiled_variant = (p->strategy == GT_STRATEGY_TILED_PAD ? GT_VARIANT_GUARDED : 0) |
+                       (p->strategy == GT_STRATEGY_TRUNCATE_A ? GT_VARIANT_TRUNCATE_A : 0);
     return GT_OK;
   }
   p->in_blocks = !gt__view_fits(ctx, src) || !gt__view_fits(ctx, dst);
@@ -171,6 +178,17 @@ gt_status gt__transpose_choose(const gt_context *ctx, gt_view src, gt_view dst, 
 void gt__transpose_keys(const gt_transpose_choices *p, gt_program_key keys[GT_TRANSPOSE_SLOTS]) {
   memset(keys, 0, GT_TRANSPOSE_SLOTS * sizeof keys[0]);
   gt_type elem = p->elem;
+  if (p->in_place) {
+    gt_program_key simple = {
+        GT_KERNEL_TRANSPOSE_INPLACE_SIMPLE, 0, GT_SIMPLE_GROUP_COLS, GT_SIMPLE_GROUP_ROWS, 0, elem, 0};
+    gt_program_key tiled = {
+        GT_KERNEL_TRANSPOSE_INPLACE_TILED, p->tile, p->tile, p->group_rows, p->tiled_variant, elem, 0};
+    simple.variant |= GT_VARIANT_ALIASED;
+    tiled.variant |= GT_VARIANT_ALIASED;
+    if (p->simple) keys[GT_TRANSPOSE_SIMPLE] = simple;
+    if (p->tiled) keys[GT_TRANSPOSE_TILED] = tiled;
+    return;
+  }
   if (p->simple)
     keys[GT_TRANSPOSE_SIMPLE] = (gt_program_key){
         GT_KERNEL_TRANSPOSE_SIMPLE, 0, GT_SIMPLE_GROUP_COLS, GT_SIMPLE_GROUP_ROWS, 0, elem, 0};

@@ -6,7 +6,10 @@
 #ifndef GT_TRANSPOSE_PLAN_H
 #define GT_TRANSPOSE_PLAN_H
 
-#include "gt_internal.h"
+#include "blocking.h"
+#include "context.h"
+#include "dispatch.h"
+#include "view.h"
 
 /* transpose_quads: 16 x 8 invocations, each a 4x4 block. transpose_words
  * in registers: the same group; through shared memory: tiles of 32 x 32

@@ -2,7 +2,7 @@
  * of its views and uniforms, and dispatched over a tiled extent with an
  * extent policy, choosing the aliased or the non-aliased program per call
  * (C++ AMP's parallel_for_each with its two shaders, seed 004). */
-#include "gt_internal.h"
+#include "operation.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -202,10 +202,8 @@ gt_status gt_kernel_create(gt_context *ctx, const gt_kernel_desc *d, gt_kernel_i
     }
     /* The library's preamble for a group of rows x cols invocations, one
      * element each (tile 0). */
-    gt_program_key key = {.group_cols = cols,
-                          .group_rows = rows,
-                          .variant = aliased ? GT_VARIANT_ALIASED : 0,
-                          .elem = GT_U32};
+    gt_program_key key = {
+        .group_cols = cols, .group_rows = rows, .variant = aliased ? GT_VARIANT_ALIASED : 0, .elem = GT_U32};
     char preamble[GT_PREAMBLE_BYTES];
     const char *parts[GT_PROGRAM_PARTS];
     if (gt__program_preamble(&key, preamble, sizeof preamble) == 0) {

@@ -1,6 +1,7 @@
 /* Views: sections, the aliasing predicate, and validation against the
  * buffer a view names. */
-#include "gt_internal.h"
+#include "view.h"
+#include "context.h"
 
 size_t gt_type_size(gt_type t) {
 #define GT__SIZE_CASE(type, bytes, glsl, name, descr)                                                        \

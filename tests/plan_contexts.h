@@ -5,7 +5,7 @@
 #ifndef GT_PLAN_CONTEXTS_H
 #define GT_PLAN_CONTEXTS_H
 
-#include "gt_internal.h"
+#include "context.h"
 
 enum { PLAN_LIMIT_SETS = 3 };
 

@@ -1,8 +1,8 @@
 /* The block planner (src/blocking.c), on the host: over random problems,
  * every block it picks fits each window and the work budget, keeps the
  * minimums and granules, and is not needlessly small. */
+#include "blocking.h"
 #include "check.h"
-#include "gt_internal.h"
 #include "harness.h"
 
 #include <stdio.h>

@@ -8,7 +8,7 @@
 #include "check.h"
 #include "harness.h"
 
-#include "gt_internal.h" /* gt__egl_use_display_references, gt__has_extension */
+#include "operation.h" /* gt__egl_use_display_references, gt__has_extension */
 
 #include <EGL/egl.h>
 

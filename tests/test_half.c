@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The K slice one matmul dispatch sums (src/gt_internal.h,
+/* The K slice one matmul dispatch sums (src/program.h,
  * GT_MATMUL_K_CHUNK): c is rounded to half after each. */
 enum { K_SLICE = 4096 };
 

@@ -73,15 +73,26 @@ static void check_plan(const gt_context *ctx, gt_view src, gt_view dst, const gt
   if (p.strategy == GT_STRATEGY_TILED_EVEN) CHECK(src.rows % p.tile == 0 && src.cols % p.tile == 0);
   CHECK(p.needs_atomics == (packed && !p.words_only));
   if (p.words_only) CHECK(!p.tiled && !p.simple);
+  gt_program_key keys[GT_TRANSPOSE_SLOTS];
+  gt__transpose_keys(&p, keys);
   if (p.in_place) {
     in_place++;
     bool truncates = p.strategy == GT_STRATEGY_TRUNCATE_A || p.strategy == GT_STRATEGY_TRUNCATE_B;
     CHECK(!truncates || src.rows >= p.tile);
     CHECK(p.strategy == GT_STRATEGY_SIMPLE || (p.group_rows && p.tile * p.group_rows <= l->max_invocations));
+    /* The aliased variants: SIMPLE alone or on TRUNCATE_B's bands, the
+     * tiled kernel for every other strategy; nothing else. */
+    CHECK(has(keys, GT_TRANSPOSE_SIMPLE) ==
+          (p.strategy == GT_STRATEGY_SIMPLE || p.strategy == GT_STRATEGY_TRUNCATE_B));
+    CHECK(has(keys, GT_TRANSPOSE_TILED) == (p.strategy != GT_STRATEGY_SIMPLE));
+    for (int i = 0; i < GT_TRANSPOSE_SLOTS; i++) {
+      if (!has(keys, i)) continue;
+      CHECK(i == GT_TRANSPOSE_SIMPLE || i == GT_TRANSPOSE_TILED);
+      CHECK(plan_buildable(&keys[i]) && (keys[i].variant & GT_VARIANT_ALIASED));
+      CHECK(keys[i].group_cols * keys[i].group_rows <= l->max_invocations);
+    }
     return;
   }
-  gt_program_key keys[GT_TRANSPOSE_SLOTS];
-  gt__transpose_keys(&p, keys);
   for (int i = 0; i < GT_TRANSPOSE_SLOTS; i++) {
     if (!has(keys, i)) continue;
     const gt_program_key *k = &keys[i];

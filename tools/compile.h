@@ -4,7 +4,7 @@
 #ifndef GT_COMPILE_H
 #define GT_COMPILE_H
 
-#include "gt_internal.h"
+#include "context.h"
 #include "tool.h"
 
 /* Runs AUTO on the catalogue of views and types, so the context's program

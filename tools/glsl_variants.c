@@ -1,7 +1,7 @@
 /* Build-time helper: writes the full source of every kernel variant the
  * library can build (preamble + prelude + kernel, exactly as the library
  * assembles them) into a folder, for glslangValidator to check. */
-#include "gt_internal.h"
+#include "program.h"
 
 #include <stdio.h>
 

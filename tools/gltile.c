@@ -5,7 +5,7 @@
  * builds every program the device can reach with its own compiler. */
 #include "commands.h"
 #include "compile.h"
-#include "gt_internal.h"
+#include "context.h"
 #include "tool.h"
 #include "tune.h"
 

@@ -1,0 +1,93 @@
+/* The context's state (context.c makes it): its limits and choices, its
+ * program and user-kernel tables, the staging buffer and the texel
+ * textures. */
+#ifndef GT_CONTEXT_H
+#define GT_CONTEXT_H
+
+#include "device_table.h"
+#include "program.h"
+
+/* A kernel id holds its slot in the low GT_USER_KERNEL_SLOT_BITS bits and
+ * a serial number above them, so that an id kept past gt_kernel_destroy
+ * (or made by another context) names no kernel rather than the next one
+ * in its slot. */
+#define GT_USER_KERNEL_TABLE_SIZE 16
+#define GT_USER_KERNEL_SLOT_BITS 4
+typedef char gt__user_kernel_slots_fit[(1 << GT_USER_KERNEL_SLOT_BITS) == GT_USER_KERNEL_TABLE_SIZE ? 1 : -1];
+
+/* A kernel made by gt_kernel_create: its two programs ([0] with restrict,
+ * [1] the aliased variant without) and what dispatch needs to check. */
+typedef struct gt_user_kernel {
+  gt_kernel_id id;   /* as gt_kernel_create gave it out */
+  GLuint program[2]; /* 0 = free slot */
+  GLint views_loc[2], base_loc[2], domain_loc[2];
+  GLint uniform_loc[2][GT_KERNEL_MAX_UNIFORMS];
+  uint32_t tile_rows, tile_cols, view_count, uniform_count;
+  gt_type types[GT_KERNEL_MAX_VIEWS];
+  gt_access access[GT_KERNEL_MAX_VIEWS];
+  gt_uniform_type uniform_types[GT_KERNEL_MAX_UNIFORMS];
+  char names[GT_KERNEL_MAX_VIEWS][GT_KERNEL_MAX_NAME + 1]; /* for logs */
+} gt_user_kernel;
+
+/* A read-back begun by gt_read_begin: its elements wait packed, row after
+ * row, at the start of the staging buffer until the fence signals. */
+typedef struct gt_pending_read {
+  void *fence; /* GLsync; NULL when no read is pending */
+  uint32_t rows, cols;
+  gt_type type;
+} gt_pending_read;
+
+struct gt_context {
+  gt_logger logger;
+  gt_allocator allocator; /* set only when we allocated this memory */
+  bool owns_memory;
+  void *egl_context; /* the EGL context current at init */
+  gt_limits limits;
+  uint32_t default_tile;
+  gt_strategy auto_strategy;
+  bool auto_quads;                /* AUTO's SIMPLE runs transpose_quads where it can */
+  bool has_atomics;               /* kernels may use shader atomics (gt_context_has_atomics) */
+  gt_matmul_kernel matmul_kernel; /* what matmul's AUTO runs */
+  char renderer[128];
+  char gl_version[128]; /* GL_VERSION: names the driver's version */
+  const gt_device_entry *device;
+  /* glGetGraphicsResetStatus (ES 3.2) or its EXT/KHR robustness twin;
+   * NULL where the context has none. */
+  GLenum(GL_APIENTRYP reset_status)(void);
+  /* reset_status is there and the context was made with the
+   * lose-context-on-reset strategy; under the default strategy (no reset
+   * notification) a reset may go unreported. */
+  bool reports_resets;
+  bool lost; /* the GL context was lost: every call answers CONTEXT_LOST */
+  /* The staging buffer reads go through (transfer.c): made on the first
+   * read, limits.staging_bytes long; 0 until then. */
+  GLuint staging;
+  gt_pending_read pending; /* a read-back begun and not yet ended */
+  /* A TEXELS context's two texture objects, a's and b's texture
+   * buffers (matmul_texels.c), and glTexBufferRange (ES 3.2, looked up at
+   * init so the library links against ES 3.1 libraries). */
+  GLuint texel_textures[2];
+  void(GL_APIENTRYP tex_buffer_range)(GLenum, GLenum, GLuint, GLintptr, GLsizeiptr);
+  uint32_t texel_offset_alignment; /* GL_TEXTURE_BUFFER_OFFSET_ALIGNMENT */
+  uint64_t max_texels;             /* GL_MAX_TEXTURE_BUFFER_SIZE */
+  /* gt__source_hash, computed when the program cache first needs it. */
+  bool source_hash_known;
+  uint64_t source_hash;
+  gt_program programs[GT_PROGRAM_TABLE_SIZE];
+  gt_user_kernel user_kernels[GT_USER_KERNEL_TABLE_SIZE];
+  uint32_t kernel_serial; /* the last kernel id's serial number */
+  /* gt_context_flushes_denormals: its probe's answer, once it has run. */
+  bool denormals_probed, flushes_denormals;
+};
+
+/* The context's transpose choices from its device entry, limits and d:
+ * the default tile, AUTO's strategy and its 4x4 blocks. No GL. */
+void gt__choose_transpose(gt_context *ctx, const gt_context_desc *d);
+
+/* Deletes every user kernel's programs. */
+void gt__user_kernels_release_all(gt_context *ctx);
+
+/* Deletes the staging buffer and a pending read's fence. */
+void gt__transfer_release(gt_context *ctx);
+
+#endif

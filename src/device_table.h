@@ -1,0 +1,52 @@
+/* What AUTO runs on each kind of device, found by the renderer string
+ * (device_table.c). */
+#ifndef GT_DEVICE_TABLE_H
+#define GT_DEVICE_TABLE_H
+
+#include "gt_internal.h"
+
+typedef struct gt_device_entry {
+  const char *renderer;           /* a substring of GL_RENDERER; NULL: the fallback */
+  const char *name;               /* for gltile info */
+  bool measured;                  /* the choices were measured on such a device */
+  bool compiled;                  /* chosen from the device compiler's
+                                     statistics, not measured on it */
+  gt_strategy transpose;          /* what transpose's AUTO runs */
+  bool quads;                     /* AUTO moves 4x4 blocks as uvec4s where
+                                     the views are 16-byte aligned */
+  uint32_t tile;                  /* 0 = the largest that fits */
+  gt_matmul_kernel matmul_kernel; /* used when it fits the device */
+  uint32_t dispatch_flops_log2;   /* matmul work per dispatch: 2^this */
+  uint32_t dispatch_bytes_log2;   /* bytes a transpose, copy or image dispatch
+                                     may move: 2^this */
+  uint32_t auto_tile;             /* the tile of transpose's AUTO where it fits
+                                     and divides the extent (64 is beyond the
+                                     public tiles); 0 = the default tile */
+  uint32_t stripe_bytes_log2;     /* the tiled transpose takes its groups in
+                                     stripes of source rows spanning 2^this
+                                     bytes */
+  uint32_t shared_min_blocks;     /* matmul AUTO runs the shared kernel from
+                                     this many 128x128 blocks of c */
+  bool scalar_loads;              /* the registers matmul kernel and the copy
+                                     load no vec4s (they cost V3D's compiler
+                                     half its threads) */
+  uint32_t barrier_invocations;   /* most invocations in a group with barriers
+                                     (tiled kernels); 0 = 256 */
+} gt_device_entry;
+
+/* The i-th entry of the table, the fallback last; NULL past it. */
+const gt_device_entry *gt__device_entry_at(size_t i);
+
+/* Whether kernels may use shader atomics on this renderer (the real one,
+ * not a pretended entry's). */
+bool gt__renderer_has_atomics(const char *renderer);
+
+/* The entry for a renderer; never NULL. */
+const gt_device_entry *gt__device_entry(const char *renderer);
+
+/* Tests only: contexts made after this take the entry of this renderer
+ * (NULL: their own), so a suite runs a mobile entry's choices on
+ * llvmpipe. Not thread-safe: set it while no context is made. */
+void gt__device_entry_pretend(const char *renderer);
+
+#endif

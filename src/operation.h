@@ -1,0 +1,57 @@
+/* What every operation shares: its first and last steps (operation.c),
+ * and the layers below it. */
+#ifndef GT_OPERATION_H
+#define GT_OPERATION_H
+
+#include "blocking.h"
+#include "context.h"
+#include "dispatch.h"
+#include "view.h"
+
+/* The strategies an operation offers, as a mask of GT__STRATEGY(s). */
+#define GT__STRATEGY(s) (1u << (unsigned)(s))
+#define GT__STRATEGIES_TILED                                                                                 \
+  (GT__STRATEGY(GT_STRATEGY_AUTO) | GT__STRATEGY(GT_STRATEGY_SIMPLE) |                                       \
+   GT__STRATEGY(GT_STRATEGY_TILED_EVEN) | GT__STRATEGY(GT_STRATEGY_TILED_PAD))
+
+/* What buffer-writing operations end with: later dispatches and transfers
+ * see their writes. */
+#define GT__BUFFER_WRITE_BARRIERS (GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT)
+
+/* true for the tiles a desc may ask: 0 (the default), 8, 16, 32. */
+bool gt__tile_valid(uint32_t tile);
+
+/* A description's strategy (one of the mask `strategies`) and tile. */
+gt_status gt__desc_check(gt_strategy strategy, uint32_t tile, uint32_t strategies);
+
+/* An operation's first checks: the context (gt__context_check), then
+ * gt__desc_check. */
+gt_status gt__operation_begin(gt_context *ctx, gt_strategy strategy, uint32_t tile, uint32_t strategies);
+
+/* An operation's last step: glMemoryBarrier(barriers), then the GL status.
+ * Returns status when it is an error (the first error wins), else the GL
+ * status. */
+gt_status gt__operation_end(gt_context *ctx, gt_status status, GLbitfield barriers, const char *what);
+
+/* The copy kernel for views of type's size, and one dispatch of it over
+ * s into t (copy.c; transfers stage 2- and 1-byte views with it). */
+gt_status gt__copy_program(gt_context *ctx, gt_type type, const gt_program **out);
+gt_status gt__copy_run(gt_context *ctx, const gt_program *prog, gt_bound_view s, gt_bound_view t);
+
+/* Waits up to timeout_ns for fence: GT_OK once signalled, GT_ERR_TIMEOUT
+ * before, or the GL status of a failed wait. */
+gt_status gt__fence_wait(GLsync fence, gt_context *ctx, uint64_t timeout_ns);
+
+/* In-place transpose of the square view v (validated and bound) with the
+ * planned strategy (not AUTO) and its programs (the aliased variants,
+ * built: SIMPLE, the tiled kernel, or both for TRUNCATE_B). */
+gt_status gt__transpose_inplace(gt_context *ctx, const gt_bound_view *v, gt_strategy strategy,
+                                const gt_program *simple, const gt_program *tiled);
+
+/* Whether gt_egl_open asks for a referenced display where EGL offers
+ * EGL_KHR_display_reference (the default); false makes it count displays
+ * itself, as on EGLs without the extension, so tests reach that path. Not
+ * thread-safe: set it while no gt_egl_open runs. */
+void gt__egl_use_display_references(bool use);
+
+#endif

@@ -1,0 +1,167 @@
+/* Kernels, their variants and programs: the program table's key, the
+ * program table (program.c), the GLSL text each program is built from
+ * (shader_source.c) and every program the library can build
+ * (program_variants.c). */
+#ifndef GT_PROGRAM_H
+#define GT_PROGRAM_H
+
+#include "gt_internal.h"
+
+/* The kernels in glsl/, one file each (enumerations.h). */
+#define GT__KERNEL_CONSTANT(name, file, include, order) GT_KERNEL_##name,
+typedef enum gt_kernel { GT_EACH_KERNEL(GT__KERNEL_CONSTANT) GT_KERNEL_COUNT } gt_kernel;
+
+/* Variant flags (enumerations.h), each a #define in the program's source,
+ * and the images' rotation field. */
+#define GT__VARIANT_CONSTANT(name, bit) GT_VARIANT_##name = 1u << (bit),
+enum {
+  GT_EACH_VARIANT_FLAG(GT__VARIANT_CONSTANT) /* */
+  GT_VARIANT_ROTATE_SHIFT = 5                /* images: bits 5-6 hold GT_ROTATE, quarter turns */
+};
+#define GT__VARIANT_OR(name, bit) | GT_VARIANT_##name
+/* Every variant flag at once. */
+#define GT_VARIANT_EVERY_FLAG (0u GT_EACH_VARIANT_FLAG(GT__VARIANT_OR))
+
+/* Everything that makes one program different from another: the key of
+ * the program table. */
+typedef struct gt_program_key {
+  gt_kernel kernel;
+  uint32_t tile;       /* TILE, elements per tile side; 0 for SIMPLE */
+  uint32_t group_cols; /* local_size_x */
+  uint32_t group_rows; /* local_size_y */
+  uint32_t variant;    /* GT_VARIANT_* */
+  gt_type elem;        /* GLSL element type: uint, int or float */
+  gt_format format;    /* image kernels: the texel format; 0 otherwise */
+} gt_program_key;
+
+typedef struct gt_program {
+  gt_program_key key;
+  GLuint name;            /* 0 = free slot */
+  GLint views_loc;        /* uniform uvec4 gt_views[] */
+  GLint group_base_loc;   /* uniform uvec2 gt_group_base */
+  GLint scale_loc;        /* matmul: uniform vec2 gt_scale */
+  GLint k_range_loc;      /* matmul: uniform uvec2 gt_k_range */
+  GLint grid_origin_loc;  /* in-place SIMPLE: uniform uvec2 gt_grid_origin */
+  GLint stripe_tiles_loc; /* tiled transposes, images: uniform uint gt_stripe_tiles */
+  GLint batch_loc;        /* batched matmul: uniform uvec4 gt_batch */
+} gt_program;
+
+/* Every variant one context can reach: transpose and copy about 26 (SIMPLE,
+ * AUTO's 4x4 blocks of quads and of elements, tiled even/pad/TRUNCATE_A
+ * at 3 tiles, NVIDIA's 64-tile, in place SIMPLE and the same 9 tiled, 2
+ * copies), and 21 more for each of the 2- and 1-byte sizes (no 4x4 blocks
+ * or 64-tile) with their blocks of words (1 through shared tiles, or 2 in
+ * registers); matmul 69 (4 transpose cases x (SIMPLE, the registers
+ * kernel, the shared kernel plain and with 7 choices of vec4 operands,
+ * texels, 3 tiles x even/pad), and the registers kernel's vec4 program),
+ * as many again batched, and 76 for half precision (4 transpose cases x
+ * (c half or float x (SIMPLE, registers, shared, 3 tiles x even/pad), and
+ * the shared kernel writing a float c as vec4s)), as many again batched;
+ * images 22 per format x 4: about 452 of 512. */
+#define GT_PROGRAM_TABLE_SIZE 512
+
+/* Longest slice of K one matmul dispatch sums. Mesa silently stops a
+ * shader's loops after 65,535 iterations in all; the tiled kernel, if not
+ * unrolled, runs at most about 9 iterations per k, so 4096 stays clear,
+ * and a dispatch stays short on devices with a watchdog. A multiple of
+ * every tile. */
+#define GT_MATMUL_K_CHUNK 4096u
+
+/* The registers matmul kernel (matmul_blocked.comp): 8 x 8 invocations of
+ * 4 x 4 results each. */
+enum { GT_BLOCKED_GROUP = 8, GT_BLOCKED_TILE = 4 * GT_BLOCKED_GROUP };
+
+/* The GT_VARIANT_VEC4_A / _B bits whose quads run along K given a
+ * variant's transposes (a untransposed, b transposed): GT_VARIANT_K1
+ * programs move none of them as vec4s. */
+static inline uint32_t gt__vec4_along_k(uint32_t variant) {
+  return ((variant & GT_VARIANT_TRANS_A) ? 0u : GT_VARIANT_VEC4_A) |
+         ((variant & GT_VARIANT_TRANS_B) ? GT_VARIANT_VEC4_B : 0u);
+}
+
+/* Storage-block bindings, matched by the kernels' layout(binding = N). */
+enum { GT_BINDING_SRC = 0, GT_BINDING_DST = 1 };
+enum { GT_BINDING_A = 0, GT_BINDING_B = 1, GT_BINDING_C = 2 };
+
+/* The group of the simple (one element per invocation) transpose, in place
+ * or not, and of image rotation: 32 invocations along a source row keep its
+ * reads contiguous; 4 rows make 128 invocations, the ES 3.1 minimum. */
+enum { GT_SIMPLE_GROUP_COLS = 32, GT_SIMPLE_GROUP_ROWS = 4 };
+
+/* The view uniforms: gt_views[slot] = (rows, cols, offset, pitch); as many
+ * as a user kernel may bind. */
+#define GT_MAX_VIEWS GT_KERNEL_MAX_VIEWS
+
+/* Compiles and links parts into a program; compile and link logs go to
+ * the logger, introduced by `what`. */
+gt_status gt__program_build(gt_context *ctx, const char *const *parts, int count, const char *what,
+                            GLuint *out);
+
+/* Finds or builds the program for key. */
+gt_status gt__program_get(gt_context *ctx, const gt_program_key *key, const gt_program **out);
+
+/* Whether two keys name the same program. */
+bool gt__program_same_key(const gt_program_key *a, const gt_program_key *b);
+
+/* The same for a key of buffer kernels, given field by field. */
+gt_status gt__program_for(gt_context *ctx, gt_kernel kernel, uint32_t tile, uint32_t group_cols,
+                          uint32_t group_rows, uint32_t variant, gt_type elem, const gt_program **out);
+
+/* The table slot of key: its program, or the free slot where it goes;
+ * NULL when the table is full. */
+gt_program *gt__program_slot(gt_context *ctx, const gt_program_key *key);
+
+/* Puts a linked program into slot under key, with its uniform locations;
+ * on a GL error deletes it and leaves the slot free. */
+gt_status gt__program_adopt(gt_context *ctx, gt_program *slot, const gt_program_key *key, GLuint program);
+
+/* Deletes every program in the table. */
+void gt__program_release_all(gt_context *ctx);
+
+/* Room for any preamble gt__program_preamble writes, every flag set. */
+enum { GT_PREAMBLE_BYTES = 1024 };
+
+/* Writes the preamble (version, defines, layout) of key into buf. Returns
+ * the length, or 0 when buf is too small. Needs no GL: the build uses it to
+ * validate every variant with glslangValidator. */
+size_t gt__program_preamble(const gt_program_key *key, char *buf, size_t size);
+
+/* The source strings of key's program, in order: the preamble, the
+ * prelude (source string 1), the kernel's include (3), the tiled
+ * transposes' group order (4) and the kernel (2), with the #line
+ * directives between them. */
+enum { GT_PROGRAM_PARTS = 8 };
+void gt__program_parts(const gt_program_key *key, const char *preamble, const char *parts[GT_PROGRAM_PARTS]);
+
+/* The same order for any text: preamble, prelude (source 1), include
+ * (source 3, may be NULL), group order (source 4, may be NULL) and body
+ * (source 2). User kernels pass their declarations as the include. */
+void gt__source_parts(const char *preamble, const char *include, const char *order, const char *body,
+                      const char *parts[GT_PROGRAM_PARTS]);
+
+/* The GLSL name of an element type: float, int or uint. */
+const char *gt__glsl_type(gt_type t);
+
+/* A texel format's name in the source defines (GT_FORMAT_<name>), or
+ * UNKNOWN. */
+const char *gt__format_name(gt_format f);
+
+/* FNV-1a (64-bit) over every GLSL text the library builds its programs
+ * from: each kernel assembled as gt__program_parts does, and the
+ * preamble for every element type and texel format. The program cache is
+ * keyed by it, so binaries of other kernel sources are not loaded. */
+uint64_t gt__source_hash(void);
+
+/* The kernel's GLSL text and its file name (for logs). */
+const char *gt__kernel_source(gt_kernel k);
+/* Shared text the kernel needs between the prelude and itself (source
+ * string 3), or NULL. */
+const char *gt__kernel_include(gt_kernel k);
+const char *gt__kernel_name(gt_kernel k);
+extern const char gt__glsl_prelude[];
+
+/* Calls each(key, user) for every program key the library can build
+ * (program_variants.c). */
+void gt__program_variants(void (*each)(const gt_program_key *key, void *user), void *user);
+
+#endif
