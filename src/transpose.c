@@ -83,15 +83,9 @@ static gt_status run_quads(gt_context *ctx, const gt_program *quads, const gt_pr
   return GT_OK;
 }
 
-/* The programs one transpose runs: tiled is the strategy's tiled kernel;
- * big, AUTO's even kernel with the device table's tile where that tile
- * does not divide the extent; quads and quad_elements, AUTO's 4x4 blocks
- * for rows 16-byte aligned and for any rows; words and words_uvec4,
- * AUTO's blocks of words for 2- and 1-byte rows on words, and on 16
- * bytes. */
-typedef struct {
-  const gt_program *tiled, *simple, *quads, *quad_elements, *big, *words, *words_uvec4;
-} transpose_programs;
+/* The programs one transpose runs, by the plan's slots
+ * (GT_TRANSPOSE_SIMPLE, ...); NULL where the plan names none. */
+typedef const gt_program *transpose_programs[GT_TRANSPOSE_SLOTS];
 
 /* AUTO's 2- and 1-byte transposes whose rows lie on words (transpose_words):
  * the main section, whose rows and columns are multiples of the unit, as
@@ -101,10 +95,10 @@ typedef struct {
  * elements, so no word is written twice. The unit: a word's elements, or
  * 4 words' where transpose_words moves uvec4s (both views' rows 16-byte
  * aligned). */
-static gt_status run_words(gt_context *ctx, const transpose_programs *p, gt_bound_view s, gt_bound_view t,
+static gt_status run_words(gt_context *ctx, transpose_programs p, gt_bound_view s, gt_bound_view t,
                            bool uvec4s) {
   uint32_t pack = gt__pack(s.view.type), rows = s.view.rows, cols = s.view.cols;
-  const gt_program *words = uvec4s ? p->words_uvec4 : p->words;
+  const gt_program *words = p[uvec4s ? GT_TRANSPOSE_WORDS_UVEC4 : GT_TRANSPOSE_WORDS];
   uint32_t unit = uvec4s ? 4 * pack : pack, main_rows = rows / unit * unit, main_cols = cols / unit * unit;
   if (main_rows && main_cols) {
     gt_bound_view views[2] = {gt__bound_section(&s, 0, 0, main_rows, main_cols),
@@ -137,49 +131,42 @@ static gt_status run_words(gt_context *ctx, const transpose_programs *p, gt_boun
   for (int i = 0; i < 2; i++) {
     if (band_src[i].view.rows == 0 || band_src[i].view.cols == 0) continue;
     GT__TRY(uvec4s ? run_words(ctx, p, band_src[i], band_dst[i], false)
-                   : run_program(ctx, p->tiled, band_src[i], band_dst[i]));
+                   : run_program(ctx, p[GT_TRANSPOSE_TILED], band_src[i], band_dst[i]));
   }
   return GT_OK;
 }
 
 /* One window of src onto dst by the route the plan gives it. */
-static gt_status run_window(gt_context *ctx, const gt_transpose_choices *plan, const transpose_programs *p,
+static gt_status run_window(gt_context *ctx, const gt_transpose_choices *plan, transpose_programs p,
                             gt_bound_view s, gt_bound_view t) {
   switch (gt__transpose_route(plan, &s, &t)) {
-  case GT_ROUTE_SIMPLE: return run_simple(ctx, p->simple, s, t);
-  case GT_ROUTE_QUADS: return run_quads(ctx, p->quads, p->simple, true, s, t);
-  case GT_ROUTE_QUAD_ELEMENTS: return run_quads(ctx, p->quad_elements, p->simple, false, s, t);
-  case GT_ROUTE_MAIN_AND_BANDS: return run_main_and_bands(ctx, p->tiled, p->simple, s, t);
-  case GT_ROUTE_BIG_AND_BANDS: return run_main_and_bands(ctx, p->big, p->tiled, s, t);
+  case GT_ROUTE_SIMPLE: return run_simple(ctx, p[GT_TRANSPOSE_SIMPLE], s, t);
+  case GT_ROUTE_QUADS: return run_quads(ctx, p[GT_TRANSPOSE_QUADS], p[GT_TRANSPOSE_SIMPLE], true, s, t);
+  case GT_ROUTE_QUAD_ELEMENTS:
+    return run_quads(ctx, p[GT_TRANSPOSE_QUAD_ELEMENTS], p[GT_TRANSPOSE_SIMPLE], false, s, t);
+  case GT_ROUTE_MAIN_AND_BANDS:
+    return run_main_and_bands(ctx, p[GT_TRANSPOSE_TILED], p[GT_TRANSPOSE_SIMPLE], s, t);
+  case GT_ROUTE_BIG_AND_BANDS:
+    return run_main_and_bands(ctx, p[GT_TRANSPOSE_BIG], p[GT_TRANSPOSE_TILED], s, t);
   case GT_ROUTE_WORDS: return run_words(ctx, p, s, t, false);
   case GT_ROUTE_WORDS_UVEC4: return run_words(ctx, p, s, t, true);
-  default: return run_tiled(ctx, p->tiled, s, t);
+  default: return run_tiled(ctx, p[GT_TRANSPOSE_TILED], s, t);
   }
 }
 
 /* Builds every program the plan names, before the first dispatch, so a
  * build failure writes nothing. */
-static gt_status build(gt_context *ctx, const gt_transpose_choices *plan, transpose_programs *p) {
-  memset(p, 0, sizeof *p);
-  const gt_program **slots[GT_TRANSPOSE_SLOTS] = {[GT_TRANSPOSE_SIMPLE] = &p->simple,
-                                                  [GT_TRANSPOSE_QUADS] = &p->quads,
-                                                  [GT_TRANSPOSE_QUAD_ELEMENTS] = &p->quad_elements,
-                                                  [GT_TRANSPOSE_WORDS] = &p->words,
-                                                  [GT_TRANSPOSE_WORDS_UVEC4] = &p->words_uvec4,
-                                                  [GT_TRANSPOSE_TILED] = &p->tiled,
-                                                  [GT_TRANSPOSE_BIG] = &p->big};
-  gt_program_key keys[GT_TRANSPOSE_SLOTS];
-  gt__transpose_keys(plan, keys);
-  for (int i = 0; i < GT_TRANSPOSE_SLOTS; i++)
-    if (keys[i].group_cols)
-      GT__TRY(gt__program_for(ctx, keys[i].kernel, keys[i].tile, keys[i].group_cols, keys[i].group_rows,
-                              keys[i].variant, keys[i].elem, slots[i]));
+static gt_status build(gt_context *ctx, const gt_transpose_choices *plan, transpose_programs p) {
+  for (int i = 0; i < GT_TRANSPOSE_SLOTS; i++) {
+    p[i] = NULL;
+    if (plan->keys[i].group_cols) GT__TRY(gt__program_get(ctx, &plan->keys[i], &p[i]));
+  }
   return GT_OK;
 }
 
 /* Every window the plan has: the views whole, or their blocks. */
-static gt_status execute(gt_context *ctx, const gt_transpose_choices *plan, const transpose_programs *p,
-                         gt_view src, gt_view dst) {
+static gt_status execute(gt_context *ctx, const gt_transpose_choices *plan, transpose_programs p, gt_view src,
+                         gt_view dst) {
   gt_bound_view s, t;
   if (!plan->in_blocks) {
     GT__TRY(gt__view_bind(ctx, src, &s));
@@ -228,9 +215,10 @@ gt_status gt_transpose(gt_context *ctx, gt_view src, gt_view dst, const gt_trans
     gt__log(ctx, GT_LOG_DEBUG, "transpose: views longer than a storage block: blocks of %ux%u",
             plan.blocks.block[0], plan.blocks.block[1]);
   transpose_programs p;
-  GT__TRY(build(ctx, &plan, &p));
+  GT__TRY(build(ctx, &plan, p));
   if (plan.in_place)
-    return gt__operation_end(ctx, gt__transpose_inplace(ctx, &v, plan.strategy, p.simple, p.tiled),
-                             GT__BUFFER_WRITE_BARRIERS, "gt_transpose");
-  return gt__operation_end(ctx, execute(ctx, &plan, &p, src, dst), GT__BUFFER_WRITE_BARRIERS, "gt_transpose");
+    return gt__operation_end(
+        ctx, gt__transpose_inplace(ctx, &v, plan.strategy, p[GT_TRANSPOSE_SIMPLE], p[GT_TRANSPOSE_TILED]),
+        GT__BUFFER_WRITE_BARRIERS, "gt_transpose");
+  return gt__operation_end(ctx, execute(ctx, &plan, p, src, dst), GT__BUFFER_WRITE_BARRIERS, "gt_transpose");
 }

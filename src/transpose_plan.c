@@ -46,45 +46,67 @@ static gt_status plan_blocks(const gt_context *ctx, gt_view src, gt_view dst, gt
   return GT_OK;
 }
 
-/* The programs the windows may take. */
+static gt_program_key key(gt_kernel kernel, uint32_t tile, uint32_t group_cols, uint32_t group_rows,
+                          uint32_t variant, gt_type elem) {
+  return (gt_program_key){kernel, tile, group_cols, group_rows, variant, elem, 0};
+}
+
+/* The programs the windows may take, by slot. */
 static void plan_programs(const gt_context *ctx, gt_view src, gt_view dst, bool auto_,
                           gt_transpose_choices *p) {
   gt_strategy s = p->strategy;
-  bool packed = p->elem != GT_U32;
+  gt_type elem = p->elem;
+  bool packed = elem != GT_U32;
+  gt_program_key *keys = p->keys;
   gt_extent main_area = gt_extent_truncate((gt_extent){src.rows, src.cols}, p->tile, p->tile);
   bool main_empty = main_area.rows == 0 || main_area.cols == 0;
-  p->simple = s == GT_STRATEGY_SIMPLE || s == GT_STRATEGY_TRUNCATE_B ||
-              (s == GT_STRATEGY_TRUNCATE_A && (main_empty || p->in_blocks));
-  p->tiled_variant = (s == GT_STRATEGY_TILED_PAD ? GT_VARIANT_GUARDED : 0) |
-                     (s == GT_STRATEGY_TRUNCATE_A ? GT_VARIANT_TRUNCATE_A : 0);
+  bool simple = s == GT_STRATEGY_SIMPLE || s == GT_STRATEGY_TRUNCATE_B ||
+                (s == GT_STRATEGY_TRUNCATE_A && (main_empty || p->in_blocks));
+  uint32_t tiled_variant = (s == GT_STRATEGY_TILED_PAD ? GT_VARIANT_GUARDED : 0) |
+                           (s == GT_STRATEGY_TRUNCATE_A ? GT_VARIANT_TRUNCATE_A : 0);
   if (auto_ && ctx->auto_quads && !packed) {
-    p->quads = true;
+    keys[GT_TRANSPOSE_QUADS] =
+        key(GT_KERNEL_TRANSPOSE_QUADS, 0, GT_QUADS_GROUP_COLS, GT_QUADS_GROUP_ROWS, 0, GT_U32);
     /* Views cut into blocks are checked block by block, so they take it
      * whatever their alignment. */
     gt_bound_view bs, bt;
-    p->quad_elements = p->in_blocks || gt__view_bind(ctx, src, &bs) != GT_OK ||
-                       gt__view_bind(ctx, dst, &bt) != GT_OK ||
-                       !(gt__bound_rows_aligned(&bs) && gt__bound_rows_aligned(&bt));
+    if (p->in_blocks || gt__view_bind(ctx, src, &bs) != GT_OK || gt__view_bind(ctx, dst, &bt) != GT_OK ||
+        !(gt__bound_rows_aligned(&bs) && gt__bound_rows_aligned(&bt)))
+      keys[GT_TRANSPOSE_QUAD_ELEMENTS] = key(GT_KERNEL_TRANSPOSE_QUADS, 0, GT_QUADS_GROUP_COLS,
+                                             GT_QUADS_GROUP_ROWS, GT_VARIANT_ELEMENTS, GT_U32);
   }
   /* AUTO's blocks of words, where it runs the tiled kernels (not on a
    * context whose AUTO truncates) and they fit the device: a block per
-   * invocation where AUTO moves 4x4 blocks, else through shared tiles.
-   * They write whole words only: a transpose they cover whole (both
-   * views' rows on words, whole blocks, so no bands, in one binding each,
-   * since blocks of views cut to fit one may leave bands) needs no
-   * atomics, and builds no kernel that has them. */
-  uint32_t pack = gt__pack(p->elem);
+   * invocation where AUTO moves 4x4 blocks (as uvec4s too), else through
+   * shared tiles. They write whole words only: a transpose they cover
+   * whole (both views' rows on words, whole blocks, so no bands, in one
+   * binding each, since blocks of views cut to fit one may leave bands)
+   * needs no atomics, and builds no kernel that has them. */
+  uint32_t pack = gt__pack(elem);
   uint32_t words_rows = gt__tiled_group_rows(ctx, GT_WORDS_TILE, GT_WORDS_TILE * GT_WORDS_TILE * pack * 4);
   bool tiled_strategy = s == GT_STRATEGY_TILED_PAD || s == GT_STRATEGY_TILED_EVEN;
   if (auto_ && packed && !p->in_place && tiled_strategy && (ctx->auto_quads || words_rows)) {
-    p->words = true;
-    p->words_registers = ctx->auto_quads;
-    p->words_rows = ctx->auto_quads ? 0 : words_rows;
+    if (ctx->auto_quads) {
+      uint32_t registers = GT_VARIANT_REGISTERS;
+      keys[GT_TRANSPOSE_WORDS] =
+          key(GT_KERNEL_TRANSPOSE_WORDS, 0, GT_QUADS_GROUP_COLS, GT_QUADS_GROUP_ROWS, registers, elem);
+      keys[GT_TRANSPOSE_WORDS_UVEC4] = key(GT_KERNEL_TRANSPOSE_WORDS, 0, GT_QUADS_GROUP_COLS,
+                                           GT_QUADS_GROUP_ROWS, registers | GT_VARIANT_UVEC4, elem);
+    } else {
+      keys[GT_TRANSPOSE_WORDS] =
+          key(GT_KERNEL_TRANSPOSE_WORDS, GT_WORDS_TILE, GT_WORDS_TILE, words_rows, 0, elem);
+    }
     p->words_only = !p->in_blocks && view_on_words(src, pack) && view_on_words(dst, pack) &&
                     src.rows % pack == 0 && src.cols % pack == 0;
   }
   p->needs_atomics = packed && !p->words_only;
-  p->tiled = s != GT_STRATEGY_SIMPLE && !(s == GT_STRATEGY_TRUNCATE_A && main_empty) && !p->words_only;
+  bool tiled = s != GT_STRATEGY_SIMPLE && !(s == GT_STRATEGY_TRUNCATE_A && main_empty) && !p->words_only;
+  if (simple)
+    keys[GT_TRANSPOSE_SIMPLE] =
+        key(GT_KERNEL_TRANSPOSE_SIMPLE, 0, GT_SIMPLE_GROUP_COLS, GT_SIMPLE_GROUP_ROWS, 0, elem);
+  if (tiled)
+    keys[GT_TRANSPOSE_TILED] =
+        key(GT_KERNEL_TRANSPOSE_TILED, p->tile, p->tile, p->group_rows, tiled_variant, elem);
 }
 
 gt_status gt__transpose_check(const gt_transpose_desc *d, gt_view src, gt_view dst) {
@@ -159,76 +181,27 @@ gt_status gt__transpose_choose(const gt_context *ctx, gt_view src, gt_view dst, 
     p->needs_atomics = packed;
     /* The aliased variants (seed 004): SIMPLE alone or on TRUNCATE_B's
      * bands, the tiled kernel swapping pairs of tiles. */
-    p->simple = p->strategy == GT_STRATEGY_SIMPLE || p->strategy == GT_STRATEGY_TRUNCATE_B;
-    p->tiled = p->strategy != GT_STRATEGY_SIMPLE;
-    p->tiled_variant = (p->strategy == GT_STRATEGY_TILED_PAD ? GT_VARIANT_GUARDED : 0) |
-                       (p->strategy == GT_STRATEGY_TRUNCATE_A ? GT_VARIANT_TRUNCATE_A : 0);
+    gt_strategy s = p->strategy;
+    uint32_t aliased = GT_VARIANT_ALIASED;
+    uint32_t variant = aliased | (s == GT_STRATEGY_TILED_PAD ? GT_VARIANT_GUARDED : 0) |
+                       (s == GT_STRATEGY_TRUNCATE_A ? GT_VARIANT_TRUNCATE_A : 0);
+    if (s == GT_STRATEGY_SIMPLE || s == GT_STRATEGY_TRUNCATE_B)
+      p->keys[GT_TRANSPOSE_SIMPLE] = key(GT_KERNEL_TRANSPOSE_INPLACE_SIMPLE, 0, GT_SIMPLE_GROUP_COLS,
+                                         GT_SIMPLE_GROUP_ROWS, aliased, p->elem);
+    if (s != GT_STRATEGY_SIMPLE)
+      p->keys[GT_TRANSPOSE_TILED] =
+          key(GT_KERNEL_TRANSPOSE_INPLACE_TILED, p->tile, p->tile, p->group_rows, variant, p->elem);
     return GT_OK;
   }
   p->in_blocks = !gt__view_fits(ctx, src) || !gt__view_fits(ctx, dst);
   if (p->in_blocks) GT__TRY(plan_blocks(ctx, src, dst, p));
   plan_programs(ctx, src, dst, auto_, p);
-  if (big_fits && !big_divides && strategy == GT_STRATEGY_TILED_PAD) {
-    p->big_tile = auto_tile;
-    p->big_rows = big_rows;
-  }
+  if (big_fits && !big_divides && strategy == GT_STRATEGY_TILED_PAD)
+    p->keys[GT_TRANSPOSE_BIG] = key(GT_KERNEL_TRANSPOSE_TILED, auto_tile, auto_tile, big_rows, 0, p->elem);
   return GT_OK;
 }
 
-void gt__transpose_keys(const gt_transpose_choices *p, gt_program_key keys[GT_TRANSPOSE_SLOTS]) {
-  memset(keys, 0, GT_TRANSPOSE_SLOTS * sizeof keys[0]);
-  gt_type elem = p->elem;
-  if (p->in_place) {
-    gt_program_key simple = {
-        GT_KERNEL_TRANSPOSE_INPLACE_SIMPLE, 0, GT_SIMPLE_GROUP_COLS, GT_SIMPLE_GROUP_ROWS, 0, elem, 0};
-    gt_program_key tiled = {
-        GT_KERNEL_TRANSPOSE_INPLACE_TILED, p->tile, p->tile, p->group_rows, p->tiled_variant, elem, 0};
-    simple.variant |= GT_VARIANT_ALIASED;
-    tiled.variant |= GT_VARIANT_ALIASED;
-    if (p->simple) keys[GT_TRANSPOSE_SIMPLE] = simple;
-    if (p->tiled) keys[GT_TRANSPOSE_TILED] = tiled;
-    return;
-  }
-  if (p->simple)
-    keys[GT_TRANSPOSE_SIMPLE] = (gt_program_key){
-        GT_KERNEL_TRANSPOSE_SIMPLE, 0, GT_SIMPLE_GROUP_COLS, GT_SIMPLE_GROUP_ROWS, 0, elem, 0};
-  if (p->quads)
-    keys[GT_TRANSPOSE_QUADS] = (gt_program_key){
-        GT_KERNEL_TRANSPOSE_QUADS, 0, GT_QUADS_GROUP_COLS, GT_QUADS_GROUP_ROWS, 0, GT_U32, 0};
-  if (p->quad_elements)
-    keys[GT_TRANSPOSE_QUAD_ELEMENTS] = (gt_program_key){GT_KERNEL_TRANSPOSE_QUADS,
-                                                        0,
-                                                        GT_QUADS_GROUP_COLS,
-                                                        GT_QUADS_GROUP_ROWS,
-                                                        GT_VARIANT_ELEMENTS,
-                                                        GT_U32,
-                                                        0};
-  if (p->words && p->words_registers) {
-    keys[GT_TRANSPOSE_WORDS] = (gt_program_key){GT_KERNEL_TRANSPOSE_WORDS,
-                                                0,
-                                                GT_QUADS_GROUP_COLS,
-                                                GT_QUADS_GROUP_ROWS,
-                                                GT_VARIANT_REGISTERS,
-                                                elem,
-                                                0};
-    keys[GT_TRANSPOSE_WORDS_UVEC4] = (gt_program_key){GT_KERNEL_TRANSPOSE_WORDS,
-                                                      0,
-                                                      GT_QUADS_GROUP_COLS,
-                                                      GT_QUADS_GROUP_ROWS,
-                                                      GT_VARIANT_REGISTERS | GT_VARIANT_UVEC4,
-                                                      elem,
-                                                      0};
-  } else if (p->words) {
-    keys[GT_TRANSPOSE_WORDS] =
-        (gt_program_key){GT_KERNEL_TRANSPOSE_WORDS, GT_WORDS_TILE, GT_WORDS_TILE, p->words_rows, 0, elem, 0};
-  }
-  if (p->tiled)
-    keys[GT_TRANSPOSE_TILED] = (gt_program_key){GT_KERNEL_TRANSPOSE_TILED, p->tile, p->tile, p->group_rows,
-                                                p->tiled_variant,          elem,    0};
-  if (p->big_tile)
-    keys[GT_TRANSPOSE_BIG] =
-        (gt_program_key){GT_KERNEL_TRANSPOSE_TILED, p->big_tile, p->big_tile, p->big_rows, 0, elem, 0};
-}
+static bool has(const gt_transpose_choices *p, int slot) { return p->keys[slot].group_cols != 0; }
 
 /* Whether both views' rows start on a multiple of `unit` elements of
  * their bindings: offsets and pitches multiples of it. (Indices count
@@ -245,22 +218,24 @@ gt_transpose_route gt__transpose_route(const gt_transpose_choices *p, const gt_b
   switch (p->strategy) {
   case GT_STRATEGY_SIMPLE:
     /* AUTO's SIMPLE moves 4x4 blocks where the window has one. */
-    if (p->quads && s->view.rows >= 4 && s->view.cols >= 4)
+    if (has(p, GT_TRANSPOSE_QUADS) && s->view.rows >= 4 && s->view.cols >= 4)
       return aligned ? GT_ROUTE_QUADS : GT_ROUTE_QUAD_ELEMENTS;
     return GT_ROUTE_SIMPLE;
   case GT_STRATEGY_TRUNCATE_B: return GT_ROUTE_MAIN_AND_BANDS;
   case GT_STRATEGY_TRUNCATE_A:
-    if (!p->tiled || s->view.rows < p->tile || s->view.cols < p->tile) return GT_ROUTE_SIMPLE;
+    if (!has(p, GT_TRANSPOSE_TILED) || s->view.rows < p->tile || s->view.cols < p->tile)
+      return GT_ROUTE_SIMPLE;
     return GT_ROUTE_TILED;
   default: {
     uint32_t pack = gt__pack(s->view.type);
-    if (p->words && gt__rows_on(s, t, pack))
-      return p->words_registers && gt__rows_on(s, t, 4 * pack) ? GT_ROUTE_WORDS_UVEC4 : GT_ROUTE_WORDS;
+    if (has(p, GT_TRANSPOSE_WORDS) && gt__rows_on(s, t, pack))
+      return has(p, GT_TRANSPOSE_WORDS_UVEC4) && gt__rows_on(s, t, 4 * pack) ? GT_ROUTE_WORDS_UVEC4
+                                                                             : GT_ROUTE_WORDS;
     /* On the H100, where rows start 16-byte aligned the padded 32-tile
      * kernel ran 93% of a copy at 8200x5468 as one dispatch; elsewhere
      * (8199x5467, 4099x4097) it ran 71-80% and the big tiles on the main
      * section 85-86% (docs/performance.md). */
-    if (p->big_tile && !aligned) return GT_ROUTE_BIG_AND_BANDS;
+    if (has(p, GT_TRANSPOSE_BIG) && !aligned) return GT_ROUTE_BIG_AND_BANDS;
     return GT_ROUTE_TILED;
   }
   }
@@ -288,7 +263,7 @@ static const char *route_reason(const gt_transpose_choices *p, gt_transpose_rout
   case GT_ROUTE_QUAD_ELEMENTS:
   case GT_ROUTE_BIG_AND_BANDS: return "rows off 16 bytes";
   case GT_ROUTE_WORDS: return "rows on words";
-  case GT_ROUTE_TILED: return p->big_tile ? "rows on 16 bytes" : NULL;
+  case GT_ROUTE_TILED: return has(p, GT_TRANSPOSE_BIG) ? "rows on 16 bytes" : NULL;
   default: return NULL;
   }
 }
@@ -299,7 +274,9 @@ static void describe(const gt_transpose_choices *p, gt_transpose_route r, char *
   switch (r) {
   case GT_ROUTE_TILED: snprintf(out, size, "%s %u", strategy, p->tile); break;
   case GT_ROUTE_MAIN_AND_BANDS: snprintf(out, size, "tiled_even %u + simple bands", p->tile); break;
-  case GT_ROUTE_BIG_AND_BANDS: snprintf(out, size, "big %u + %s %u", p->big_tile, strategy, p->tile); break;
+  case GT_ROUTE_BIG_AND_BANDS:
+    snprintf(out, size, "big %u + %s %u", p->keys[GT_TRANSPOSE_BIG].tile, strategy, p->tile);
+    break;
   default: snprintf(out, size, "%s", route_name(r)); break;
   }
 }

@@ -28,36 +28,7 @@ typedef enum gt_transpose_route {
   GT_ROUTE_WORDS_UVEC4     /* the same as uvec4s, rows on 16 bytes */
 } gt_transpose_route;
 
-/* Everything a transpose runs, decided before anything is built. */
-typedef struct gt_transpose_choices {
-  gt_strategy strategy; /* what runs: never AUTO */
-  gt_type elem;         /* the programs' element: by size (gt__bits_type) */
-  uint32_t tile, group_rows;
-  bool in_place;        /* src and dst one square view: transpose_inplace.c */
-  bool in_blocks;       /* views longer than a storage block: in blocks */
-  gt_block_plan blocks; /* in_blocks only */
-  /* The programs the windows' routes may take. */
-  bool simple;
-  bool tiled;
-  uint32_t tiled_variant;
-  bool quads, quad_elements;
-  bool words, words_registers, words_only;
-  uint32_t words_rows;         /* through shared tiles; 0 in registers */
-  uint32_t big_tile, big_rows; /* AUTO's big tile on the main section; 0 none */
-  bool needs_atomics;          /* 2- or 1-byte elements written in part of a word */
-  char reason[128];            /* what decided, "; " between reasons */
-  char refusal[96];            /* why no plan exists, when the status says none */
-} gt_transpose_choices;
-
-/* The plan of a transpose of validated views (fields and shapes; not
- * their buffers). GT_ERR_UNSUPPORTED where the tile or no block fits the
- * device, GT_ERR_SHAPE_MISMATCH where TILED_EVEN's tile does not divide
- * the extent; p->refusal says which. Pure: no GL. */
-gt_status gt__transpose_choose(const gt_context *ctx, gt_view src, gt_view dst, const gt_transpose_desc *d,
-                               gt_transpose_choices *p);
-
-/* The programs a plan may build, one slot each; a key whose group_cols is
- * 0 is not needed. */
+/* The programs a plan may build, one slot each. */
 enum {
   GT_TRANSPOSE_SIMPLE,
   GT_TRANSPOSE_QUADS,
@@ -68,7 +39,30 @@ enum {
   GT_TRANSPOSE_BIG,
   GT_TRANSPOSE_SLOTS
 };
-void gt__transpose_keys(const gt_transpose_choices *p, gt_program_key keys[GT_TRANSPOSE_SLOTS]);
+
+/* Everything a transpose runs, decided before anything is built. */
+typedef struct gt_transpose_choices {
+  gt_strategy strategy; /* what runs: never AUTO */
+  gt_type elem;         /* the programs' element: by size (gt__bits_type) */
+  uint32_t tile, group_rows;
+  bool in_place;        /* src and dst one square view: transpose_inplace.c */
+  bool in_blocks;       /* views longer than a storage block: in blocks */
+  gt_block_plan blocks; /* in_blocks only */
+  /* The programs the windows' routes may take (in place: the aliased
+   * variants); a key whose group_cols is 0 is not needed. */
+  gt_program_key keys[GT_TRANSPOSE_SLOTS];
+  bool words_only;    /* blocks of words cover the transpose whole: no band */
+  bool needs_atomics; /* 2- or 1-byte elements written in part of a word */
+  char reason[128];   /* what decided, "; " between reasons */
+  char refusal[96];   /* why no plan exists, when the status says none */
+} gt_transpose_choices;
+
+/* The plan of a transpose of validated views (fields and shapes; not
+ * their buffers). GT_ERR_UNSUPPORTED where the tile or no block fits the
+ * device, GT_ERR_SHAPE_MISMATCH where TILED_EVEN's tile does not divide
+ * the extent; p->refusal says which. Pure: no GL. */
+gt_status gt__transpose_choose(const gt_context *ctx, gt_view src, gt_view dst, const gt_transpose_desc *d,
+                               gt_transpose_choices *p);
 
 /* gt_transpose's checks of d and of the views' fields and shapes. */
 gt_status gt__transpose_check(const gt_transpose_desc *d, gt_view src, gt_view dst);

@@ -72,9 +72,8 @@ static void check_plan(const gt_context *ctx, gt_view src, gt_view dst, const gt
   if (d->strategy != GT_STRATEGY_AUTO && !p.in_place) CHECK(p.strategy == d->strategy);
   if (p.strategy == GT_STRATEGY_TILED_EVEN) CHECK(src.rows % p.tile == 0 && src.cols % p.tile == 0);
   CHECK(p.needs_atomics == (packed && !p.words_only));
-  if (p.words_only) CHECK(!p.tiled && !p.simple);
-  gt_program_key keys[GT_TRANSPOSE_SLOTS];
-  gt__transpose_keys(&p, keys);
+  const gt_program_key *keys = p.keys;
+  if (p.words_only) CHECK(!has(keys, GT_TRANSPOSE_TILED) && !has(keys, GT_TRANSPOSE_SIMPLE));
   if (p.in_place) {
     in_place++;
     bool truncates = p.strategy == GT_STRATEGY_TRUNCATE_A || p.strategy == GT_STRATEGY_TRUNCATE_B;
