@@ -202,8 +202,10 @@ gt_status gt_kernel_create(gt_context *ctx, const gt_kernel_desc *d, gt_kernel_i
     }
     /* The library's preamble for a group of rows x cols invocations, one
      * element each (tile 0). */
-    gt_program_key key = {
-        .group_cols = cols, .group_rows = rows, .variant = aliased ? GT_VARIANT_ALIASED : 0, .elem = GT_U32};
+    gt_program_key key = {.group_cols = cols,
+                          .group_rows = rows,
+                          .variant = aliased ? GT_VARIANT_ALIASED : 0,
+                          .elem = GT_U32};
     char preamble[GT_PREAMBLE_BYTES];
     const char *parts[GT_PROGRAM_PARTS];
     if (gt__program_preamble(&key, preamble, sizeof preamble) == 0) {

@@ -312,7 +312,7 @@ typedef struct fz_context {
   gt_limits limits;
   uint32_t default_tile;
   gt_strategy auto_strategy;
-  bool atomics;                    /* without them, calls that write parts of words may be refused */
+  bool atomics; /* without them, calls that write parts of words may be refused */
   fz_kernel kernels[KERNEL_TABLE]; /* the live ones, in no order */
   gt_kernel_id persistent[KERNEL_TABLE];
   uint32_t persistent_count;
@@ -1141,8 +1141,7 @@ static gt_view place(reader *r, int b, uint32_t rows, uint32_t cols, gt_type typ
     uint32_t room = (uint32_t)(capacity - span);
     uint32_t hi = u8(r);
     v.offset = (size_t)((hi << 8 | u8(r)) % (room + 1));
-    if (k & 4)
-      v.offset = v.offset / (64 * 4 / size_of(type)) * (64 * 4 / size_of(type)); /* 256-byte aligned */
+    if (k & 4) v.offset = v.offset / (64 * 4 / size_of(type)) * (64 * 4 / size_of(type)); /* 256-byte aligned */
   }
   return v;
 }
@@ -1925,8 +1924,7 @@ static void op_transfer(reader *r, bool write) {
   expect e = {0, 0};
   model_transfer(c, v, null_host ? NULL : host, hp, &e);
   uint64_t extent = 0;
-  if (e.must == 0 &&
-      (!host_extent(v, hp, &extent) || extent > (HOST_WORDS * 4 - misalign) / size_of(v.type))) {
+  if (e.must == 0 && (!host_extent(v, hp, &extent) || extent > (HOST_WORDS * 4 - misalign) / size_of(v.type))) {
     /* A valid call must not run past the host array: the caller's side of
      * the contract. */
     hp = 0;
@@ -1958,8 +1956,7 @@ static void op_transfer(reader *r, bool write) {
     for (uint32_t row = 0; row < v.rows; row++)
       for (uint32_t col = 0; col < v.cols; col++) {
         size_t at = ((size_t)row * pitch + col) * size;
-        unsigned char *want =
-            bytes_of(write ? want_words[b] : fx.buf[b].shadow) + element(v, row, col) * size;
+        unsigned char *want = bytes_of(write ? want_words[b] : fx.buf[b].shadow) + element(v, row, col) * size;
         if (write) {
           memcpy(want, host + at, size);
         } else {

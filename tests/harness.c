@@ -85,9 +85,9 @@ int gt_test_open(int argc, char **argv, gt_test_env *env) {
   printf("renderer: %s%s, device-table entry %s; storage blocks of %llu bytes, %llu FLOP per matmul "
          "dispatch, %llu bytes per transpose dispatch, %llu staging bytes\n",
          gt_context_renderer(env->ctx), env->min_limits ? " (ES 3.1 minimum limits)" : "",
-         gt_context_device_name(env->ctx), (unsigned long long)l.max_storage_block_bytes,
-         (unsigned long long)l.max_dispatch_flops, (unsigned long long)l.max_dispatch_bytes,
-         (unsigned long long)l.staging_bytes);
+         gt_context_device_name(env->ctx),
+         (unsigned long long)l.max_storage_block_bytes, (unsigned long long)l.max_dispatch_flops,
+         (unsigned long long)l.max_dispatch_bytes, (unsigned long long)l.staging_bytes);
   return 0;
 }
 

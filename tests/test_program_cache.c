@@ -74,8 +74,7 @@ static void check_ignored(gt_context *ctx, const unsigned char *bytes, size_t wr
  * formats), and the operations, into a cleared output, compile nothing and
  * give the cold run's words. Returns the programs loaded. */
 static uint32_t check_warm(gt_context *ctx, const unsigned char *cache, size_t written, GLint formats,
-                           unsigned cold_builds, GLuint in, GLuint out, const uint32_t *first,
-                           uint32_t *second) {
+                           unsigned cold_builds, GLuint in, GLuint out, const uint32_t *first, uint32_t *second) {
   uint32_t loaded = 99;
   builds = 0;
   CHECK_STATUS(gt_program_cache_load(ctx, cache, written, &loaded), GT_OK);
@@ -192,8 +191,7 @@ static bool run_format(gt_context *ctx, gt_format f) {
   }
   glBindTexture(GL_TEXTURE_2D, 0);
   gt_image src = {tex[0], 0, 1, 2, 11, 5, f}, dst = {tex[1], 0, 3, 1, 5, 11, f};
-  bool ok =
-      gt_image_transpose(ctx, src, dst, NULL) == GT_OK && gt_image_rotate(ctx, src, dst, 1, NULL) == GT_OK;
+  bool ok = gt_image_transpose(ctx, src, dst, NULL) == GT_OK && gt_image_rotate(ctx, src, dst, 1, NULL) == GT_OK;
   glDeleteTextures(2, tex);
   return ok;
 }
@@ -217,17 +215,15 @@ static void round_trip(bool min_limits, GLint formats, const char *what, int whi
   CHECK_STATUS(gt_program_cache_load(ctx, cache, written, &loaded), GT_OK);
   CHECK(run(ctx, which, in, out));
   if (formats > 0 && (loaded != cold_builds || builds != 0)) {
-    printf("FAILED: %s %d: %u programs built cold, %u loaded, %u built warm\n", what, which, cold_builds,
-           loaded, builds);
+    printf("FAILED: %s %d: %u programs built cold, %u loaded, %u built warm\n", what, which, cold_builds, loaded,
+           builds);
     CHECK(false);
   }
   gt_context_release(ctx);
   free(cache);
 }
 
-static bool run_type_case(gt_context *ctx, int t, GLuint in, GLuint out) {
-  return run_type(ctx, (gt_type)t, in, out);
-}
+static bool run_type_case(gt_context *ctx, int t, GLuint in, GLuint out) { return run_type(ctx, (gt_type)t, in, out); }
 static bool run_format_case(gt_context *ctx, int f, GLuint in, GLuint out) {
   (void)in, (void)out;
   return run_format(ctx, (gt_format)f);
@@ -245,8 +241,7 @@ static void test_every_operation_round_trip(bool min_limits, GLint formats) {
   bool atomics = gt_context_has_atomics(probe);
   gt_context_release(probe);
   for (int t = GT_F32; gt_type_size((gt_type)t) != 0; t++)
-    if (atomics || gt_type_size((gt_type)t) == 4)
-      round_trip(min_limits, formats, "type", t, run_type_case, in, out);
+    if (atomics || gt_type_size((gt_type)t) == 4) round_trip(min_limits, formats, "type", t, run_type_case, in, out);
   for (int f = GT_FORMAT_R32F; f <= GT_FORMAT_RGBA8; f++)
     round_trip(min_limits, formats, "format", f, run_format_case, in, out);
   GLuint names[2] = {in, out};

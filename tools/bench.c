@@ -187,6 +187,7 @@ static double bench_copy(gt_context *ctx, const tool_bench_options *o, GLuint sr
   return r->ms;
 }
 
+
 static int bench_transpose_case(gt_context *ctx, const tool_bench_options *o, uint32_t rows, uint32_t cols,
                                 double *scratch) {
   static const gt_strategy strategies[] = {GT_STRATEGY_SIMPLE,     GT_STRATEGY_TILED_EVEN,

@@ -245,10 +245,7 @@ static void print_row(const compiled *c) {
 static void csv_row(FILE *f, const compiled *c) {
   char name[256];
   program_name(c, name, sizeof name);
-  fprintf(f, "\"%s\",\"%s\",%s,%s", renderer, name,
-          c->label         ? "user"
-          : c->auto_chosen ? "yes"
-                           : "no",
+  fprintf(f, "\"%s\",\"%s\",%s,%s", renderer, name, c->label ? "user" : c->auto_chosen ? "yes" : "no",
           c->built ? "yes" : "no");
   const shader_stats *s = &c->stats;
   double values[] = {s->inst,   s->registers, s->spills, s->fills, s->occupancy,  s->occupancy_max,
@@ -261,21 +258,20 @@ static void csv_row(FILE *f, const compiled *c) {
 }
 
 static int usage(FILE *f) {
-  fputs(
-      "usage: gltile compile [--stats] [--auto] [--only TEXT] [--csv FILE] [--min-limits]\n"
-      "                      [--tile 8|16|32] [--matmul-kernel registers|registers-k1|shared|texels|device]\n"
-      "  builds every program this device can reach with its own compiler; AUTO marks\n"
-      "  those AUTO chooses (found by running AUTO on a catalogue of views)\n"
-      "  --stats       also run one group of each program over a scratch buffer, for\n"
-      "                drivers that compile at the first dispatch (v3d); for compilers'\n"
-      "                statistics on a fake device (docs/performance.md)\n"
-      "  --auto        only the programs AUTO chooses\n"
-      "  --only TEXT   only the programs whose names hold TEXT (\"matmul_blocked t32\")\n"
-      "  --csv FILE    every row as CSV\n"
-      "  --min-limits  clamp the device limits to the ES 3.1 minimums\n"
-      "  --tile N      the context's default tile (default: the device table's)\n"
-      "  --matmul-kernel K   the kernel matmul's AUTO runs (default: the device table's)\n",
-      f);
+  fputs("usage: gltile compile [--stats] [--auto] [--only TEXT] [--csv FILE] [--min-limits]\n"
+        "                      [--tile 8|16|32] [--matmul-kernel registers|registers-k1|shared|texels|device]\n"
+        "  builds every program this device can reach with its own compiler; AUTO marks\n"
+        "  those AUTO chooses (found by running AUTO on a catalogue of views)\n"
+        "  --stats       also run one group of each program over a scratch buffer, for\n"
+        "                drivers that compile at the first dispatch (v3d); for compilers'\n"
+        "                statistics on a fake device (docs/performance.md)\n"
+        "  --auto        only the programs AUTO chooses\n"
+        "  --only TEXT   only the programs whose names hold TEXT (\"matmul_blocked t32\")\n"
+        "  --csv FILE    every row as CSV\n"
+        "  --min-limits  clamp the device limits to the ES 3.1 minimums\n"
+        "  --tile N      the context's default tile (default: the device table's)\n"
+        "  --matmul-kernel K   the kernel matmul's AUTO runs (default: the device table's)\n",
+        f);
   return f == stdout ? 0 : 2;
 }
 
@@ -304,7 +300,8 @@ int tool_cmd_compile(int argc, char **argv) {
                : strcmp(v, "shared") == 0       ? GT_MATMUL_KERNEL_SHARED
                : strcmp(v, "texels") == 0       ? GT_MATMUL_KERNEL_TEXELS
                                                 : GT_MATMUL_KERNEL_DEVICE;
-    } else
+    }
+    else
       return usage(strcmp(argv[i], "--help") == 0 ? stdout : stderr);
   }
   gt_egl egl;

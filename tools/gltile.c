@@ -73,9 +73,8 @@ static int cmd_info(bool min_limits, gt_matmul_kernel kernel) {
   bool flushes = false;
   gt_status probed = gt_context_flushes_denormals(ctx, &flushes);
   printf("f32 denormals:         %s%s\n",
-         probed != GT_OK ? "unknown, the probe failed: "
-         : flushes       ? "flushed to zero (sums below 2^-126 count as 0)"
-                         : "kept",
+         probed != GT_OK ? "unknown, the probe failed: " : flushes ? "flushed to zero (sums below 2^-126 count as 0)"
+                                                                    : "kept",
          probed != GT_OK ? gt_status_string(probed) : "");
   printf("limits%s\n", min_limits ? " (clamped to the ES 3.1 minimums):" : ":");
   printf("  shared memory:       %u bytes\n", l.max_shared_bytes);
