@@ -37,4 +37,10 @@ gt_status gt__block_plan(gt_block_plan *p);
 /* The most elements one binding may span wherever the view starts. */
 uint64_t gt__max_bound_elements(const gt_limits *l);
 
+/* The most blocks a planner walks to learn which programs they take; past
+ * it every candidate program is built (an unused one costs a build, not a
+ * wrong result). Planning runs before the views are checked against their
+ * buffers, so views far larger than their buffers stay cheap to refuse. */
+enum { GT_BLOCK_WALK_MAX = 1024 };
+
 #endif

@@ -48,6 +48,27 @@ gt_copy_route gt__copy_route(const gt_copy_choices *p, const gt_bound_view *s, c
   return GT_COPY_ROUTE_VEC4;
 }
 
+/* Whether some window of the plan takes the uvec4 route: the views
+ * whole, or one of their blocks. */
+static bool some_window_vec4(const gt_context *ctx, gt_view src, gt_view dst, const gt_copy_choices *p) {
+  gt_bound_view s, t;
+  if (!p->in_blocks)
+    return gt__view_bind(ctx, src, &s) == GT_OK && gt__view_bind(ctx, dst, &t) == GT_OK &&
+           gt__copy_route(p, &s, &t) == GT_COPY_ROUTE_VEC4;
+  const uint32_t *block = p->blocks.block;
+  uint32_t walked = 0;
+  for (uint32_t r = 0; r < src.rows; r += block[0])
+    for (uint32_t c = 0; c < src.cols; c += block[1]) {
+      if (walked++ == GT_BLOCK_WALK_MAX) return true; /* not walked to the end: built anyway */
+      uint32_t h = gt__min_u32(block[0], src.rows - r), w = gt__min_u32(block[1], src.cols - c);
+      if (gt__view_bind(ctx, gt_section(src, r, c, h, w), &s) == GT_OK &&
+          gt__view_bind(ctx, gt_section(dst, r, c, h, w), &t) == GT_OK &&
+          gt__copy_route(p, &s, &t) == GT_COPY_ROUTE_VEC4)
+        return true;
+    }
+  return false;
+}
+
 gt_status gt__copy_choose(const gt_context *ctx, gt_view src, gt_view dst, gt_copy_choices *p) {
   memset(p, 0, sizeof *p);
   p->needs_atomics = gt_type_size(src.type) < 4;
@@ -75,14 +96,11 @@ gt_status gt__copy_choose(const gt_context *ctx, gt_view src, gt_view dst, gt_co
     because(p, "scalar_loads");
     return GT_OK;
   }
-  /* The uvec4 program where the whole views take it, or (in blocks, each
-   * checked as it runs) wherever a block might. */
-  gt_program_key vec4 = {GT_KERNEL_COPY_VEC4, 0, GT_COPY_GROUP_COLS, 1, 0, GT_U32, 0};
-  p->keys[GT_COPY_VEC4] = vec4;
-  gt_bound_view s, t;
-  if (!p->in_blocks && (gt__view_bind(ctx, src, &s) != GT_OK || gt__view_bind(ctx, dst, &t) != GT_OK ||
-                        gt__copy_route(p, &s, &t) != GT_COPY_ROUTE_VEC4)) {
-    memset(&p->keys[GT_COPY_VEC4], 0, sizeof vec4);
+  /* The uvec4 program where some window (the views whole, or a block of
+   * them) takes it. */
+  p->keys[GT_COPY_VEC4] = (gt_program_key){GT_KERNEL_COPY_VEC4, 0, GT_COPY_GROUP_COLS, 1, 0, GT_U32, 0};
+  if (!some_window_vec4(ctx, src, dst, p)) {
+    memset(&p->keys[GT_COPY_VEC4], 0, sizeof p->keys[0]);
     because(p, "rows with gaps or off 16 bytes: scalars");
   } else {
     because(p, "gapless rows on 16 bytes: uvec4s");

@@ -251,16 +251,21 @@ static gt_status routes_taken(const gt_context *ctx, const gt_matmul_choices *p,
                                 [GT_MATMUL_ROUTE_TEXELS] = GT_MATMUL_TEXELS,
                                 [GT_MATMUL_ROUTE_MAIN_AND_BANDS] = GT_MATMUL_MAIN};
   memset(taken, 0, GT_MATMUL_SLOTS * sizeof taken[0]);
-  uint32_t at[3] = {0, 0, 0};
+  uint32_t at[3] = {0, 0, 0}, walked = 0;
   int found = 0,
       possible = 1 + (p->keys[GT_MATMUL_VEC4].group_cols != 0) + (p->keys[GT_MATMUL_TEXELS].group_cols != 0);
+  bool more;
   do {
     gt_product q;
     GT__TRY(gt__matmul_block_at(ctx, p, at, &q));
     int slot = slot_of[gt__matmul_route(ctx, p, &q)];
     if (!taken[slot]) found++;
     taken[slot] = true;
-  } while (found < possible && gt__matmul_next_block(p, at));
+    more = gt__matmul_next_block(p, at);
+  } while (found < possible && more && ++walked < GT_BLOCK_WALK_MAX);
+  if (more && found < possible) /* not walked to the end: every candidate */
+    for (int i = 0; i < GT_MATMUL_SLOTS; i++)
+      taken[i] = true;
   return GT_OK;
 }
 

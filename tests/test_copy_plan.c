@@ -6,8 +6,8 @@
  * and the uvec4 one never where the entry asks for scalar loads, the
  * blocks cover the extent once and bind, each window's route has its
  * program, uvec4s only where both windows are gapless with starts on 16
- * bytes alike, and atomics are asked for exactly for 2- and 1-byte
- * elements. */
+ * bytes alike, the uvec4 program only where some window runs it, and
+ * atomics are asked for exactly for 2- and 1-byte elements. */
 #include "check.h"
 #include "copy_plan.h"
 #include "harness.h"
@@ -70,6 +70,7 @@ static void check_plan(const gt_context *ctx, gt_view src, gt_view dst) {
   in_blocks++;
   const uint32_t *block = p.blocks.block;
   uint64_t covered = 0;
+  bool vec4_taken = false;
   for (uint32_t r = 0; r < src.rows; r += block[0])
     for (uint32_t c = 0; c < src.cols; c += block[1]) {
       uint32_t h = gt__min_u32(block[0], src.rows - r), w = gt__min_u32(block[1], src.cols - c);
@@ -78,8 +79,14 @@ static void check_plan(const gt_context *ctx, gt_view src, gt_view dst) {
       if (bound == GT_OK) bound = gt__view_bind(ctx, gt_section(dst, r, c, h, w), &bt);
       CHECK_STATUS(bound, GT_OK);
       if (bound == GT_OK) check_route(&p, &bs, &bt);
+      vec4_taken |= bound == GT_OK && gt__copy_route(&p, &bs, &bt) == GT_COPY_ROUTE_VEC4;
     }
   CHECK(covered == (uint64_t)src.rows * src.cols);
+  /* The uvec4 program is named only where some block runs it (where the
+   * planner walks every block; past GT_BLOCK_WALK_MAX it names it). */
+  uint64_t blocks = (uint64_t)gt__div_up(src.rows, block[0]) * gt__div_up(src.cols, block[1]);
+  if (blocks <= GT_BLOCK_WALK_MAX) CHECK(has(&p, GT_COPY_VEC4) == vec4_taken);
+  if (blocks > GT_BLOCK_WALK_MAX) CHECK(has(&p, GT_COPY_VEC4) || ctx->device->scalar_loads);
 }
 
 /* A view whose rows follow each other with no gap, half the time. */
