@@ -7,18 +7,17 @@
  * reads 2 + 2 vec4s per k for 64 multiply-adds: 8 times the arithmetic
  * per shared read of the tiled kernel, 16 times per global load.
  *
- * Every layout runs this one kernel: a or b transposed, any offset and
- * pitch, any extent. Each invocation loads the next step's 4 + 4
- * elements before this step's multiply-adds, so they are in flight while
- * it computes. Where a view allows (GT_VEC4_A, _B, _C: rows 16-byte
- * aligned, and no vec4 straddling an edge of the view or of the K slice;
- * the host checks), an operand's 4 elements are one vec4 load, and c's
- * row of 4 results one vec4 store; elsewhere 4 float loads, guarded only
- * where the quad is not whole, and guarded float stores. Halves (GT_HALF)
- * load a whole quad as the 2 or 3 words holding it, and a half c's row of
- * 4 results starting on a word is 2 plain word stores. On the H100 at
- * 4096^3: 34.0 TFLOP/s for a b, 43.3 for a^T b; 31.5 for a b at
- * 4099x4097x4101 (more figures in docs/performance.md).
+ * Every layout runs this one kernel, with one inner loop: a or b
+ * transposed, any offset and pitch, any extent. Each invocation loads
+ * the next step's 4 + 4 elements before this step's multiply-adds, so
+ * they are in flight while it computes. Where a view allows (GT_VEC4_A,
+ * _B, _C: rows 16-byte aligned, and no vec4 straddling an edge of the
+ * view; the host checks), a quad of an operand stored across K is one
+ * vec4 load, and c's row of 4 results one vec4 store; elsewhere 4 float
+ * loads, guarded only where the quad is not whole, and guarded float
+ * stores. Halves (GT_HALF) across K load a whole quad as the 2 or 3
+ * words holding it, and a half c's row of 4 results starting on a word
+ * is 2 plain word stores. (H100 figures: docs/performance.md.)
  *
  * Not double-buffered in shared memory: two shared buffers double the
  * shared memory for a gain at some sizes and a loss at others (the
@@ -27,100 +26,103 @@
  * The invocation at (tx, ty) owns rows 4 ty .. 4 ty + 3 and 64 + 4 ty ..,
  * and columns 4 tx .. and 64 + 4 tx ..: its vec4 reads of a row of the
  * shared slices are then either broadcast (a) or 16 distinct vec4s of
- * one row, a permutation of consecutive ones (b). The K loop has uniform
- * bounds, so both barriers are reached by the whole group. Needs a
- * 16 x 16 group (256 invocations) and 8 KiB. */
+ * one row, consecutive ones (b). The K loop has uniform bounds, so both
+ * barriers are reached by the whole group. Needs a 16 x 16 group (256
+ * invocations) and 8,448 bytes of shared memory. */
 #define BM 128u
 #define BK 8u
+#if (defined(GT_VEC4_A) && !defined(GT_TRANS_A)) || (defined(GT_VEC4_B) && defined(GT_TRANS_B))
+#error "the shared kernel moves no quad along K as a vec4"
+#endif
 
 /* NVIDIA's compiler unrolls every loop where asked (8% at 4096^3);
  * others ignore a pragma they do not know (GLSL ES 3.10, 3.4). */
 #pragma optionNV(unroll all)
 
-/* Each step, each invocation loads a quad of op(a) and one of op(b): 4
- * elements adjacent in the stored matrix (zero outside the matrix or the
- * K slice). Along K (a untransposed, b transposed): row t / 2 of the
- * block, K from 4 (t % 2). Across K (a transposed, b untransposed): step
- * row t / 32, 4 rows of op(a) (columns of op(b)) from 4 (t % 32). A
- * quad is one vec4 load where the view allows (GT_VEC4_A, GT_VEC4_B; it
- * then lies wholly inside or outside), else 4 float loads.
+/* Each step the group stores an 8 x 128 slice of op(a) and one of op(b)
+ * in shared memory in the order the inner loop reads them, whatever the
+ * layout: [k][m / 4] and [k][n / 4], a vec4 holding 4 rows of op(a) (4
+ * columns of op(b)) at one k. Each invocation loads one such quad of
+ * each operand and stores it as one vec4:
+ * - across K (a transposed, b untransposed) its 4 elements are adjacent
+ *   in the stored matrix: step row t / 32, quad t % 32; one vec4 load
+ *   where the view allows (GT_VEC4_A, GT_VEC4_B), else 4 float loads;
+ * - along K (a untransposed, b transposed) they lie in 4 stored rows,
+ *   one pitch apart: step row t % 8, quad t / 8; 4 float loads, which
+ *   the 8 invocations of a quad make into 32 contiguous bytes of each row.
+ * Before, a's slice was kept row-major along K and read 4 k at a time
+ * (2-way bank conflicts), and b transposed was stored element by element
+ * into a float array (4 float reads for each quad): a b ran 34.1 and a
+ * b^T 27.4 TFLOP/s on the H100 at 4096^3 where a^T b, already in this
+ * order, ran 43.7 (docs/performance.md).
  *
- * Each quad is stored in shared memory as one vec4 where it can be:
- * storing its 4 elements one by one, each into a component chosen at run
- * time, ran at 60-70% of the speed on the H100. So a's slice is
- * row-major where a runs along K (A_ROWS: [m][k / 4], component k % 4)
- * and [k][m / 4] where it runs across K, like b's slice. b transposed
- * runs along K but a row-major b slice would be read with 8-way bank
- * conflicts, and a quarter of the group loading 4 quads each to store
- * them transposed ran slower still; its slice is then a float array,
- * where an element's store is a plain store to a computed address and a
- * reader's 4 floats lie in one aligned vec4 (a b^T at 4096^3: 27.2
- * TFLOP/s, against 16.8 with the vec4 array). */
-#ifndef GT_TRANS_A
-#define A_ROWS 1
-shared vec4 a_rows[BM][BK / 4u]; /* [m][k / 4], component k % 4 */
-#else
-shared vec4 a_slice[BK][BM / 4u]; /* [k][m / 4], component m % 4 */
+ * The 8 invocations of a quad along K store into 8 rows of the slice,
+ * 512 bytes apart: one bank. Two ways spread them: a row of 33 vec4s,
+ * one unused, or quad q of row k stored at q ^ k (SWIZZLE_A), where each
+ * read then computes its address. Slices of quads across K are stored
+ * in rows, as they come. Measured on the H100 at 4096^3, TFLOP/s with the
+ * padding / with the XOR on both slices: a b 34.6 / 36.9, a^T b 42.7 /
+ * 40.9, a b^T 39.4 / 35.6, a^T b^T 41.9 / 37.2; a b with the XOR on a's
+ * slice alone 36.5. So a b takes the XOR on a, the others the padding
+ * (docs/performance.md). */
+#if !defined(GT_TRANS_A) && !defined(GT_TRANS_B)
+#define SWIZZLE_A 1
 #endif
-/* b's slice, [k][swizzled n / 4], component n % 4; floats where b is
- * transposed, whose quads are stored element by element. */
+/* [k][m / 4], component m % 4 (m / 4 ^ k under SWIZZLE_A) */
+#if defined(GT_TRANS_A) || defined(SWIZZLE_A)
+shared vec4 a_slice[BK][BM / 4u];
+#else
+shared vec4 a_slice[BK][BM / 4u + 1u];
+#endif
+#ifdef SWIZZLE_A
+uint slot_a(uint k, uint q) { return q ^ k; }
+#else
+uint slot_a(uint k, uint q) { return q; }
+#endif
+/* [k][n / 4], component n % 4 */
 #ifdef GT_TRANS_B
-shared float b_flat[BK * BM];
+shared vec4 b_slice[BK][BM / 4u + 1u];
 #else
 shared vec4 b_slice[BK][BM / 4u];
 #endif
 
-/* Where vec4 q of row k of b's slice lives. Quads of b along K store one
- * element into each of 4 rows of the slice; neighbouring invocations'
- * elements would land in one bank, 128 floats apart. XOR with k spreads
- * them over eight banks. The readers take one k at a time, for which the
- * XOR is a permutation. */
-uint slot(uint k, uint q) { return q ^ k; }
-
-/* Element n of row k of b's slice, and the vec4 of columns 4 q .. 4 q + 3. */
-#ifdef GT_TRANS_B
-void put_b(uint k, uint n, float value) { b_flat[k * BM + 4u * slot(k, n >> 2u) + (n & 3u)] = value; }
-vec4 b_quad(uint k, uint q) {
-  uint i = k * BM + 4u * slot(k, q);
-  return vec4(b_flat[i], b_flat[i + 1u], b_flat[i + 2u], b_flat[i + 3u]);
-}
-#else
-vec4 b_quad(uint k, uint q) { return b_slice[k][slot(k, q)]; }
-#endif
-
 /* Invocation t's quad of one operand: at = the index of its first element
- * in the stored matrix, advanced by step each step of K; row_k = its K
- * within the step; inside = how many of its 4 lie inside op(x)'s rows
- * (a) or columns (b). */
+ * in the stored matrix, advanced by step each step of K; apart = the
+ * distance between its elements there; row_k = its k within the step, q
+ * its vec4 in the slice's row; inside = how many of its 4 rows of op(a)
+ * (columns of op(b)) lie inside the matrix. */
 struct quad {
-  uint at, step, row_k, inside;
+  uint at, step, apart, row_k, q, inside;
 };
 
-/* Along K: row first + t / 2 (of extent); across K: rows first + 4 (t %
- * 32) .. + 3. v: the view's (rows, cols, offset, pitch). */
-quad quad_along(uvec4 v, uint t, uint first, uint extent) {
-  uint row = first + t / 2u, kq = 4u * (t % 2u);
-  return quad(v.z + row * v.w + gt_k_range.x + kq, BK, kq, row < extent ? 4u : 0u);
+/* How many of the rows (columns) first + 4 q .. + 3 lie inside extent. */
+uint inside(uint first, uint q, uint extent) {
+  return first + 4u * q < extent ? min(extent - first - 4u * q, 4u) : 0u;
 }
+
+/* v: the view's (rows, cols, offset, pitch); first: the block's first
+ * row of op(a) (column of op(b)). */
 quad quad_across(uvec4 v, uint t, uint first, uint extent) {
-  uint kr = t / 32u, col = first + 4u * (t % 32u);
-  return quad(v.z + (gt_k_range.x + kr) * v.w + col, BK * v.w, kr, col < extent ? min(extent - col, 4u) : 0u);
+  uint kr = t / 32u, q = t % 32u;
+  return quad(v.z + (gt_k_range.x + kr) * v.w + first + 4u * q, BK * v.w, 1u, kr, q,
+              inside(first, q, extent));
+}
+quad quad_along(uvec4 v, uint t, uint first, uint extent) {
+  uint kr = t % 8u, q = t / 8u;
+  return quad(v.z + (first + 4u * q) * v.w + gt_k_range.x + kr, BK, v.w, kr, q, inside(first, q, extent));
 }
 
-/* How many of the 4 elements from k on lie in the K slice. */
-uint in_k_slice(uint k) { return k < gt_k_range.y ? min(gt_k_range.y - k, 4u) : 0u; }
-
-/* How many of quad q's 4 elements to load in the step at k0: along K,
- * those inside the K slice too; across K, all or none. */
-uint valid_along(quad q, uint k0) { return min(q.inside, in_k_slice(k0 + q.row_k)); }
-uint valid_across(quad q, uint k0) { return k0 + q.row_k < gt_k_range.y ? q.inside : 0u; }
+/* How many of the quad's elements to load in the step at k0: those
+ * inside op(x), or none where its k lies past the K slice. */
+uint valid(quad q, uint k0) { return k0 + q.row_k < gt_k_range.y ? q.inside : 0u; }
 
 /* The quad's elements, zero from the valid-th on (one function per
- * operand: GLSL cannot pass a storage block to a function): one vec4 under
- * GT_VEC4_x (valid is then 0 or 4), else 4 floats, guarded only where the
- * quad is not whole. Unaligned quads once came from two vec4 loads and a
- * shuffle: the plain floats ran 31.5 TFLOP/s at 4099x4097x4101 on the
- * H100, the shuffle 21.5 (docs/performance.md). */
+ * operand: GLSL cannot pass a storage block to a function). Across K:
+ * one vec4 under GT_VEC4_x (valid is then 0 or 4), else 4 floats,
+ * guarded only where the quad is not whole; along K, 4 floats `pitch`
+ * apart. Unaligned quads once came from two vec4 loads and a shuffle:
+ * the plain floats ran 31.5 TFLOP/s at 4099x4097x4101 on the H100, the
+ * shuffle 21.5 (docs/performance.md). */
 #ifdef GT_HALF
 /* A whole quad of halves from the words holding it: 2 where it starts on
  * a word, else 3 (read only for a whole quad, valid == 4: its last
@@ -138,47 +140,42 @@ vec4 half_quad(bool odd, uint w0, uint w1, uint w2) {
 #define WHOLE_A(at) vec4(a_data[at], a_data[at + 1u], a_data[at + 2u], a_data[at + 3u])
 #define WHOLE_B(at) vec4(b_data[at], b_data[at + 1u], b_data[at + 2u], b_data[at + 3u])
 #endif
-vec4 load_a(uint at, uint valid) {
-#ifdef GT_VEC4_A
-  return valid != 0u ? a4[at >> 2u] : vec4(0.0);
+/* Elements at, at + apart, at + 2 apart, at + 3 apart, those before valid. */
+#define SPREAD(elem, at, apart, valid)                                                              \
+  ((valid) == 4u                                                                                   \
+       ? vec4(elem(at), elem((at) + (apart)), elem((at) + 2u * (apart)), elem((at) + 3u * (apart))) \
+       : vec4((valid) > 0u ? elem(at) : 0.0, (valid) > 1u ? elem((at) + (apart)) : 0.0,            \
+              (valid) > 2u ? elem((at) + 2u * (apart)) : 0.0, 0.0))
+vec4 load_a(quad q, uint valid) {
+#ifndef GT_TRANS_A
+  return SPREAD(a_elem, q.at, q.apart, valid);
+#elif defined(GT_VEC4_A)
+  return valid != 0u ? a4[q.at >> 2u] : vec4(0.0);
 #else
-  if (valid == 4u) return WHOLE_A(at);
-  return vec4(valid > 0u ? a_elem(at) : 0.0, valid > 1u ? a_elem(at + 1u) : 0.0,
-              valid > 2u ? a_elem(at + 2u) : 0.0, 0.0);
+  if (valid == 4u) return WHOLE_A(q.at);
+  return SPREAD(a_elem, q.at, 1u, valid);
 #endif
 }
-vec4 load_b(uint at, uint valid) {
-#ifdef GT_VEC4_B
-  return valid != 0u ? b4[at >> 2u] : vec4(0.0);
+vec4 load_b(quad q, uint valid) {
+#ifdef GT_TRANS_B
+  return SPREAD(b_elem, q.at, q.apart, valid);
+#elif defined(GT_VEC4_B)
+  return valid != 0u ? b4[q.at >> 2u] : vec4(0.0);
 #else
-  if (valid == 4u) return WHOLE_B(at);
-  return vec4(valid > 0u ? b_elem(at) : 0.0, valid > 1u ? b_elem(at + 1u) : 0.0,
-              valid > 2u ? b_elem(at + 2u) : 0.0, 0.0);
+  if (valid == 4u) return WHOLE_B(q.at);
+  return SPREAD(b_elem, q.at, 1u, valid);
 #endif
 }
 
 #ifdef GT_TRANS_A
 #define A_QUAD quad_across
-#define A_VALID valid_across
-#define PUT_A(value) a_slice[qa.row_k][t % 32u] = (value)
 #else
 #define A_QUAD quad_along
-#define A_VALID valid_along
-#define PUT_A(value) a_rows[t / 2u][t % 2u] = (value)
 #endif
 #ifdef GT_TRANS_B
 #define B_QUAD quad_along
-#define B_VALID valid_along
-/* One element into each of 4 rows of the slice (row t / 2 of op(b)^T). */
-#define PUT_B(value)                                                                \
-  put_b(qb.row_k, t / 2u, (value).x);                                            \
-  put_b(qb.row_k + 1u, t / 2u, (value).y);                                       \
-  put_b(qb.row_k + 2u, t / 2u, (value).z);                                       \
-  put_b(qb.row_k + 3u, t / 2u, (value).w)
 #else
 #define B_QUAD quad_across
-#define B_VALID valid_across
-#define PUT_B(value) b_slice[qb.row_k][slot(qb.row_k, t % 32u)] = (value)
 #endif
 
 /* Stores columns n .. n + 3 of row m of c. */
@@ -237,34 +234,20 @@ void main() {
     acc[i] = vec4(0.0);
 
   uint k0 = gt_k_range.x;
-  vec4 la = load_a(qa.at, A_VALID(qa, k0)), lb = load_b(qb.at, B_VALID(qb, k0));
+  vec4 la = load_a(qa, valid(qa, k0)), lb = load_b(qb, valid(qb, k0));
   for (; k0 < gt_k_range.y; k0 += BK) {
-    PUT_A(la);
-    PUT_B(lb);
+    a_slice[qa.row_k][slot_a(qa.row_k, qa.q)] = la;
+    b_slice[qb.row_k][qb.q] = lb;
     memoryBarrierShared();
     barrier();
     /* The next step's loads, in flight during this step's arithmetic. */
     qa.at += qa.step;
     qb.at += qb.step;
-    la = load_a(qa.at, A_VALID(qa, k0 + BK));
-    lb = load_b(qb.at, B_VALID(qb, k0 + BK));
-#define B0(kk) b_quad(kk, tx)
-#define B1(kk) b_quad(kk, tx + 16u)
-#ifdef A_ROWS
-    /* 4 k at a time: each of the invocation's 8 rows as one vec4. */
-    for (uint kq = 0u; kq < BK / 4u; kq++) {
-      uint m = 4u * ty, k = 4u * kq;
-      vec4 r0 = a_rows[m][kq], r1 = a_rows[m + 1u][kq], r2 = a_rows[m + 2u][kq], r3 = a_rows[m + 3u][kq];
-      vec4 r4 = a_rows[m + 64u][kq], r5 = a_rows[m + 65u][kq], r6 = a_rows[m + 66u][kq], r7 = a_rows[m + 67u][kq];
-      multiply(vec4(r0.x, r1.x, r2.x, r3.x), vec4(r4.x, r5.x, r6.x, r7.x), B0(k), B1(k));
-      multiply(vec4(r0.y, r1.y, r2.y, r3.y), vec4(r4.y, r5.y, r6.y, r7.y), B0(k + 1u), B1(k + 1u));
-      multiply(vec4(r0.z, r1.z, r2.z, r3.z), vec4(r4.z, r5.z, r6.z, r7.z), B0(k + 2u), B1(k + 2u));
-      multiply(vec4(r0.w, r1.w, r2.w, r3.w), vec4(r4.w, r5.w, r6.w, r7.w), B0(k + 3u), B1(k + 3u));
-    }
-#else
+    la = load_a(qa, valid(qa, k0 + BK));
+    lb = load_b(qb, valid(qb, k0 + BK));
     for (uint kk = 0u; kk < BK; kk++)
-      multiply(a_slice[kk][ty], a_slice[kk][ty + 16u], B0(kk), B1(kk));
-#endif
+      multiply(a_slice[kk][slot_a(kk, ty)], a_slice[kk][slot_a(kk, ty + 16u)], b_slice[kk][tx],
+               b_slice[kk][tx + 16u]);
     /* The next step overwrites the slices everyone is reading. */
     barrier();
   }

@@ -109,7 +109,8 @@ gt_matmul_route gt__matmul_route(const gt_context *ctx, const gt_matmul_choices 
 gt_bound_view gt__op_section(const gt_bound_view *x, bool trans, uint32_t row, uint32_t col, uint32_t rows,
                              uint32_t cols);
 
-/* Whether the shared-memory matmul kernel fits: 16x16 invocations, 8 KiB. */
+/* Whether the shared-memory matmul kernel fits: 16x16 invocations, 8,448 bytes
+ * of shared memory. */
 bool gt__shared_kernel_fits(const gt_limits *l);
 
 /* The kernel a context's AUTO multiplies with: `wanted` (the desc's), else

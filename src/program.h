@@ -73,7 +73,7 @@ enum { GT_BLOCKED_GROUP = 8, GT_BLOCKED_TILE = 4 * GT_BLOCKED_GROUP };
 
 /* The GT_VARIANT_VEC4_A / _B bits whose quads run along K given a
  * variant's transposes (a untransposed, b transposed): GT_VARIANT_K1
- * programs move none of them as vec4s. */
+ * programs and the shared kernel move none of them as vec4s. */
 static inline uint32_t gt__vec4_along_k(uint32_t variant) {
   return ((variant & GT_VARIANT_TRANS_A) ? 0u : GT_VARIANT_VEC4_A) |
          ((variant & GT_VARIANT_TRANS_B) ? GT_VARIANT_VEC4_B : 0u);

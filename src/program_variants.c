@@ -81,11 +81,13 @@ static void emit_matmuls(const emitter *e) {
       uint32_t vq = v | (q & 1 ? GT_VARIANT_VEC4_A : 0) | (q & 2 ? GT_VARIANT_VEC4_B : 0) |
                     (q & 4 ? GT_VARIANT_VEC4_C : 0);
       emit(e, GT_KERNEL_MATMUL_BLOCKED, GT_BLOCKED_TILE, GT_BLOCKED_GROUP, GT_BLOCKED_GROUP, vq, GT_F32, 0);
-      emit(e, GT_KERNEL_MATMUL_BLOCKED_SHARED, 128, 16, 16, vq, GT_F32, 0);
-      /* One k per step: quads only across K (a transposed, b not). */
-      if ((vq & gt__vec4_along_k(v)) == 0)
+      /* One k per step, and the shared kernel: vec4s only across K (a
+       * transposed, b not). */
+      if ((vq & gt__vec4_along_k(v)) == 0) {
+        emit(e, GT_KERNEL_MATMUL_BLOCKED_SHARED, 128, 16, 16, vq, GT_F32, 0);
         emit(e, GT_KERNEL_MATMUL_BLOCKED, GT_BLOCKED_TILE, GT_BLOCKED_GROUP, GT_BLOCKED_GROUP,
              vq | GT_VARIANT_K1, GT_F32, 0);
+      }
     }
     emit(e, GT_KERNEL_MATMUL_TEXELS, 64, 8, 8, v, GT_F32, 0);
     emit_tiled(e, GT_KERNEL_MATMUL_TILED, v, GT_F32, 0);

@@ -944,9 +944,9 @@ static void record_shared_builds(int level, const char *msg, void *user) {
 }
 
 /* AUTO's shared kernel with operands moved as vec4s where their views
- * allow (rows 16-byte aligned, and no vec4 across an edge: K whole vec4s
- * for a untransposed and b transposed, M for a transposed, N for b
- * untransposed and c), whatever the device, through
+ * allow (rows 16-byte aligned, stored across K, and no vec4 across an
+ * edge: M for a transposed, N for b untransposed and c), whatever the
+ * device, through
  * gt_context_desc.matmul_kernel: c wide enough for the shared kernel (64
  * blocks of 128 x 128 or more), M and N past whole blocks, K of one step,
  * of a step and a half (the loads past the K slice must be zeros), and of
@@ -984,12 +984,14 @@ static void test_shared_vec4(bool min_limits) {
         aligned_layout = NULL;
       }
       /* The misaligned layout runs (and builds) the plain variant and no
-       * other; on the aligned one 1024 x 1024 x 8 allows every operand as
-       * vec4s, whatever the transposes. */
+       * other; on the aligned one 1024 x 1024 x 8 allows c and every
+       * operand stored across K (a transposed, b not) as vec4s: the
+       * kernel reads quads along K as 4 rows' floats. */
+      uint32_t across = (ta ? VEC4_A : 0) | (tb ? 0 : VEC4_B) | VEC4_C;
       bool any_vec4 = false;
       for (uint32_t v = 0; v < 4096; v++)
         any_vec4 = any_vec4 || (seen[v] && (v & VEC4_ALL) != 0);
-      if (j == 0 ? any_vec4 || !seen[t_bits] : !seen[t_bits | VEC4_ALL]) {
+      if (j == 0 ? any_vec4 || !seen[t_bits] : !seen[t_bits | across]) {
         printf("FAILED: shared vec4 variants for transposes %d, layout %zu\n", trans, j);
         CHECK(false);
       }
