@@ -136,7 +136,18 @@ vec4 half_quad(bool odd, uint w0, uint w1, uint w2) {
             ((at)&1u) != 0u ? words[((at) >> 1u) + 2u] : 0u)
 #define WHOLE_A(at) HALF_QUAD(a_words, at)
 #define WHOLE_B(at) HALF_QUAD(b_words, at)
+/* One half for the quads along K: one load, the half picked after. The
+ * common a_elem picks between two loads, which made these quads' halves
+ * 1.2-3.6x slower on the H100 (f16 > f16 at 4096^3: 3.92 ms against
+ * 4.59 before this kernel; with a_elem, 13-16). a_elem stays as it is for
+ * the registers kernel: this form cost the Mali-G57 half its threads
+ * there (its compiler statistics, docs/performance.md). */
+#define HALF_ONE(words, i) (unpackHalf2x16(words[(i) >> 1u])[(i)&1u])
+float a_one(uint i) { return HALF_ONE(a_words, i); }
+float b_one(uint i) { return HALF_ONE(b_words, i); }
 #else
+#define a_one a_elem
+#define b_one b_elem
 #define WHOLE_A(at) vec4(a_data[at], a_data[at + 1u], a_data[at + 2u], a_data[at + 3u])
 #define WHOLE_B(at) vec4(b_data[at], b_data[at + 1u], b_data[at + 2u], b_data[at + 3u])
 #endif
@@ -148,7 +159,7 @@ vec4 half_quad(bool odd, uint w0, uint w1, uint w2) {
               (valid) > 2u ? elem((at) + 2u * (apart)) : 0.0, 0.0))
 vec4 load_a(quad q, uint valid) {
 #ifndef GT_TRANS_A
-  return SPREAD(a_elem, q.at, q.apart, valid);
+  return SPREAD(a_one, q.at, q.apart, valid);
 #elif defined(GT_VEC4_A)
   return valid != 0u ? a4[q.at >> 2u] : vec4(0.0);
 #else
@@ -158,7 +169,7 @@ vec4 load_a(quad q, uint valid) {
 }
 vec4 load_b(quad q, uint valid) {
 #ifdef GT_TRANS_B
-  return SPREAD(b_elem, q.at, q.apart, valid);
+  return SPREAD(b_one, q.at, q.apart, valid);
 #elif defined(GT_VEC4_B)
   return valid != 0u ? b4[q.at >> 2u] : vec4(0.0);
 #else
