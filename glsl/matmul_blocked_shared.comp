@@ -137,11 +137,10 @@ vec4 half_quad(bool odd, uint w0, uint w1, uint w2) {
 #define WHOLE_A(at) HALF_QUAD(a_words, at)
 #define WHOLE_B(at) HALF_QUAD(b_words, at)
 /* One half for the quads along K: one load, the half picked after. The
- * common a_elem picks between two loads, which made these quads' halves
- * 1.2-3.6x slower on the H100 (f16 > f16 at 4096^3: 3.92 ms against
- * 4.59 before this kernel; with a_elem, 13-16). a_elem stays as it is for
- * the registers kernel: this form cost the Mali-G57 half its threads
- * there (its compiler statistics, docs/performance.md). */
+ * common a_elem picks between two loads: with it f16 > f32 took 5.95 ms
+ * at 4096^3 on the H100, with this 4.64. a_elem stays as it is for the
+ * registers kernel: this form cost the Mali-G57's half-precision
+ * programs half their threads there (compiler statistics). */
 #define HALF_ONE(words, i) (unpackHalf2x16(words[(i) >> 1u])[(i)&1u])
 float a_one(uint i) { return HALF_ONE(a_words, i); }
 float b_one(uint i) { return HALF_ONE(b_words, i); }
