@@ -168,7 +168,7 @@ void main() {
       uint at = gt_index(2u, uvec2(row, first.y)) >> 2u;
       vec4 value = gt_scale.x * rows[i];
       if (gt_scale.y != 0.0) value += gt_scale.y * c4[at];
-      c4[at] = value;
+      c4[at] = gt_finish4(row, first.y, value);
     }
 #else
     for (uint j = 0u; j < 4u; j++) store_c_guarded(row, first.y + j, rows[i][j]);

@@ -195,7 +195,7 @@ void store_quad(uint m, uint n, vec4 sum) {
   uint i = gt_index(2u, uvec2(m, n)) >> 2u;
   vec4 value = gt_scale.x * sum;
   if (gt_scale.y != 0.0) value += gt_scale.y * c4[i];
-  c4[i] = value;
+  c4[i] = gt_finish4(m, n, value);
 #else
 #ifdef GT_HALF_C
   /* A quad starting on a word owns its two words: plain stores. Else its
@@ -207,6 +207,7 @@ void store_quad(uint m, uint n, vec4 sum) {
     vec4 value = gt_scale.x * sum;
     if (gt_scale.y != 0.0)
       value += gt_scale.y * vec4(unpackHalf2x16(c_words[w]), unpackHalf2x16(c_words[w + 1u]));
+    value = gt_finish4(m, n, value);
     c_words[w] = half_pair(value.xy);
     c_words[w + 1u] = half_pair(value.zw);
     return;

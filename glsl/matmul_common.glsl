@@ -1,8 +1,10 @@
 /* Shared by the matmul kernels (source string 3): the operands, the
- * scaling and K-range uniforms, and op(a) / op(b) addressing.
+ * scaling, K-range and epilogue uniforms, op(a) / op(b) addressing and
+ * the stores of c. The texels kernel (GT_KERNEL_MATMUL_TEXELS) reads a
+ * and b as texels of its own and takes only c's part.
  *
  * Slots: 0 = a, 1 = b, 2 = c, each as the caller's view (a is K x M when
- * GT_TRANS_A, b is N x K when GT_TRANS_B). */
+ * GT_TRANS_A, b is N x K when GT_TRANS_B), 3 = the bias. */
 /* GT_VEC4_A, _B, _C (the shared kernel): that operand is read or written
  * as vec4s; its rows start 16-byte aligned and no vec4 straddles an edge
  * of the view or of the K slice (the host checks). */
@@ -12,6 +14,7 @@
  * float. GT_HALF_C: c too; each result is rounded to half (overflow to
  * infinity, as IEEE rounding gives) and written into its half of the word
  * with atomics where the word's other half is another invocation's. */
+#ifndef GT_KERNEL_MATMUL_TEXELS
 #ifdef GT_VEC4_A
 layout(std430, binding = 0) readonly GT_RESTRICT buffer A4 { vec4 a4[]; };
 #elif defined(GT_HALF)
@@ -26,6 +29,7 @@ layout(std430, binding = 1) readonly GT_RESTRICT buffer B { uint b_words[]; };
 #else
 layout(std430, binding = 1) readonly GT_RESTRICT buffer B { float b_data[]; };
 #endif
+#endif
 #ifdef GT_VEC4_C
 layout(std430, binding = 2) GT_RESTRICT buffer C { vec4 c4[]; };
 #elif defined(GT_HALF_C)
@@ -36,7 +40,8 @@ layout(std430, binding = 2) GT_RESTRICT buffer C { float c_data[]; };
 
 /* Half i of a run of words, widened. */
 #define GT_HALF_AT(words, i) (((i) & 1u) != 0u ? unpackHalf2x16(words[(i) >> 1u]).y : unpackHalf2x16(words[(i) >> 1u]).x)
-#ifdef GT_HALF
+#ifdef GT_KERNEL_MATMUL_TEXELS
+#elif defined(GT_HALF)
 float a_elem(uint i) { return GT_HALF_AT(a_words, i); }
 float b_elem(uint i) { return GT_HALF_AT(b_words, i); }
 #else
@@ -62,6 +67,7 @@ uint gt_cols_n() { return gt_views[2].y; }
 /* Element index of op(a)[m][k] and op(b)[k][n], and the element itself,
  * zero outside op(a)'s rows, op(b)'s columns or the K slice (padded
  * tiles). */
+#ifndef GT_KERNEL_MATMUL_TEXELS
 #ifndef GT_VEC4_A
 #ifdef GT_TRANS_A
 uint a_index(uint m, uint k) { return gt_index(0u, uvec2(k, m)); }
@@ -81,6 +87,51 @@ uint b_index(uint k, uint n) { return gt_index(1u, uvec2(k, n)); }
 float b_guarded(uint k, uint n) {
   return (k < gt_k_range.y && n < gt_cols_n()) ? b_elem(b_index(k, n)) : 0.0;
 }
+#endif
+#endif
+
+#ifdef GT_EPILOGUE
+/* The epilogue (gt_matmul_desc's bias and act), which only the dispatch
+ * writing c's final values runs (the last slice of K): gt_epilogue.x is
+ * the bias, 0 none, 1 one value per row of c (slot 3 is M x 1), 2 one per
+ * column (1 x N); .y the activation, gt_activation's value; gt_clamp the
+ * bounds it clamps to ((0, +inf) for RELU). Uniforms, so every branch on
+ * them is uniform. Every product of a batch adds the same bias: slot 3
+ * does not move by layer. A variant, so products without an epilogue
+ * carry none of its code. */
+uniform uvec2 gt_epilogue;
+uniform vec2 gt_clamp;
+layout(std430, binding = 3) readonly GT_RESTRICT buffer Bias { float bias_data[]; };
+
+/* Comparisons and selects rather than max() and clamp(), which leave NaN
+ * undefined: a NaN stays NaN where the device keeps NaNs. RELU is CLAMP
+ * to [0, +inf]; the host sets gt_clamp so. */
+vec4 gt_activate(vec4 v) {
+  if (gt_epilogue.y == 0u) return v;
+  v = mix(v, vec4(gt_clamp.x), lessThan(v, vec4(gt_clamp.x)));
+  return mix(v, vec4(gt_clamp.y), greaterThan(v, vec4(gt_clamp.y)));
+}
+
+/* c[m][n .. n + 3]'s final values from alpha * sum + beta * c, the 4
+ * results at once (callers store a quad only where n + 3 < N). */
+vec4 gt_finish4(uint m, uint n, vec4 v) {
+  uvec4 view = gt_views[3];
+  if (gt_epilogue.x == 1u) v += bias_data[view.z + m * view.w];
+  else if (gt_epilogue.x == 2u) v += vec4(bias_data[view.z + n], bias_data[view.z + n + 1u],
+                                         bias_data[view.z + n + 2u], bias_data[view.z + n + 3u]);
+  return gt_activate(v);
+}
+
+/* The same for c[m][n] alone. */
+float gt_finish(uint m, uint n, float v) {
+  uvec4 view = gt_views[3];
+  if (gt_epilogue.x == 1u) v += bias_data[view.z + m * view.w];
+  else if (gt_epilogue.x == 2u) v += bias_data[view.z + n];
+  return gt_activate(vec4(v)).x;
+}
+#else
+#define gt_finish(m, n, v) (v)
+#define gt_finish4(m, n, v) (v)
 #endif
 
 #ifdef GT_HALF_C
@@ -113,7 +164,7 @@ void store_c(uint m, uint n, float sum) {
   uint i = gt_index(2u, uvec2(m, n));
   float value = gt_scale.x * sum;
   if (gt_scale.y != 0.0) value += gt_scale.y * c_elem(i);
-  c_set(i, value);
+  c_set(i, gt_finish(m, n, value));
 }
 
 void store_c_guarded(uint m, uint n, float sum) {

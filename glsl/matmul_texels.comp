@@ -20,33 +20,20 @@
 #error "GT_TILE and GT_GROUP_ROWS must be defined"
 #endif
 
+/* c, the uniforms and the stores are matmul_common's. */
 layout(binding = 0) uniform highp samplerBuffer a_texels;
 layout(binding = 1) uniform highp samplerBuffer b_texels;
-layout(std430, binding = 2) GT_RESTRICT buffer C { float c_data[]; };
-
-uniform vec2 gt_scale;
-uniform uvec2 gt_k_range;
 
 /* acc[2 i + q] holds row i of the block, columns 4 q .. 4 q + 3. Indexed by
  * constants only once the loops are unrolled (every loop here is). */
 vec4 acc[16];
 
-/* c[row][col] = alpha * sum (+ beta * c): one result. */
-void store_one(uint at, float sum) {
-  float value = gt_scale.x * sum;
-  if (gt_scale.y != 0.0) value += gt_scale.y * c_data[at];
-  c_data[at] = value;
-}
-
 /* Stores columns col .. col + 3 of row `row` of c, those inside c. */
 void store_texel(uint row, uint col, vec4 sum) {
-  uvec4 vc = gt_layer_view(2u);
-  if (row >= vc.x) return;
-  uint at = vc.z + row * vc.w + col;
-  if (col < vc.y) store_one(at, sum.x);
-  if (col + 1u < vc.y) store_one(at + 1u, sum.y);
-  if (col + 2u < vc.y) store_one(at + 2u, sum.z);
-  if (col + 3u < vc.y) store_one(at + 3u, sum.w);
+  store_c_guarded(row, col, sum.x);
+  store_c_guarded(row, col + 1u, sum.y);
+  store_c_guarded(row, col + 2u, sum.z);
+  store_c_guarded(row, col + 3u, sum.w);
 }
 
 void main() {

@@ -50,7 +50,8 @@
   X(HALF_C, 13)     /* matmul: c is GT_F16 */                                                                \
   X(REGISTERS, 14)  /* transpose_words: a block per invocation, no shared tile */                            \
   X(UVEC4, 15)      /* transpose_words in registers: 4 x 4 blocks as uvec4s */                               \
-  X(K1, 16)         /* registers matmul: one k per step, quads only across K */
+  X(K1, 16)         /* registers matmul: one k per step, quads only across K */                             \
+  X(EPILOGUE, 17)   /* matmul: bias and activation at the stores (gt_epilogue) */
 
 /* The kernels, one file each in glsl/: X(constant, file stem, the file
  * its family shares or none, the tiled transposes' group order or none).
@@ -65,7 +66,7 @@
   X(MATMUL_TILED, matmul_tiled, matmul_common, none) /* TILED_EVEN, or TILED_PAD with GUARDED */             \
   X(MATMUL_BLOCKED, matmul_blocked, matmul_common, none) /* registers, no shared memory; VEC4 variants */     \
   X(MATMUL_BLOCKED_SHARED, matmul_blocked_shared, matmul_common, none) /* registers via shared memory */      \
-  X(MATMUL_TEXELS, matmul_texels, none, none) /* registers, a and b as texels (AUTO on the CPU) */           \
+  X(MATMUL_TEXELS, matmul_texels, matmul_common, none) /* registers, a and b as texels (AUTO, CPU) */     \
   X(COPY, copy, none, none)                                                                                  \
   X(COPY_VEC4, copy_vec4, none, none)                                                                        \
   X(IMAGE_SIMPLE, image_simple, image_common, none)                                                          \

@@ -5,6 +5,7 @@
 #include "operation.h"
 #include "texels.h"
 
+#include <math.h>
 #include <string.h>
 
 /* Runs prog over p in one dispatch. The caller keeps the K range within
@@ -28,11 +29,21 @@ static gt_status run(gt_context *ctx, const gt_program *prog, const gt_product *
     gy = gt__div_up(m, prog->key.group_rows);
     break;
   }
-  gt_bound_view views[3] = {p->a, p->b, p->c};
+  /* An epilogue program declares the bias block. Without a bias (an
+   * activation alone), a's range stands in for it, never read: panfrost
+   * and v3d crash at dispatch on a declared block with nothing bound. */
+  gt_bound_view views[4] = {p->a, p->b, p->c, p->epilogue.bias != GT_BIAS_NONE ? p->bias : p->a};
+  uint32_t count = (prog->key.variant & GT_VARIANT_EPILOGUE) ? 4 : 3;
+  const gt_epilogue *e = &p->epilogue;
   glProgramUniform2f(prog->name, prog->scale_loc, p->alpha, p->beta);
   glProgramUniform2ui(prog->name, prog->k_range_loc, p->k_begin, p->k_end);
+  glProgramUniform2ui(prog->name, prog->epilogue_loc, p->finishes ? (GLuint)e->bias : 0u,
+                      p->finishes ? (GLuint)e->act : 0u);
+  /* RELU runs as a clamp to [0, +inf]. */
+  bool relu = e->act == GT_ACTIVATION_RELU;
+  glProgramUniform2f(prog->name, prog->clamp_loc, relu ? 0.0f : e->lo, relu ? INFINITY : e->hi);
   /* Bounded by FLOPs instead: blocks of at most max_dispatch_flops. */
-  if (p->layers == 1) return gt__dispatch(ctx, prog, views, 3, gx, gy, 0);
+  if (p->layers == 1) return gt__dispatch(ctx, prog, views, count, gx, gy, 0);
   /* As many layers per dispatch as the group-count limit and the FLOP
    * budget allow (a block alone is within the budget). */
   uint64_t layer_flops = 2ull * m * n * (p->k_end - p->k_begin);
@@ -42,7 +53,7 @@ static gt_status run(gt_context *ctx, const gt_program *prog, const gt_product *
   for (uint32_t first = 0; first < p->layers; first += step) {
     glProgramUniform4ui(prog->name, prog->batch_loc, p->layer_stride[0], p->layer_stride[1],
                         p->layer_stride[2], first);
-    GT__TRY(gt__dispatch_layers(ctx, prog, views, 3, gx, gy, gt__min_u32(step, p->layers - first)));
+    GT__TRY(gt__dispatch_layers(ctx, prog, views, count, gx, gy, gt__min_u32(step, p->layers - first)));
   }
   return GT_OK;
 }
@@ -66,15 +77,16 @@ static gt_status run_truncate_b(gt_context *ctx, const gt_program *tiled, const 
   uint32_t m = p->c.view.rows, n = p->c.view.cols, k = p->k_end, t = tiled->key.tile;
   uint32_t mt = m / t * t, nt = n / t * t, kt = k / t * t;
   if (mt && nt) {
-    gt_product main = *p;
+    gt_product main = gt__product_c_section(p, 0, 0, mt, nt);
     main.a = gt__op_section(&p->a, trans_a, 0, 0, mt, k);
     main.b = gt__op_section(&p->b, trans_b, 0, 0, k, nt);
-    main.c = gt__bound_section(&p->c, 0, 0, mt, nt);
     if (kt) {
       main.k_end = kt;
+      main.finishes = p->finishes && kt == k; /* else the leftover's dispatch finishes */
       GT__TRY(run(ctx, tiled, &main));
       glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
       main.beta = 1.0f; /* the K leftover adds to what the tiles made */
+      main.finishes = p->finishes;
     }
     if (kt < k) {
       main.k_begin = kt;
@@ -83,16 +95,14 @@ static gt_status run_truncate_b(gt_context *ctx, const gt_program *tiled, const 
     }
   }
   if (mt < m && nt) {
-    gt_product bottom = *p;
+    gt_product bottom = gt__product_c_section(p, mt, 0, m - mt, nt);
     bottom.a = gt__op_section(&p->a, trans_a, mt, 0, m - mt, k);
     bottom.b = gt__op_section(&p->b, trans_b, 0, 0, k, nt);
-    bottom.c = gt__bound_section(&p->c, mt, 0, m - mt, nt);
     GT__TRY(run(ctx, simple, &bottom));
   }
   if (nt < n) {
-    gt_product right = *p;
+    gt_product right = gt__product_c_section(p, 0, nt, m, n - nt);
     right.b = gt__op_section(&p->b, trans_b, 0, nt, k, n - nt);
-    right.c = gt__bound_section(&p->c, 0, nt, m, n - nt);
     GT__TRY(run(ctx, simple, &right));
   }
   return GT_OK;
@@ -177,6 +187,7 @@ static gt_status check_and_plan(gt_context *ctx, gt_view a, gt_view b, gt_view c
   GT__TRY(gt__view_check_buffer(ctx, a));
   GT__TRY(gt__view_check_buffer(ctx, b));
   GT__TRY(gt__view_check_buffer(ctx, c));
+  if (d->bias.buffer) GT__TRY(gt__view_check_buffer(ctx, d->bias));
   if (c.type == GT_F16) GT__TRY(gt__need_atomics(ctx, "a matmul into a GT_F16 c"));
   return GT_OK;
 }
@@ -186,7 +197,7 @@ gt_status gt_matmul(gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_m
   GT__TRY(begin(ctx, d));
   multiply mu;
   GT__TRY(check_and_plan(ctx, a, b, c, d, &mu.plan));
-  if (gt_views_alias(c, a) || gt_views_alias(c, b)) {
+  if (gt_views_alias(c, a) || gt_views_alias(c, b) || (d->bias.buffer && gt_views_alias(c, d->bias))) {
     gt__log(ctx, GT_LOG_ERROR, "matmul: c overlaps an input");
     return GT_ERR_ALIASED;
   }
@@ -225,7 +236,8 @@ gt_status gt_matmul_batched(gt_context *ctx, gt_view a, gt_view b, gt_view c, gt
   GT__TRY(check_and_plan(ctx, last[0], last[1], last[2], d, &checked.plan));
   if (gt__batches_alias(c, batch.stride_c, a, batch.stride_a, count, false) ||
       gt__batches_alias(c, batch.stride_c, b, batch.stride_b, count, false) ||
-      gt__batches_alias(c, batch.stride_c, c, batch.stride_c, count, true)) {
+      gt__batches_alias(c, batch.stride_c, c, batch.stride_c, count, true) ||
+      (d->bias.buffer && gt__batches_alias(c, batch.stride_c, d->bias, 0, count, false))) {
     gt__log(ctx, GT_LOG_ERROR, "matmul batched: a product's c overlaps an input or another product's c");
     return GT_ERR_ALIASED;
   }

@@ -72,6 +72,32 @@ void gt__matmul_extent(gt_view a, gt_view b, const gt_matmul_desc *d, uint32_t *
   *n = d->trans_b ? b.rows : b.cols;
 }
 
+/* Where d's bias lies along an m x n c; -1 for a bias of neither shape. */
+static int bias_kind(const gt_matmul_desc *d, uint32_t m, uint32_t n) {
+  gt_view v = d->bias;
+  if (v.buffer == 0) return GT_BIAS_NONE;
+  if (v.rows == 1 && v.cols == n) return GT_BIAS_COLUMNS;
+  if (v.cols == 1 && v.rows == m) return GT_BIAS_ROWS;
+  return -1;
+}
+
+/* The epilogue's fields: a known activation, CLAMP's bounds in order (a
+ * NaN bound fails), and a bias view of GT_F32 shaped along c. */
+static gt_status check_epilogue(const gt_context *ctx, const gt_matmul_desc *d, uint32_t m, uint32_t n) {
+  GT__CHECK(d->act == GT_ACTIVATION_NONE || d->act == GT_ACTIVATION_RELU || d->act == GT_ACTIVATION_CLAMP,
+            GT_ERR_INVALID_ARGUMENT);
+  GT__CHECK(d->act != GT_ACTIVATION_CLAMP || d->act_lo <= d->act_hi, GT_ERR_INVALID_ARGUMENT);
+  if (d->bias.buffer == 0) return GT_OK;
+  GT__TRY(gt__view_check_fields(d->bias));
+  if (bias_kind(d, m, n) < 0) {
+    gt__log(ctx, GT_LOG_ERROR, "matmul: a bias of %ux%u is neither 1x%u nor %ux1", d->bias.rows, d->bias.cols,
+            n, m);
+    return GT_ERR_SHAPE_MISMATCH;
+  }
+  GT__CHECK(d->bias.type == GT_F32, GT_ERR_UNSUPPORTED);
+  return GT_OK;
+}
+
 gt_status gt__matmul_check(const gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_matmul_desc *d) {
   GT__TRY(gt__view_check_fields(a));
   GT__TRY(gt__view_check_fields(b));
@@ -87,7 +113,25 @@ gt_status gt__matmul_check(const gt_context *ctx, gt_view a, gt_view b, gt_view 
             c.cols);
     return GT_ERR_SHAPE_MISMATCH;
   }
-  return GT_OK;
+  return check_epilogue(ctx, d, m, n);
+}
+
+/* The bias along the section of c at (row, col). */
+static gt_bound_view bias_section(const gt_product *p, uint32_t row, uint32_t col, uint32_t rows,
+                                  uint32_t cols) {
+  switch (p->epilogue.bias) {
+  case GT_BIAS_ROWS: return gt__bound_section(&p->bias, row, 0, rows, 1);
+  case GT_BIAS_COLUMNS: return gt__bound_section(&p->bias, 0, col, 1, cols);
+  default: return p->bias;
+  }
+}
+
+gt_product gt__product_c_section(const gt_product *p, uint32_t row, uint32_t col, uint32_t rows,
+                                 uint32_t cols) {
+  gt_product q = *p;
+  q.c = gt__bound_section(&p->c, row, col, rows, cols);
+  q.bias = bias_section(p, row, col, rows, cols);
+  return q;
 }
 
 gt_bound_view gt__op_section(const gt_bound_view *x, bool trans, uint32_t row, uint32_t col, uint32_t rows,
@@ -164,6 +208,17 @@ static gt_status bind_operands(const gt_context *ctx, gt_view a, gt_view b, gt_v
   return gt__view_bind(ctx, c, &whole->c);
 }
 
+/* The epilogue of d, its bias bound whole (every block and layer binds
+ * the same range). */
+static gt_status bind_epilogue(const gt_context *ctx, const gt_matmul_desc *d, gt_matmul_choices *p) {
+  gt_product *whole = &p->whole;
+  whole->epilogue = (gt_epilogue){(gt_bias_kind)bias_kind(d, p->m, p->n), d->act, d->act_lo, d->act_hi};
+  if (whole->epilogue.bias == GT_BIAS_NONE) return GT_OK;
+  gt_status s = gt__view_bind(ctx, d->bias, &whole->bias);
+  if (s != GT_OK) snprintf(p->refusal, sizeof p->refusal, "a bias longer than a storage block");
+  return s;
+}
+
 /* The window of x for op(x)'s section at (row, col), bound as a section of
  * x's binding, or (rebind) with a binding of its own. */
 static gt_status op_window(const gt_context *ctx, const gt_bound_view *x, bool trans, bool rebind,
@@ -187,8 +242,10 @@ gt_status gt__matmul_block_at(const gt_context *ctx, const gt_matmul_choices *p,
   GT__TRY(op_window(ctx, &whole->a, p->trans_a, p->rebind, at[0], at[2], size[0], size[2], &q->a));
   GT__TRY(op_window(ctx, &whole->b, p->trans_b, p->rebind, at[2], at[1], size[2], size[1], &q->b));
   GT__TRY(op_window(ctx, &whole->c, false, p->rebind, at[0], at[1], size[0], size[1], &q->c));
+  q->bias = bias_section(whole, at[0], at[1], size[0], size[1]);
   q->k_begin = 0;
   q->k_end = size[2];
+  q->finishes = at[2] + size[2] == plan->extent[2];
   return GT_OK;
 }
 
@@ -363,11 +420,13 @@ gt_status gt__matmul_choose(const gt_context *ctx, gt_view a, gt_view b, gt_view
   GT__TRY(plan_blocks(ctx, a, b, c, d, strategy == GT_STRATEGY_TILED_EVEN ? tile : 0, p));
   p->whole.alpha = d->scale ? d->alpha : 1.0f;
   p->whole.beta = d->scale ? d->beta : 0.0f;
+  GT__TRY(bind_epilogue(ctx, d, p));
 
   /* a and b may share elements (both are only read), so restrict stays. */
   uint32_t variant = (d->trans_a ? GT_VARIANT_TRANS_A : 0) | (d->trans_b ? GT_VARIANT_TRANS_B : 0) |
                      (layers > 1 ? GT_VARIANT_BATCHED : 0) | (a.type == GT_F16 ? GT_VARIANT_HALF : 0) |
-                     (c.type == GT_F16 ? GT_VARIANT_HALF_C : 0);
+                     (c.type == GT_F16 ? GT_VARIANT_HALF_C : 0) |
+                     (p->whole.epilogue.bias || p->whole.epilogue.act ? GT_VARIANT_EPILOGUE : 0);
   gt_program_key simple =
       matmul_key(GT_KERNEL_MATMUL_SIMPLE, 0, SIMPLE_GROUP_COLS, SIMPLE_GROUP_ROWS, variant);
   switch (strategy) {

@@ -11,13 +11,31 @@
 #include "dispatch.h"
 #include "view.h"
 
+/* Where a multiply's bias lies along c (the kernels' gt_epilogue.x). */
+typedef enum gt_bias_kind {
+  GT_BIAS_NONE = 0,
+  GT_BIAS_ROWS = 1,   /* M x 1: one value per row of c */
+  GT_BIAS_COLUMNS = 2 /* 1 x N: one value per column */
+} gt_bias_kind;
+
+/* A multiply's epilogue: c = act(alpha * sum + beta * c + bias). */
+typedef struct gt_epilogue {
+  gt_bias_kind bias;
+  gt_activation act;
+  float lo, hi; /* CLAMP's bounds */
+} gt_epilogue;
+
 /* One multiply over bound views: m x n results, the K slice [k_begin,
- * k_end), c = alpha * sum + beta * c; or a series of such multiplies, one
- * per layer of groups, layer l's views moved on by l * layer_stride. */
+ * k_end), c = alpha * sum + beta * c, and where it writes c's final
+ * values the epilogue; or a series of such multiplies, one per layer of
+ * groups, layer l's views moved on by l * layer_stride (the bias stays). */
 typedef struct gt_product {
   gt_bound_view a, b, c;
+  gt_bound_view bias; /* the section along this product's c, where epilogue.bias */
   uint32_t k_begin, k_end;
   float alpha, beta;
+  gt_epilogue epilogue;
+  bool finishes;            /* the last slice of K: the epilogue runs */
   uint32_t layers;          /* 1 = one multiply */
   uint32_t layer_stride[3]; /* elements between layers' a, b and c */
 } gt_product;
@@ -104,6 +122,10 @@ bool gt__matmul_next_block(const gt_matmul_choices *p, uint32_t at[3]);
 
 /* The route of block q of the plan. */
 gt_matmul_route gt__matmul_route(const gt_context *ctx, const gt_matmul_choices *p, const gt_product *q);
+
+/* p with c, and the bias along it, cut to the section of c at (row, col). */
+gt_product gt__product_c_section(const gt_product *p, uint32_t row, uint32_t col, uint32_t rows,
+                                 uint32_t cols);
 
 /* The section of op(x) at (row, col), as a section of the stored view. */
 gt_bound_view gt__op_section(const gt_bound_view *x, bool trans, uint32_t row, uint32_t col, uint32_t rows,

@@ -41,6 +41,8 @@ typedef struct gt_program {
   GLint group_base_loc;   /* uniform uvec2 gt_group_base */
   GLint scale_loc;        /* matmul: uniform vec2 gt_scale */
   GLint k_range_loc;      /* matmul: uniform uvec2 gt_k_range */
+  GLint epilogue_loc;     /* matmul: uniform uvec2 gt_epilogue */
+  GLint clamp_loc;        /* matmul: uniform vec2 gt_clamp */
   GLint grid_origin_loc;  /* in-place SIMPLE: uniform uvec2 gt_grid_origin */
   GLint stripe_tiles_loc; /* tiled transposes, images: uniform uint gt_stripe_tiles */
   GLint batch_loc;        /* batched matmul: uniform uvec4 gt_batch */
@@ -57,8 +59,9 @@ typedef struct gt_program {
  * as many again batched, and 76 for half precision (4 transpose cases x
  * (c half or float x (SIMPLE, registers, shared, 3 tiles x even/pad), and
  * the shared kernel writing a float c as vec4s)), as many again batched;
- * images 22 per format x 4: about 452 of 512. */
-#define GT_PROGRAM_TABLE_SIZE 512
+ * and every matmul program again with the epilogue (290 more); images 22
+ * per format x 4: about 742 of 1024. */
+#define GT_PROGRAM_TABLE_SIZE 1024
 
 /* Longest slice of K one matmul dispatch sums. Mesa silently stops a
  * shader's loops after 65,535 iterations in all; the tiled kernel, if not
@@ -81,7 +84,7 @@ static inline uint32_t gt__vec4_along_k(uint32_t variant) {
 
 /* Storage-block bindings, matched by the kernels' layout(binding = N). */
 enum { GT_BINDING_SRC = 0, GT_BINDING_DST = 1 };
-enum { GT_BINDING_A = 0, GT_BINDING_B = 1, GT_BINDING_C = 2 };
+enum { GT_BINDING_A = 0, GT_BINDING_B = 1, GT_BINDING_C = 2, GT_BINDING_BIAS = 3 };
 
 /* The group of the simple (one element per invocation) transpose, in place
  * or not, and of image rotation: 32 invocations along a source row keep its

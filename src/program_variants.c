@@ -70,10 +70,11 @@ static void emit_images(const emitter *e) {
 }
 
 static void emit_matmuls(const emitter *e) {
-  /* Every combination of transposed operands, one product or a batch. */
-  for (uint32_t t = 0; t < 8; t++) {
+  /* Every combination of transposed operands, one product or a batch,
+   * with an epilogue or without. */
+  for (uint32_t t = 0; t < 16; t++) {
     uint32_t v = (t & 1 ? GT_VARIANT_TRANS_A : 0) | (t & 2 ? GT_VARIANT_TRANS_B : 0) |
-                 (t & 4 ? GT_VARIANT_BATCHED : 0);
+                 (t & 4 ? GT_VARIANT_BATCHED : 0) | (t & 8 ? GT_VARIANT_EPILOGUE : 0);
     emit(e, GT_KERNEL_MATMUL_SIMPLE, 0, 16, 8, v, GT_F32, 0);
     for (uint32_t q = 0; q < 8; q++) {
       /* The registers and shared kernels with each operand read, or c

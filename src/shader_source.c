@@ -22,12 +22,13 @@ extern const char gt__glsl_transpose_order[];
 
 static const struct {
   const char *name;
+  const char *constant; /* the preamble's GT_KERNEL_<constant> */
   const char *source;
   const char *include;
   const char *order;
 } kernels[GT_KERNEL_COUNT] = {
 #define GT__KERNEL_ENTRY(name, file, include, order)                                                         \
-  [GT_KERNEL_##name] = {#file ".comp", gt__glsl_##file, GT__TEXT_##include, GT__TEXT_##order},
+  [GT_KERNEL_##name] = {#file ".comp", #name, gt__glsl_##file, GT__TEXT_##include, GT__TEXT_##order},
     GT_EACH_KERNEL(GT__KERNEL_ENTRY)};
 
 const char *gt__kernel_include(gt_kernel k) {
@@ -77,21 +78,29 @@ size_t gt__program_preamble(const gt_program_key *key, char *buf, size_t size) {
   if (key->format)
     snprintf(image_defines, sizeof image_defines, "#define GT_FORMAT_%s 1\n#define GT_ROTATE %u\n",
              gt__format_name(key->format), (key->variant >> GT_VARIANT_ROTATE_SHIFT) & 3u);
-  int n = snprintf(buf, size,
-                   "#version %s\n"
-                   "#define GT_ELEM %s\n"
-                   "#define GT_PACK %u\n"
-                   "#define GT_VIEWS %d\n"
-                   "#define GT_TILE_ROWS %u\n"
-                   "#define GT_TILE_COLS %u\n"
-                   "#define GT_GROUP_ROWS %u\n"
-                   "%s%s%s"
-                   "layout(local_size_x = %u, local_size_y = %u) in;\n"
-                   "#line 1 1\n",
-                   /* Texture buffers are ES 3.2; every other kernel is ES 3.1. */
-                   key->kernel == GT_KERNEL_MATMUL_TEXELS ? "320 es" : "310 es", gt__glsl_type(key->elem),
-                   gt__pack(key->elem), GT_MAX_VIEWS, tile_rows, tile_cols, key->group_rows, tile_define,
-                   image_defines, flag_defines, key->group_cols, key->group_rows);
+  /* The kernel's own define lets a shared include (matmul_common) leave
+   * out what that kernel declares another way; user kernels (no library
+   * kernel) get none. */
+  char kernel_define[48] = "";
+  if ((unsigned)key->kernel < GT_KERNEL_COUNT)
+    snprintf(kernel_define, sizeof kernel_define, "#define GT_KERNEL_%s 1\n", kernels[key->kernel].constant);
+  int n =
+      snprintf(buf, size,
+               "#version %s\n"
+               "%s"
+               "#define GT_ELEM %s\n"
+               "#define GT_PACK %u\n"
+               "#define GT_VIEWS %d\n"
+               "#define GT_TILE_ROWS %u\n"
+               "#define GT_TILE_COLS %u\n"
+               "#define GT_GROUP_ROWS %u\n"
+               "%s%s%s"
+               "layout(local_size_x = %u, local_size_y = %u) in;\n"
+               "#line 1 1\n",
+               /* Texture buffers are ES 3.2; every other kernel is ES 3.1. */
+               key->kernel == GT_KERNEL_MATMUL_TEXELS ? "320 es" : "310 es", kernel_define,
+               gt__glsl_type(key->elem), gt__pack(key->elem), GT_MAX_VIEWS, tile_rows, tile_cols,
+               key->group_rows, tile_define, image_defines, flag_defines, key->group_cols, key->group_rows);
   return n < 0 || (size_t)n >= size ? 0 : (size_t)n;
 }
 

@@ -202,7 +202,8 @@ gt_status gt_kernel_create(gt_context *ctx, const gt_kernel_desc *d, gt_kernel_i
     }
     /* The library's preamble for a group of rows x cols invocations, one
      * element each (tile 0). */
-    gt_program_key key = {.group_cols = cols,
+    gt_program_key key = {.kernel = GT_KERNEL_COUNT, /* no library kernel */
+                          .group_cols = cols,
                           .group_rows = rows,
                           .variant = aliased ? GT_VARIANT_ALIASED : 0,
                           .elem = GT_U32};

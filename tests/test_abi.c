@@ -65,6 +65,9 @@ static const named_value constants[] = {
     ENUM(GT_POLICY_EXACT, 0),
     ENUM(GT_POLICY_PAD, 1),
     ENUM(GT_POLICY_TRUNCATE, 2),
+    ENUM(GT_ACTIVATION_NONE, 0),
+    ENUM(GT_ACTIVATION_RELU, 1),
+    ENUM(GT_ACTIVATION_CLAMP, 2),
 };
 
 #define ENUM_SIZE(type) {#type, (long)sizeof(type), 4}
@@ -78,6 +81,7 @@ static const named_value enum_sizes[] = {
     ENUM_SIZE(gt_access),
     ENUM_SIZE(gt_uniform_type),
     ENUM_SIZE(gt_policy),
+    ENUM_SIZE(gt_activation),
 };
 
 /* sizeof on LP64 and ILP32 (pointers and size_t of 8 or 4 bytes). */
@@ -97,7 +101,7 @@ static const struct_size structs[] = {
     STRUCT(gt_context_desc, 88, 72),
     STRUCT(gt_egl, 32, 16),
     STRUCT(gt_transpose_desc, 8, 8),
-    STRUCT(gt_matmul_desc, 20, 20),
+    STRUCT(gt_matmul_desc, 72, 56),
     STRUCT(gt_batch, 32, 16),
     STRUCT(gt_limits, 72, 72),
     STRUCT(gt_fence, 8, 4),

@@ -68,6 +68,8 @@ typedef struct batch_case {
                       5 product 0 aligned, odd strides */
   uint32_t sample; /* 0: every product also runs one by one; else every sample-th, the
                       first and last 8 and those around 65,536 (the rest: the reference only) */
+  int epilogue;    /* 0 none, 1 a bias per column and RELU, 2 a bias per row (pitch 2) and
+                      CLAMP to [-0.25, 0.5]: the same bias for every product */
 } batch_case;
 
 /* Whether product i of t runs one by one too. */
@@ -138,7 +140,11 @@ static void run_case(const batch_case *t) {
   lay_out(t, &a, &b, &c);
   uint32_t *ha = malloc(a.words * 4), *hb = malloc(b.words * 4), *hc = malloc(c.words * 4);
   uint32_t *got = malloc(c.words * 4), *one = malloc(c.words * 4);
-  if (!ha || !hb || !hc || !got || !one) {
+  /* The bias: 1 x N, or M x 1 with a pitch of 2, from word 3. */
+  size_t bias_words = 3 + 2 * ((size_t)t->m + t->n) + 9;
+  uint32_t *hbias = malloc(bias_words * 4);
+  gt_view bias = {0};
+  if (!ha || !hb || !hc || !got || !one || !hbias) {
     CHECK(!"host memory");
     goto out;
   }
@@ -148,7 +154,21 @@ static void run_case(const batch_case *t) {
   GLuint c_batched = new_buffer(c.words, hc, true);
   c.view.buffer = gt_test_buffer_of(hc, c.words);
 
-  gt_matmul_desc d = {t->strategy, t->tile, t->trans_a, t->trans_b, t->scale, 0.75f, t->scale ? -1.5f : 0.0f};
+  if (t->epilogue) {
+    bias = t->epilogue == 1 ? (gt_view){0, 3, 1, t->n, 0, GT_F32} : (gt_view){0, 3, t->m, 1, 2, GT_F32};
+    bias.buffer = new_buffer(bias_words, hbias, true);
+  }
+  gt_matmul_desc d = {.strategy = t->strategy,
+                      .tile = t->tile,
+                      .trans_a = t->trans_a,
+                      .trans_b = t->trans_b,
+                      .scale = t->scale,
+                      .alpha = 0.75f,
+                      .beta = t->scale ? -1.5f : 0.0f,
+                      .bias = bias,
+                      .act = (gt_activation)t->epilogue,
+                      .act_lo = -0.25f,
+                      .act_hi = 0.5f};
   gt_batch batch = {t->count, a.stride, b.stride, c.stride};
   gt_view cb = c.view;
   cb.buffer = c_batched;
@@ -195,6 +215,12 @@ static void run_case(const batch_case *t) {
         double ref = t->scale ? 0.75 * sum - 1.5 * old : sum;
         double bound = 2.0 * (t->k + 2) * FLT_EPSILON * (t->scale ? 0.75 : 1.0) * mag +
                        (t->scale ? 4.0 * FLT_EPSILON * 1.5 * fabs(old) : 0.0);
+        if (t->epilogue) { /* the bias's one rounding; RELU and CLAMP keep the bound */
+          double add = float_of(hbias[t->epilogue == 1 ? at(bias, 0, col) : at(bias, r, 0)]);
+          bound += (fabs(ref) + fabs(add)) * 2 * FLT_EPSILON;
+          ref += add;
+          ref = t->epilogue == 1 ? (ref < 0 ? 0 : ref) : ref < -0.25 ? -0.25 : ref > 0.5 ? 0.5 : ref;
+        }
         double g = float_of(got[at(vc, r, col)]);
         if (!(fabs(g - ref) <= bound) && bad++ < 3)
           fprintf(stderr, "  product %u (%u, %u): %.9g, reference %.9g\n", i, r, col, g, ref);
@@ -203,15 +229,24 @@ static void run_case(const batch_case *t) {
   cases++;
   CHECK_EQ_U(bad, 0);
   if (bad)
-    fprintf(stderr, "  case: %ux%ux%u x %u, trans %d%d, scale %d, strategy %d, tile %u, strides %d\n", t->m,
-            t->n, t->k, t->count, t->trans_a, t->trans_b, t->scale, (int)t->strategy, t->tile,
-            t->stride_kind);
+    fprintf(stderr,
+            "  case: %ux%ux%u x %u, trans %d%d, scale %d, strategy %d, tile %u, strides %d, epilogue %d\n",
+            t->m, t->n, t->k, t->count, t->trans_a, t->trans_b, t->scale, (int)t->strategy, t->tile,
+            t->stride_kind, t->epilogue);
+  if (bias.buffer) {
+    uint32_t *back = malloc(bias_words * 4);
+    CHECK(back != NULL && gt_test_read_all(ctx, bias.buffer, bias_words, back) == 0 &&
+          memcmp(back, hbias, bias_words * 4) == 0); /* the bias is only read */
+    free(back);
+  }
 buffers:
+  if (bias.buffer) glDeleteBuffers(1, &bias.buffer);
   glDeleteBuffers(1, &a.view.buffer);
   glDeleteBuffers(1, &b.view.buffer);
   glDeleteBuffers(1, &c.view.buffer);
   glDeleteBuffers(1, &c_batched);
 out:
+  free(hbias);
   free(ha);
   free(hb);
   free(hc);
@@ -241,6 +276,7 @@ static void test_products(bool emulated) {
                         strategies[st],
                         8,
                         0,
+                        0,
                         0};
         if (t.strategy == GT_STRATEGY_TILED_EVEN && (t.m % 8 || t.n % 8 || t.k % 8)) continue;
         if (t.strategy == GT_STRATEGY_AUTO || t.strategy == GT_STRATEGY_SIMPLE) t.tile = 0;
@@ -251,6 +287,7 @@ static void test_products(bool emulated) {
         t.count = counts[(h >> 4) % 3];
         t.stride_kind = (int)((h >> 8) % 6);
         t.scale = (h >> 12) & 1;
+        t.epilogue = (int)((h >> 13) % 3);
         run_case(&t);
         /* And the other counts with packed strides, for AUTO. */
         if (t.strategy == GT_STRATEGY_AUTO && !emulated)
@@ -275,14 +312,14 @@ static void test_long_batch(bool emulated) {
      * group-count split then. */
     count = 300;
   }
-  batch_case f = {64, 32, 64, 7, false, false, true, GT_STRATEGY_AUTO, 0, 0, 0};
+  batch_case f = {64, 32, 64, 7, false, false, true, GT_STRATEGY_AUTO, 0, 0, 0, 2};
   run_case(&f);
   f.strategy = GT_STRATEGY_TRUNCATE_B;
   f.tile = 16;
   f.stride_kind = 5;
   run_case(&f);
   /* Strides of 4, 8 and 8 elements: one series, so one layer per product. */
-  batch_case t = {2, 4, 2, count, false, true, true, GT_STRATEGY_AUTO, 0, 0, 61};
+  batch_case t = {2, 4, 2, count, false, true, true, GT_STRATEGY_AUTO, 0, 0, 61, 1};
   run_case(&t);
   t.stride_kind = 1;
   t.strategy = GT_STRATEGY_SIMPLE;

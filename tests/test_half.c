@@ -34,6 +34,9 @@ static bool c_aligned;
  * layers of one dispatch. */
 static bool strides_by_4;
 static unsigned long cases;
+/* The epilogue run_case asks for: 0 none, 1 a bias per column (1 x N) and
+ * RELU, 2 a bias per row (M x 1, pitch 3) and CLAMP to [-0.5, 0.75]. */
+static int epilogue;
 
 static bool denormal(uint16_t h) { return ((h >> 10) & 31) == 0 && (h & 1023) != 0; }
 
@@ -79,8 +82,28 @@ static bool run_case(uint32_t m, uint32_t n, uint32_t k, bool ta, bool tb, gt_ty
     gt_view wc = {bcn, 0, 1, (uint32_t)c_words, 0, GT_U32};
     ok = gt_write(ctx, wa, a, 0) == GT_OK && gt_write(ctx, wb, b, 0) == GT_OK && gt_write(ctx, wc, c0, 0) == GT_OK;
   }
+  /* The bias: floats in [-1, 1] from word 2 (f32, as every bias). */
+  size_t bias_words = 2 + 3 * ((size_t)m + n);
+  float *bias = malloc(bias_words * 4);
+  ok = ok && bias != NULL;
+  for (size_t i = 0; ok && i < bias_words; i++)
+    bias[i] = (float)((int)(gt_test_rand(&rng) % 2001) - 1000) / 1000.0f;
+  GLuint bbias = ok && epilogue ? gt_test_buffer_of((const uint32_t *)bias, bias_words) : 0;
+  gt_view vbias = {0};
+  if (bbias)
+    vbias = epilogue == 1 ? (gt_view){bbias, 2, 1, n, 0, GT_F32} : (gt_view){bbias, 2, m, 1, 3, GT_F32};
   float alpha = scale ? -0.75f : 1.0f, beta = scale ? 0.5f : 0.0f;
-  gt_matmul_desc d = {strategy, tile, ta, tb, scale, alpha, beta};
+  gt_matmul_desc d = {.strategy = strategy,
+                      .tile = tile,
+                      .trans_a = ta,
+                      .trans_b = tb,
+                      .scale = scale,
+                      .alpha = alpha,
+                      .beta = beta,
+                      .bias = vbias,
+                      .act = (gt_activation)epilogue,
+                      .act_lo = -0.5f,
+                      .act_hi = 0.75f};
   gt_view va = {ba, a_off, ar, ac, 0, GT_F16}, vb = {bb, b_off, br, bc, 0, GT_F16};
   gt_view vc = {bcn, c_off, m, n, (uint32_t)c_pitch, c_type};
   uint32_t t = tile ? tile : gt_context_default_tile(ctx);
@@ -123,6 +146,12 @@ static bool run_case(uint32_t m, uint32_t n, uint32_t k, bool ta, bool tb, gt_ty
       double c_old = c_type == GT_F16 ? half_value((uint16_t)old) : (double)old_float;
       ref = alpha * ref + (beta != 0 ? beta * c_old : 0);
       double big = fabs(alpha) * mag + fabs(beta * c_old);
+      if (epilogue) { /* RELU and CLAMP keep the bound; the bias adds its rounding */
+        double add = bias[epilogue == 1 ? 2 + j : 2 + (size_t)i * 3];
+        big += fabs(add) + fabs(ref);
+        ref += add;
+        ref = epilogue == 1 ? (ref < 0 ? 0 : ref) : ref < -0.5 ? -0.5 : ref > 0.75 ? 0.75 : ref;
+      }
       double bound = 2.0 * (k + 2) * ldexp(1, -24) * big + fabs(alpha) * flush;
       if (c_type == GT_F16) bound += slices * (ldexp(1, -10) * big + ldexp(1, -14));
       double value;
@@ -147,14 +176,14 @@ static bool run_case(uint32_t m, uint32_t n, uint32_t k, bool ta, bool tb, gt_ty
   }
   ok = ok && bad == 0;
   if (!ok)
-    fprintf(stderr, "FAILED: %ux%ux%u%s%s c %s %s tile %u%s inputs %d (%zu wrong)\n", m, n, k, ta ? " ta" : "",
-            tb ? " tb" : "", c_type == GT_F16 ? "f16" : "f32", gt_strategy_name(strategy), tile,
-            scale ? " scaled" : "", (int)kind, bad);
+    fprintf(stderr, "FAILED: %ux%ux%u%s%s c %s %s tile %u%s inputs %d epilogue %d (%zu wrong)\n", m, n, k,
+            ta ? " ta" : "", tb ? " tb" : "", c_type == GT_F16 ? "f16" : "f32", gt_strategy_name(strategy),
+            tile, scale ? " scaled" : "", (int)kind, epilogue, bad);
   CHECK(ok);
   cases++;
-  GLuint names[3] = {ba, bb, bcn};
-  glDeleteBuffers(3, names);
-  free(a), free(b), free(c0), free(got);
+  GLuint names[4] = {ba, bb, bcn, bbias};
+  glDeleteBuffers(bbias ? 4 : 3, names);
+  free(a), free(b), free(c0), free(got), free(bias);
   return ok;
 }
 
@@ -169,8 +198,10 @@ static void test_combinations(bool emulated) {
         if (!gt_test_sampled(emulated)) continue;
         gt_type c_type = (sh + (size_t)tr) % 2 ? GT_F16 : GT_F32;
         uint32_t tile = strategies[si] == GT_STRATEGY_TILED_EVEN ? 16 : 0;
+        epilogue = (int)((sh + si + (size_t)tr) % 3);
         run_case(shapes[sh][0], shapes[sh][1], shapes[sh][2], tr & 1, tr & 2, c_type, strategies[si], tile,
                  (sh + si) % 3 == 0, (sh + (size_t)tr) % 3 == 0 ? INPUT_DENORMALS : INPUT_UNIT);
+        epilogue = 0;
       }
 }
 
@@ -184,6 +215,12 @@ static void test_edges(void) {
   run_case(64, 64, 64, true, false, GT_F16, GT_STRATEGY_TILED_EVEN, 32, true, INPUT_DENORMALS);
   run_case(67, 45, 40, false, false, GT_F32, GT_STRATEGY_TRUNCATE_B, 8, false, INPUT_DENORMALS);
   run_case(130, 70, 50, false, false, GT_F16, GT_STRATEGY_AUTO, 0, false, INPUT_UNIT);
+  /* The epilogue once, after the last of several slices. */
+  epilogue = 2;
+  run_case(5, 3, 5000, false, false, GT_F16, GT_STRATEGY_AUTO, 0, true, INPUT_UNIT);
+  epilogue = 1;
+  run_case(131, 68, 4100, true, false, GT_F16, GT_STRATEGY_AUTO, 0, true, INPUT_UNIT);
+  epilogue = 0;
 }
 
 /* Words of random halves in [-1, 1] (both halves of each word). */
@@ -220,7 +257,13 @@ static void run_batch(uint32_t m, uint32_t n, uint32_t k, uint32_t count, bool t
   for (size_t i = 0; ok && i < c_words; i++)
     c0[i] = c_type == GT_F16 ? half_noise(i, 0) : 0x3E800000u ^ (uint32_t)(i & 0xFF);
   GLuint cb = ok ? gt_test_buffer_of(c0, c_words) : 0, co = ok ? gt_test_buffer_of(c0, c_words) : 0;
-  gt_matmul_desc d = {strategy, strategy == GT_STRATEGY_TILED_PAD ? 8 : 0, ta, tb, true, 0.5f, -1.25f};
+  gt_matmul_desc d = {.strategy = strategy,
+                      .tile = strategy == GT_STRATEGY_TILED_PAD ? 8 : 0,
+                      .trans_a = ta,
+                      .trans_b = tb,
+                      .scale = true,
+                      .alpha = 0.5f,
+                      .beta = -1.25f};
   gt_status want = c_type == GT_F16 && !gt_context_has_atomics(ctx) ? GT_ERR_UNSUPPORTED : GT_OK;
   c.buffer = cb;
   gt_status s = ok ? gt_matmul_batched(ctx, a, b, c, batch, &d) : GT_ERR_OUT_OF_MEMORY;

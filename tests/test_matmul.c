@@ -184,9 +184,11 @@ static void fill_output(operand *x, cfill f) {
  * as d describes, from the host copies. op(a) and op(b) are gathered into
  * dense double arrays first (op(b) transposed) so the inner loop runs over
  * contiguous memory: the random 200-cubed shapes stay cheap. beta = 0
- * drops the c_old term, which may be NaN. */
-static bool reference(const operand *a, const operand *b, const operand *c, const gt_matmul_desc *d,
-                      uint32_t m, uint32_t n, uint32_t k, double *ref, double *bound) {
+ * drops the c_old term, which may be NaN. Then the epilogue: bias (d->bias's
+ * elements in order; NULL for none) and d->act. */
+static bool reference_with_bias(const operand *a, const operand *b, const operand *c, const gt_matmul_desc *d,
+                                const double *bias, uint32_t m, uint32_t n, uint32_t k, double *ref,
+                                double *bound) {
   double *oa = malloc((size_t)m * k * sizeof *oa), *obt = malloc((size_t)n * k * sizeof *obt);
   bool ok = oa != NULL && obt != NULL;
   if (ok) {
@@ -214,6 +216,14 @@ static bool reference(const operand *a, const operand *b, const operand *c, cons
           r += beta * old;
           bd += fabs(beta * old) * FLT_EPSILON * 4;
         }
+        if (bias) {
+          double add = bias[d->bias.rows == 1 && d->bias.cols == n ? j : i];
+          bd += (fabs(r) + fabs(add)) * FLT_EPSILON * 2; /* the one rounding of the sum */
+          r += add;
+        }
+        /* RELU and CLAMP move no two values further apart: the bound holds. */
+        if (d->act == GT_ACTIVATION_RELU) r = r < 0 ? 0 : r;
+        if (d->act == GT_ACTIVATION_CLAMP) r = r < d->act_lo ? d->act_lo : r > d->act_hi ? d->act_hi : r;
         ref[(size_t)i * n + j] = r;
         bound[(size_t)i * n + j] = bd;
       }
@@ -221,6 +231,11 @@ static bool reference(const operand *a, const operand *b, const operand *c, cons
   free(oa);
   free(obt);
   return ok;
+}
+
+static bool reference(const operand *a, const operand *b, const operand *c, const gt_matmul_desc *d,
+                      uint32_t m, uint32_t n, uint32_t k, double *ref, double *bound) {
+  return reference_with_bias(a, b, c, d, NULL, m, n, k, ref, bound);
 }
 
 /* Checks every word of c's buffer as read back in `got`: with `written`,
@@ -288,13 +303,27 @@ typedef struct mm_case {
   cfill fill_c;
   bool exact;   /* bound 0: results that f32 gives exactly (identity) */
   bool same_ab; /* a and b the very same view of one buffer (m = n = k) */
+  int bias;     /* the epilogue: 0 none, 1 a bias per row (M x 1), 2 per column (1 x N) */
+  gt_activation act;
 } mm_case;
 
+/* CLAMP's bounds in the tests: inside the range of the results, so some
+ * are clamped at each end. */
+static const float clamp_lo = -0.25f, clamp_hi = 0.5f;
+
+/* Epilogue i of the 9 (bias kind i % 3, activation i / 3 % 3) on cs. */
+static void with_epilogue(mm_case *cs, int i) {
+  cs->bias = i % 3;
+  cs->act = (gt_activation)(i / 3 % 3);
+}
+
 static void describe(const mm_case *cs, char *buf, size_t size) {
-  snprintf(buf, size, "%s tile %u trans_a %d trans_b %d scale %d (alpha %g beta %g) M %u N %u K %u%s%s",
+  static const char *const bias[] = {"", " bias per row", " bias per column"};
+  static const char *const act[] = {"", " relu", " clamp"};
+  snprintf(buf, size, "%s tile %u trans_a %d trans_b %d scale %d (alpha %g beta %g) M %u N %u K %u%s%s%s%s",
            gt_strategy_name(cs->strategy), cs->tile, cs->trans_a, cs->trans_b, cs->scale,
            cs->scale ? cs->alpha : 1.0, cs->scale ? cs->beta : 0.0, cs->m, cs->n, cs->k,
-           cs->same_ab ? " a=b" : "", cs->fill_c == C_NAN ? " c=NaN" : "");
+           cs->same_ab ? " a=b" : "", cs->fill_c == C_NAN ? " c=NaN" : "", bias[cs->bias], act[cs->act]);
 }
 
 /* The status a valid call must give: TILED_EVEN refuses extents its tile
@@ -307,15 +336,27 @@ static gt_status expected_status(gt_strategy s, uint32_t tile, uint32_t m, uint3
 static bool run_case(const mm_case *cs) {
   char what[256];
   describe(cs, what, sizeof what);
-  operand a, b, c;
+  operand a, b, c, bias;
   memset(&a, 0, sizeof a);
   memset(&b, 0, sizeof b);
   memset(&c, 0, sizeof c);
+  memset(&bias, 0, sizeof bias);
   operand *pb = cs->same_ab ? &a : &b;
   size_t mn = (size_t)cs->m * cs->n;
   double *ref = malloc(mn * sizeof *ref), *bound = malloc(mn * sizeof *bound);
+  double *bias_values = malloc(((size_t)cs->m + cs->n) * sizeof *bias_values);
   uint32_t *got = NULL;
-  bool ok = ref != NULL && bound != NULL;
+  bool ok = ref != NULL && bound != NULL && bias_values != NULL;
+  if (cs->bias) {
+    ok = ok && operand_alloc(&bias, cs->bias == 1 ? cs->m : 1, cs->bias == 1 ? 1 : cs->n, random_layout());
+    if (ok) {
+      fill_input(&bias, FILL_RANDOM, false);
+      ok = operand_upload(&bias);
+      for (uint32_t i = 0; ok && i < (cs->bias == 1 ? cs->m : cs->n); i++)
+        bias_values[i] =
+            float_of(bias.host[cs->bias == 1 ? index_of(bias.view, i, 0) : index_of(bias.view, 0, i)]);
+    }
+  }
   ok = ok && operand_alloc(&a, cs->trans_a ? cs->k : cs->m, cs->trans_a ? cs->m : cs->k, random_layout());
   if (!cs->same_ab)
     ok = ok && operand_alloc(&b, cs->trans_b ? cs->n : cs->k, cs->trans_b ? cs->k : cs->n, random_layout());
@@ -325,11 +366,21 @@ static bool run_case(const mm_case *cs) {
     if (!cs->same_ab) fill_input(&b, cs->fill_b, !cs->trans_b);
     fill_output(&c, cs->fill_c);
     ok = operand_upload(&a) && (cs->same_ab || operand_upload(&b)) && operand_upload(&c);
-    got = malloc(max3(a.words, b.words, c.words) * 4);
+    got = malloc(max3(max3(a.words, b.words, c.words), bias.words, 1) * 4);
     ok = ok && got != NULL;
   }
   if (ok) {
-    gt_matmul_desc d = {cs->strategy, cs->tile, cs->trans_a, cs->trans_b, cs->scale, cs->alpha, cs->beta};
+    gt_matmul_desc d = {.strategy = cs->strategy,
+                        .tile = cs->tile,
+                        .trans_a = cs->trans_a,
+                        .trans_b = cs->trans_b,
+                        .scale = cs->scale,
+                        .alpha = cs->alpha,
+                        .beta = cs->beta,
+                        .bias = bias.view,
+                        .act = cs->act,
+                        .act_lo = clamp_lo,
+                        .act_hi = clamp_hi};
     gt_status want = expected_status(cs->strategy, cs->tile, cs->m, cs->n, cs->k);
     /* Views cut into blocks (--max-storage-block): TILED_EVEN's blocks
      * are whole tiles at least. */
@@ -350,7 +401,9 @@ static bool run_case(const mm_case *cs) {
       fprintf(stderr, "FAILED %s: status %s\n", what, gt_status_string(s));
       ok = false;
     }
-    ok = reference(&a, pb, &c, &d, cs->m, cs->n, cs->k, ref, bound) && ok;
+    ok =
+        reference_with_bias(&a, pb, &c, &d, cs->bias ? bias_values : NULL, cs->m, cs->n, cs->k, ref, bound) &&
+        ok;
     if (cs->exact)
       for (size_t i = 0; i < mn; i++)
         bound[i] = 0;
@@ -358,15 +411,18 @@ static bool run_case(const mm_case *cs) {
          check_output(&c, got, ref, bound, want == GT_OK, what) && ok;
     ok = check_unchanged(&a, cs->same_ab ? "a (= b)" : "a", what, got) && ok;
     if (!cs->same_ab) ok = check_unchanged(&b, "b", what, got) && ok;
+    if (cs->bias) ok = check_unchanged(&bias, "the bias", what, got) && ok;
   }
   CHECK(ok);
   cases++;
   free(ref);
   free(bound);
+  free(bias_values);
   free(got);
   operand_free(&a);
   if (!cs->same_ab) operand_free(&b);
   operand_free(&c);
+  operand_free(&bias);
   return ok;
 }
 
@@ -439,6 +495,7 @@ static void run_aligned(const uint32_t (*shapes)[3], size_t count, bool ta, bool
         mm_case cs =
             make_case(GT_STRATEGY_AUTO, 0, ta, tb, scale != 0, shapes[i][0], shapes[i][1], shapes[i][2]);
         if (shapes[i][2] > 4096) cs.fill_a = cs.fill_b = FILL_MARKERS;
+        if (scale) with_epilogue(&cs, 1 + (int)((i + j) % 8)); /* the scaled half ends in an epilogue */
         run_case(&cs);
       }
   aligned_layout = NULL;
@@ -517,6 +574,36 @@ static void test_long_k(void) {
 /* (A B)^T = B^T A^T: C = A B with gt_matmul, C^T with gt_transpose, and
  * D = B^T A^T from the same two buffers through the trans flags; C^T and D
  * must agree within the bound, and each must agree with the reference. */
+/* The epilogue on every strategy: each of the 9 bias x activation
+ * choices with each transpose case, scaled and not, on shapes with rows
+ * and columns of one (a 1 x 1 bias serving as either kind), around the
+ * tile and uneven; then K past one slice, where only the dispatch of the
+ * last slice may add the bias and activate (AUTO's blocks, and TRUNCATE_B's
+ * tiles with SIMPLE's K leftover). */
+static void test_epilogue(void) {
+  uint32_t t = gt_context_default_tile(ctx);
+  const uint32_t shapes[][3] = {{1, 1, 3},   {1, 9, 5}, {7, 1, 6}, {t, t, t}, {t + 1, 2 * t - 1, t + 3},
+                                {37, 29, 23}};
+  for (size_t si = 0; si < sizeof shapes / sizeof shapes[0]; si++)
+    for (size_t st = 0; st < N_STRATEGIES; st++)
+      for (int e = 1; e < 9; e++) {
+        if (emulated && (e + (int)st + (int)si) % 4 != 0) continue;
+        int flags = (e + (int)si) % 8;
+        mm_case cs = make_case(strategies[st], 0, flags & 1, (flags >> 1) & 1, (flags >> 2) & 1,
+                               shapes[si][0], shapes[si][1], shapes[si][2]);
+        with_epilogue(&cs, e);
+        run_case(&cs);
+      }
+  static const gt_strategy long_k[] = {GT_STRATEGY_AUTO, GT_STRATEGY_TRUNCATE_B, GT_STRATEGY_SIMPLE};
+  for (size_t st = 0; st < sizeof long_k / sizeof long_k[0]; st++) {
+    /* The library sums K in slices of 4096. */
+    mm_case cs = make_case(long_k[st], 0, st == 1, false, true, 2 * t + 1, t + 2, 4096 + 37);
+    cs.fill_a = cs.fill_b = FILL_MARKERS;
+    with_epilogue(&cs, st == 1 ? 8 : 5); /* per column with CLAMP, per row with RELU */
+    run_case(&cs);
+  }
+}
+
 static void test_transpose_of_product(void) {
   static const uint32_t shapes[][3] = {{45, 67, 33}, {31, 17, 50}};
   static const gt_strategy s[] = {GT_STRATEGY_AUTO, GT_STRATEGY_SIMPLE, GT_STRATEGY_TILED_PAD,
@@ -557,8 +644,8 @@ static void test_transpose_of_product(void) {
         ok = ok && got && got_ct;
       }
       if (ok) {
-        gt_matmul_desc d1 = {s[st], t[st], false, false, false, 0, 0};
-        gt_matmul_desc d2 = {s[st], t[st], true, true, false, 0, 0};
+        gt_matmul_desc d1 = {.strategy = s[st], .tile = t[st]};
+        gt_matmul_desc d2 = {.strategy = s[st], .tile = t[st], .trans_a = true, .trans_b = true};
         gt_status s1 = gt_matmul(ctx, A.view, B.view, C.view, &d1);
         gt_status s2 = gt_transpose(ctx, C.view, CT.view, NULL);
         gt_status s3 = gt_matmul(ctx, B.view, A.view, D.view, &d2);
@@ -645,7 +732,8 @@ static void test_aliasing(void) {
       beside.offset += N + 2;  /* columns 18..33: next to a, sharing nothing */
       const gt_view bad_c[] = {same, shifted, one_col, vb};
       const char *bad_name[] = {"c = a", "c overlaps a (shifted)", "c shares a's last column", "c = b"};
-      gt_matmul_desc d = {strategies[st], 8, false, false, true, 1.5f, -0.75f};
+      gt_matmul_desc d = {
+          .strategy = strategies[st], .tile = 8, .scale = true, .alpha = 1.5f, .beta = -0.75f};
       for (size_t i = 0; i < 4; i++) {
         snprintf(what, sizeof what, "aliasing %s, %s tile 8", bad_name[i], gt_strategy_name(strategies[st]));
         gt_status s = gt_matmul(ctx, va, vb, bad_c[i], &d);
@@ -731,7 +819,7 @@ static void test_validation(void) {
   {
     const operand *const ops[] = {&a, &b, &c, &b_rows, &c_cols, &c_rows, &c_t};
     const size_t nops = 7;
-    gt_matmul_desc plain = {GT_STRATEGY_AUTO, 0, false, false, true, 1.5f, -0.75f};
+    gt_matmul_desc plain = {.strategy = GT_STRATEGY_AUTO, .scale = true, .alpha = 1.5f, .beta = -0.75f};
     gt_view va = a.view, vb = b.view, vc = c.view;
 
     for (size_t st = 0; st < N_STRATEGIES; st++) {
@@ -803,10 +891,48 @@ static void test_validation(void) {
     x_a.buffer = 987654;
     expect_refused("not a buffer", ctx, x_a, vb, vc, &d, GT_ERR_INVALID_ARGUMENT, ops, nops, got);
 
+    /* The epilogue's fields. b's first row is a bias of the right shape
+     * (1 x N) and type. */
+    gt_view row_of_b = vb;
+    row_of_b.rows = 1;
+    d = plain;
+    d.bias = row_of_b;
+    d.bias.rows = 2;
+    expect_refused("bias 2 x N", ctx, va, vb, vc, &d, GT_ERR_SHAPE_MISMATCH, ops, nops, got);
+    d.bias = row_of_b;
+    d.bias.cols = N - 1;
+    d.bias.pitch = pitch_of(vb);
+    expect_refused("bias 1 x (N - 1)", ctx, va, vb, vc, &d, GT_ERR_SHAPE_MISMATCH, ops, nops, got);
+    d.bias = row_of_b;
+    d.bias.type = GT_I32;
+    expect_refused("bias GT_I32", ctx, va, vb, vc, &d, GT_ERR_UNSUPPORTED, ops, nops, got);
+    d.bias = row_of_b;
+    d.bias.offset = b.words - N + 1;
+    expect_refused("bias past its buffer", ctx, va, vb, vc, &d, GT_ERR_OUT_OF_RANGE, ops, nops, got);
+    d.bias = row_of_b;
+    d.bias.pitch = N - 1;
+    expect_refused("bias pitch < cols", ctx, va, vb, vc, &d, GT_ERR_INVALID_ARGUMENT, ops, nops, got);
+    d.bias = vc;
+    d.bias.rows = 1;
+    expect_refused("bias inside c", ctx, va, vb, vc, &d, GT_ERR_ALIASED, ops, nops, got);
+    d = plain;
+    d.act = (gt_activation)3;
+    expect_refused("act 3", ctx, va, vb, vc, &d, GT_ERR_INVALID_ARGUMENT, ops, nops, got);
+    d.act = GT_ACTIVATION_CLAMP;
+    d.act_lo = 1.0f;
+    d.act_hi = 0.5f;
+    expect_refused("CLAMP to [1, 0.5]", ctx, va, vb, vc, &d, GT_ERR_INVALID_ARGUMENT, ops, nops, got);
+    d.act_lo = NAN;
+    expect_refused("CLAMP to [NaN, 0.5]", ctx, va, vb, vc, &d, GT_ERR_INVALID_ARGUMENT, ops, nops, got);
+    d.act_lo = 0.0f;
+    d.act_hi = NAN;
+    expect_refused("CLAMP to [0, NaN]", ctx, va, vb, vc, &d, GT_ERR_INVALID_ARGUMENT, ops, nops, got);
+    d = plain;
+
     /* And after all that, a NULL desc: c = a b with AUTO. */
     {
       double ref[M * N], bound[M * N];
-      gt_matmul_desc none = {GT_STRATEGY_AUTO, 0, false, false, false, 0, 0};
+      gt_matmul_desc none = {.strategy = GT_STRATEGY_AUTO};
       bool good = reference(&a, &b, &c, &none, M, N, K, ref, bound);
       gt_status s = gt_matmul(ctx, va, vb, vc, NULL);
       CHECK_STATUS(s, GT_OK);
@@ -908,10 +1034,11 @@ static void test_each_auto_kernel(bool min_limits) {
         mm_case cs = make_case(GT_STRATEGY_AUTO, 0, flags & 1, (flags >> 1) & 1, (flags >> 2) & 1,
                                shapes[si][0], shapes[si][1], shapes[si][2]);
         if (shapes[si][2] > 10000) cs.fill_a = cs.fill_b = FILL_MARKERS;
+        if (flags & 4) with_epilogue(&cs, 1 + (int)((si + flags) % 8)); /* scaled: an epilogue too */
         run_case(&cs);
       }
-      /* The kernel this shape runs is built in its 4 transpose variants
-       * by now, and the other kernel not built by it. */
+      /* The kernel this shape runs is built in its transpose variants by
+       * now, and the other kernel not built by it. */
       bool runs_shared =
           shared && gt_matmul_auto_kernel(ctx, shapes[si][0], shapes[si][1]) == GT_MATMUL_KERNEL_SHARED;
       if (shared && runs_shared != (si < wide_shared)) {
@@ -919,8 +1046,11 @@ static void test_each_auto_kernel(bool min_limits) {
                runs_shared ? "shared" : "registers");
         CHECK(false);
       }
-      unsigned ran = runs_shared ? 1 : 0;
-      if (builds[ran] != 4u || builds[1 - ran] != before[1 - ran]) {
+      /* 4 transpose cases, each with and without the epilogue (the
+       * scaled cases carry one); under an emulator flags 0-2 without and
+       * 7 with. */
+      unsigned ran = runs_shared ? 1 : 0, want = emulated ? 4u : 8u;
+      if (builds[ran] != want || builds[1 - ran] != before[1 - ran]) {
         printf("FAILED: AUTO on %ux%ux%u with the %s context built %u registers and %u shared programs "
                "(before: %u, %u)\n",
                shapes[si][0], shapes[si][1], shapes[si][2], shared ? "shared" : "registers", builds[0],
@@ -980,6 +1110,7 @@ static void test_shared_vec4(bool min_limits) {
         aligned_layout = &layouts[j];
         bool scale = emulated ? trans == 3 : i == 2;
         mm_case cs = make_case(GT_STRATEGY_AUTO, 0, ta, tb, scale, shapes[i][0], shapes[i][1], shapes[i][2]);
+        if (scale) with_epilogue(&cs, 1 + (trans * 3 + (int)j) % 8);
         run_case(&cs);
         aligned_layout = NULL;
       }
@@ -1057,7 +1188,7 @@ static void test_texels(bool min_limits) {
     }
     if (!ta) run_aligned(odd_m, sizeof odd_m / sizeof odd_m[0], ta, tb);
     if (tb) run_aligned(odd_n, sizeof odd_n / sizeof odd_n[0], ta, tb);
-    CHECK_EQ_U(builds, (unsigned)trans + 1);
+    CHECK_EQ_U(builds, 2u * ((unsigned)trans + 1)); /* with and without the epilogue */
   }
   for (size_t i = 0; i < sizeof others / sizeof others[0]; i++)
     for (int flags = 0; flags < 8; flags++) {
@@ -1065,7 +1196,7 @@ static void test_texels(bool min_limits) {
                              others[i][1], others[i][2]);
       run_case(&cs);
     }
-  CHECK_EQ_U(builds, 4);
+  CHECK_EQ_U(builds, 8);
   ctx = saved;
   gt_context_release(other);
 }
@@ -1091,7 +1222,7 @@ static void test_denormals(void) {
   gt_view a = {buffer, 0, 1, 1, 0, GT_F32}, b = {buffer, 1, 1, 1, 0, GT_F32}, c = {buffer, 2, 1, 1, 0, GT_F32};
   for (size_t st = 0; st < N_STRATEGIES; st++) {
     if (strategies[st] == GT_STRATEGY_TILED_EVEN) continue; /* no tile divides 1 */
-    gt_matmul_desc d = {strategies[st], 0, false, false, false, 1, 0};
+    gt_matmul_desc d = {.strategy = strategies[st], .alpha = 1};
     uint32_t got[3];
     CHECK_STATUS(gt_matmul(ctx, a, b, c, &d), GT_OK);
     CHECK(gt_test_read_all(ctx, buffer, 3, got) == 0);
@@ -1132,6 +1263,7 @@ int main(int argc, char **argv) {
     test_aliasing();
     test_transpose_of_product();
     test_long_k();
+    test_epilogue();
     test_each_auto_kernel(env.min_limits);
   }
   if (part != 1) {

@@ -209,13 +209,10 @@ static void walk(void) {
       for (int i = 0; i < 300; i++) {
         uint32_t m = plan_extent(&rng), n = plan_extent(&rng), k = plan_extent(&rng);
         if (i % 10 == 0 && limits < 2) k = GT_MATMUL_K_CHUNK + 1 + gt_test_rand(&rng) % 200; /* K slices */
-        gt_matmul_desc d = {strategies[gt_test_rand(&rng) % 5],
-                            tiles[gt_test_rand(&rng) % 4],
-                            gt_test_rand(&rng) % 2,
-                            gt_test_rand(&rng) % 2,
-                            false,
-                            0,
-                            0};
+        gt_matmul_desc d = {.strategy = strategies[gt_test_rand(&rng) % 5],
+                            .tile = tiles[gt_test_rand(&rng) % 4],
+                            .trans_a = gt_test_rand(&rng) % 2,
+                            .trans_b = gt_test_rand(&rng) % 2};
         if (i % 2 == 0) d.strategy = GT_STRATEGY_AUTO, d.tile = 0;
         bool half = gt_test_rand(&rng) % 4 == 0;
         gt_type t = half ? GT_F16 : GT_F32, tc = half && gt_test_rand(&rng) % 2 ? GT_F16 : GT_F32;
@@ -308,9 +305,9 @@ static void named_cases(void) {
   expect("FD630", 1, 256, 256, 256, GT_F32, NULL, "registers_k1 32 vec4 b,c");
   expect("V3D 4.2", 1, 256, 256, 256, GT_F32, NULL, "registers_k1 32");
   /* The caller's strategies. */
-  gt_matmul_desc truncate_b = {GT_STRATEGY_TRUNCATE_B, 16, false, false, false, 0, 0};
+  gt_matmul_desc truncate_b = {.strategy = GT_STRATEGY_TRUNCATE_B, .tile = 16};
   expect("NVIDIA H100", 0, 100, 100, 100, GT_F32, &truncate_b, "tiled_even 16 + simple bands");
-  gt_matmul_desc pad = {GT_STRATEGY_TILED_PAD, 0, false, false, false, 0, 0};
+  gt_matmul_desc pad = {.strategy = GT_STRATEGY_TILED_PAD};
   expect("FD630", 1, 100, 100, 100, GT_F32, &pad, "tiled_pad 16");
   /* Views longer than a storage block go in blocks: 4 KiB blocks at
    * 256-byte alignment bind 960 elements. 2,500 blocks are more than the
@@ -330,9 +327,9 @@ static void refusals_of_plan(void) {
   wrong.cols = 47;
   CHECK_STATUS(gt_matmul_plan(&ctx, a, b, wrong, NULL, &plan), GT_ERR_SHAPE_MISMATCH);
   CHECK(plan.tile == 0x5a5a5a5au); /* untouched on error */
-  gt_matmul_desc even = {GT_STRATEGY_TILED_EVEN, 32, false, false, false, 0, 0};
+  gt_matmul_desc even = {.strategy = GT_STRATEGY_TILED_EVEN, .tile = 32};
   CHECK_STATUS(gt_matmul_plan(&ctx, a, b, c, &even, &plan), GT_ERR_SHAPE_MISMATCH);
-  gt_matmul_desc bad_tile = {GT_STRATEGY_TILED_PAD, 12, false, false, false, 0, 0};
+  gt_matmul_desc bad_tile = {.strategy = GT_STRATEGY_TILED_PAD, .tile = 12};
   CHECK_STATUS(gt_matmul_plan(&ctx, a, b, c, &bad_tile, &plan), GT_ERR_INVALID_ARGUMENT);
   CHECK_STATUS(gt_matmul_plan(NULL, a, b, c, NULL, &plan), GT_ERR_INVALID_ARGUMENT);
   CHECK_STATUS(gt_matmul_plan(&ctx, a, b, c, NULL, NULL), GT_ERR_INVALID_ARGUMENT);

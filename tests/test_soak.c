@@ -508,8 +508,13 @@ static void run_matmul(const matmul_case *q) {
   }
   put(c, host_c);
 
-  gt_matmul_desc d = {q->strategy,   q->tile,  q->trans_a != 0, q->trans_b != 0,
-                      q->scale != 0, q->alpha, q->beta};
+  gt_matmul_desc d = {.strategy = q->strategy,
+                      .tile = q->tile,
+                      .trans_a = q->trans_a != 0,
+                      .trans_b = q->trans_b != 0,
+                      .scale = q->scale != 0,
+                      .alpha = q->alpha,
+                      .beta = q->beta};
   gt_status s = gt_matmul(ctx, a, b, c, &d);
   if (!read_range()) return;
   if (status_is(s, want) && s == GT_OK) {
@@ -933,7 +938,7 @@ static void run_invalid(uint32_t which) {
     gt_view b = place_apart(which == 9 ? kk + 1 : kk, n, mt, &a, 1);
     gt_view ab[2] = {a, b};
     gt_view c = place_apart(m, n, mt, ab, 2);
-    gt_matmul_desc md = {GT_STRATEGY_AUTO, 0, false, false, false, 1.0f, 0.0f};
+    gt_matmul_desc md = {.strategy = GT_STRATEGY_AUTO, .alpha = 1.0f};
     if (which == 8) {
       gt_view over = chance(50) ? a : b;
       c.buffer = over.buffer;

@@ -122,7 +122,7 @@ static void *run_worker(void *arg) {
   for (size_t i = 0; i < ROWS * COLS; i++)
     in[i] = 0xA5000000u + (uint32_t)i;
   gt_view sq = gt_section(D, 0, 0, COLS, COLS); /* a square view for in place */
-  gt_matmul_desc md = {GT_STRATEGY_AUTO, 0, false, false, true, 1.0f, 1.0f};
+  gt_matmul_desc md = {.strategy = GT_STRATEGY_AUTO, .scale = true, .alpha = 1.0f, .beta = 1.0f};
   gt_view kv[2] = {S, E};
   gt_dispatch_desc dd = {{ROWS, COLS}, GT_POLICY_PAD, kv, NULL};
   gt_image is = {tex_src, 0, 0, 0, TEX, TEX, GT_FORMAT_R32UI},
@@ -278,7 +278,7 @@ static void main_thread_still_works(void) {
 
   static uint32_t host[ROWS * COLS];
   gt_view sq = gt_section(D, 0, 0, COLS, COLS);
-  gt_matmul_desc md = {GT_STRATEGY_AUTO, 0, false, false, true, 1.0f, 1.0f};
+  gt_matmul_desc md = {.strategy = GT_STRATEGY_AUTO, .scale = true, .alpha = 1.0f, .beta = 1.0f};
   gt_image is = {tex_src, 0, 0, 0, TEX, TEX, GT_FORMAT_R32UI},
            id = {tex_dst, 0, 0, 0, TEX, TEX, GT_FORMAT_R32UI};
   gt_kernel_desc kd = kernel_desc();

@@ -100,7 +100,7 @@ extern "C" {
 #endif
 
 #define GT_VERSION_MAJOR 0
-#define GT_VERSION_MINOR 1
+#define GT_VERSION_MINOR 2
 #define GT_VERSION_PATCH 0
 #define GT_VERSION_NUMBER (GT_VERSION_MAJOR * 10000 + GT_VERSION_MINOR * 100 + GT_VERSION_PATCH)
 
@@ -293,14 +293,26 @@ typedef struct gt_transpose_desc {
   uint32_t tile;        /* 8, 16 or 32; 0 = chosen from the device limits */
 } gt_transpose_desc;
 
+/* The activation gt_matmul applies to each result, last (the epilogue). */
+typedef enum gt_activation {
+  GT_ACTIVATION_NONE = 0,
+  GT_ACTIVATION_RELU = 1, /* negative results become 0 */
+  GT_ACTIVATION_CLAMP = 2 /* results clamped to [act_lo, act_hi] */
+} gt_activation;
+
 /* Options of gt_matmul. A NULL desc means all zero:
- * c = op(a) * op(b) with AUTO's kernel. */
+ * c = op(a) * op(b) with AUTO's kernel. The epilogue fields make it
+ * c = act(alpha op(a)op(b) + beta c + bias), in the same dispatches. */
 typedef struct gt_matmul_desc {
   gt_strategy strategy; /* AUTO, SIMPLE, TILED_EVEN, TILED_PAD or TRUNCATE_B */
   uint32_t tile;        /* 8, 16 or 32 for the tiled strategies; 0 = default */
   bool trans_a, trans_b; /* op(x) = x^T when set, else x */
   bool scale;           /* false: c = op(a)op(b); true: c = alpha op(a)op(b) + beta c */
   float alpha, beta;    /* used only with scale; beta = 0 never reads c */
+  gt_view bias;         /* buffer 0 = none; else GT_F32, 1 x N (one value per
+                           column of c) or M x 1 (one per row) */
+  gt_activation act;    /* GT_ACTIVATION_NONE = none */
+  float act_lo, act_hi; /* GT_ACTIVATION_CLAMP's bounds, act_lo <= act_hi */
 } gt_matmul_desc;
 
 /* The products of gt_matmul_batched: product i multiplies the views a, b
@@ -729,24 +741,33 @@ gt_status gt_copy(gt_context *ctx, gt_view src, gt_view dst);
  *            them.
  * d          NULL = AUTO without transposes or scaling. TILED_EVEN needs
  *            a tile dividing M, N and K. TRUNCATE_A is not a matmul
- *            strategy.
+ *            strategy. The epilogue (d->bias, d->act) runs in the
+ *            dispatch that writes each result's final value, in f32, in
+ *            this order: alpha op(a)op(b) + beta c, plus the bias (its
+ *            element n where it is 1 x N, m where M x 1; a 1 x 1 bias
+ *            serves either), then the activation; a GT_F16 c is rounded
+ *            after it. The bias may overlap a and b, not c. RELU and
+ *            CLAMP compare (v < 0, v < act_lo, v > act_hi), so a NaN
+ *            result stays NaN where the device keeps NaNs.
  * Returns    GT_OK; GT_ERR_INVALID_ARGUMENT (NULL ctx, zero extent, pitch
  *            < cols, unknown type, strategy not accepted, tile not
- *            0/8/16/32, buffer 0 or not a buffer); GT_ERR_SHAPE_MISMATCH
- *            (inner dimensions differ, c not M x N, types that do not
- *            pair as above, TILED_EVEN on extents the tile does not
- *            divide); GT_ERR_UNSUPPORTED (types other than GT_F32 and
- *            GT_F16, TILED_EVEN whose
+ *            0/8/16/32, buffer 0 or not a buffer, an unknown act,
+ *            CLAMP's act_lo > act_hi or NaN); GT_ERR_SHAPE_MISMATCH
+ *            (inner dimensions differ, c not M x N, a bias neither 1 x N
+ *            nor M x 1, types that do not pair as above, TILED_EVEN on
+ *            extents the tile does not divide); GT_ERR_UNSUPPORTED (types
+ *            other than GT_F32 and GT_F16, a bias not GT_F32 or longer
+ *            than one storage block, TILED_EVEN whose
  *            one-tile blocks do not fit the storage-block limit, a tile
  *            beyond the device; longer views otherwise run in blocks);
- *            GT_ERR_OUT_OF_RANGE; GT_ERR_ALIASED (c overlaps a or b);
- *            GT_ERR_NO_CONTEXT; GT_ERR_SHADER_BUILD; GT_ERR_OUT_OF_MEMORY;
+ *            GT_ERR_OUT_OF_RANGE; GT_ERR_ALIASED (c overlaps a, b or
+ *            the bias); GT_ERR_NO_CONTEXT; GT_ERR_SHADER_BUILD; GT_ERR_OUT_OF_MEMORY;
  *            GT_ERR_CONTEXT_LOST; GT_ERR_GL.
  * Work       K is processed in chunks of at most 4096 (one dispatch each,
  *            accumulating into c), so no invocation loops past Mesa's
  *            silent 65,535-iteration cap and no dispatch runs for long.
- * GL state   binds its program, SSBO slots 0-2 and sets its own uniforms;
- *            restores none. Where the texels kernel runs (a TEXELS
+ * GL state   binds its program, SSBO slots 0-2 (and 3 with a bias) and
+ *            sets its own uniforms; restores none. Where the texels kernel runs (a TEXELS
  *            context) it also points texture units 0 and 1 at a and b
  *            for its dispatches, then detaches them and puts back those
  *            units' GL_TEXTURE_BUFFER bindings and the active unit. Ends with a
@@ -765,11 +786,12 @@ gt_status gt_matmul(gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_m
  *            compared by bytes; the a_i and b_j may overlap one another.
  * batch      count >= 1; strides in elements, 0 for a matrix every product
  *            shares (a or b; c only when count is 1).
- * d          as gt_matmul's.
+ * d          as gt_matmul's; every product adds the same bias.
  * Returns    gt_matmul's codes, and GT_ERR_INVALID_ARGUMENT for a count of
  *            0, GT_ERR_OUT_OF_RANGE where a product's views pass their
  *            buffers or the addresses overflow, GT_ERR_ALIASED where a c_i
- *            overlaps another product's c or any product's a or b. Nothing
+ *            overlaps another product's c, any product's a or b, or the
+ *            bias. Nothing
  *            is written unless every product is valid.
  * Work       one dispatch (per slice of K and block of c, as gt_matmul's)
  *            runs every product as a layer of groups, up to the device's
