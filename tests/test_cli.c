@@ -437,6 +437,7 @@ static void test_batch(void) {
 }
 
 static void test_matmul_half(void);
+static void test_matmul_epilogue(void);
 
 static void test_matmul(void) {
   check_matmul(false, false, NULL, NULL, false, NULL);
@@ -448,9 +449,102 @@ static void test_matmul(void) {
   check_matmul(false, false, "2", NULL, false, NULL);
   check_matmul(false, false, NULL, NULL, true, NULL);
   test_matmul_half();
+  test_matmul_epilogue();
 }
 
 static void check_fails(const char *const *args, int want, const char *names, const char *out);
+static void write_half_ints(const char *name, uint32_t count, uint32_t rows, uint32_t cols, uint32_t seed);
+
+/* A 1-D '<f4' file of n floats in [-1, 1]: shape (n,). */
+static void write_vector(const char *name, uint32_t n, uint32_t seed) {
+  char header[96];
+  snprintf(header, sizeof header, "{'descr': '<f4', 'fortran_order': False, 'shape': (%u,), }", n);
+  write_raw(name, header, 0);
+  FILE *f = fopen(path_in_dir(name), "ab");
+  for (uint32_t i = 0; f && i < n; i++) {
+    float v = (float)((double)next_word(&seed) / 2147483648.0 - 1.0);
+    fwrite(&v, 4, 1, f);
+  }
+  if (f) fclose(f);
+}
+
+/* `gltile matmul --bias --act`: a 1-D bias (one value per column) with
+ * CLAMP, an (M, 1) bias (one per row) with RELU and --c, each against the
+ * double reference; then the ways they fail. */
+static void test_matmul_epilogue(void) {
+  const uint32_t m = 21, n = 17, k = 30;
+  write_matrix("ea.npy", GT_F32, m, k, true, 71);
+  write_matrix("eb.npy", GT_F32, k, n, true, 72);
+  write_matrix("ec0.npy", GT_F32, m, n, true, 73);
+  write_vector("ecols.npy", n, 74);
+  write_matrix("erows.npy", GT_F32, m, 1, true, 75);
+  for (int per_row = 0; per_row < 2; per_row++) {
+    const char *args[] = {"matmul",
+                          path_in_dir("ea.npy"),
+                          path_in_dir("eb.npy"),
+                          "-o",
+                          path_in_dir("ec.npy"),
+                          "--bias",
+                          path_in_dir(per_row ? "erows.npy" : "ecols.npy"),
+                          "--act",
+                          per_row ? "relu" : "clamp:-0.5,0.25",
+                          per_row ? "--c" : NULL,
+                          path_in_dir("ec0.npy"),
+                          NULL};
+    int rc = run(args);
+    CHECK_EQ_U(rc, 0);
+    if (rc) fprintf(stderr, "  matmul --bias: %s", err_text);
+    npy_array a, b, c0, bias, c;
+    char err[512];
+    bool read = read_matrix("ea.npy", &a);
+    read = read_matrix("eb.npy", &b) && read;
+    read = read_matrix("ec0.npy", &c0) && read;
+    read = npy_read_vector(path_in_dir(per_row ? "erows.npy" : "ecols.npy"), &bias, err, sizeof err) == 0 &&
+           read;
+    read = read_matrix("ec.npy", &c) && read;
+    CHECK(read && c.rows == m && c.cols == n);
+    unsigned bad = 0;
+    for (uint32_t i = 0; read && c.rows == m && c.cols == n && i < m; i++)
+      for (uint32_t j = 0; j < n; j++) {
+        const float *A = a.data, *B = b.data, *C0 = c0.data, *BI = bias.data, *C = c.data;
+        double sum = 0, mag = 0;
+        for (uint32_t p = 0; p < k; p++) {
+          sum += (double)A[i * k + p] * B[p * n + j];
+          mag += fabs((double)A[i * k + p] * B[p * n + j]);
+        }
+        double add = BI[per_row ? i : j], old = per_row ? C0[i * n + j] : 0;
+        double want = sum + old + add, bound = 2.0 * (k + 4) * FLT_EPSILON * (mag + fabs(old) + fabs(add));
+        want = per_row ? (want < 0 ? 0 : want) : want < -0.5 ? -0.5 : want > 0.25 ? 0.25 : want;
+        if (!(fabs(C[i * n + j] - want) <= bound) && bad++ < 3)
+          fprintf(stderr, "  epilogue c(%u, %u) = %.9g, want %.9g\n", i, j, C[i * n + j], want);
+      }
+    CHECK_EQ_U(bad, 0);
+    npy_free(&a), npy_free(&b), npy_free(&c0), npy_free(&bias), npy_free(&c);
+    unlink(path_in_dir("ec.npy"));
+  }
+  char out[1024];
+  snprintf(out, sizeof out, "%s", path_in_dir("ec.npy"));
+  write_vector("elong.npy", n + 1, 76);
+  write_half_ints("ehalf.npy", 0, 1, n, 77);
+  const char *too_long[] = {
+      "matmul", path_in_dir("ea.npy"), path_in_dir("eb.npy"), "-o", out, "--bias", path_in_dir("elong.npy"),
+      NULL};
+  check_fails(too_long, 1, "elong.npy", out);
+  const char *half[] = {
+      "matmul", path_in_dir("ea.npy"), path_in_dir("eb.npy"), "-o", out, "--bias", path_in_dir("ehalf.npy"),
+      NULL};
+  check_fails(half, 1, "ehalf.npy", out);
+  const char *bad_act[] = {"matmul", path_in_dir("ea.npy"), path_in_dir("eb.npy"), "-o", out, "--act", "tanh",
+                           NULL};
+  check_fails(bad_act, 2, "tanh", out);
+  const char *reversed[] = {
+      "matmul", path_in_dir("ea.npy"), path_in_dir("eb.npy"), "-o", out, "--act", "clamp:1,0", NULL};
+  check_fails(reversed, 2, "clamp:1,0", out);
+  static const char *const names[] = {"ea.npy",    "eb.npy",    "ec0.npy",  "ecols.npy",
+                                      "erows.npy", "elong.npy", "ehalf.npy"};
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+    unlink(path_in_dir(names[i]));
+}
 
 /* Writes a rows x cols '<f2' file of small integers (exact as halves, and
  * their products' sums exact in f16 and f32 below 2048); a stack of

@@ -273,9 +273,10 @@ static int bench_transpose_case(gt_context *ctx, const tool_bench_options *o, ui
 #define GT_MATMUL_K_SLICE 4096u
 
 /* check_matmul with c rounded to half after each of `slices` K slices
- * (0 for a float c): the bound grows by slices (2^-10 S + 2^-14). */
+ * (0 for a float c): the bound grows by slices (2^-10 S + 2^-14). With a
+ * bias (n values, one per column), c = RELU(op(a) op(b) + bias). */
 static const char *check_product(const float *a, const float *b, const float *c, uint32_t m, uint32_t n,
-                                 uint32_t k, bool ta, bool tb, uint32_t slices) {
+                                 uint32_t k, bool ta, bool tb, uint32_t slices, const float *bias) {
   bool full = (double)m * n * k <= 3e9;
   uint32_t x = 777;
   size_t count = full ? (size_t)m * n : 4096 + m + n;
@@ -297,6 +298,11 @@ static const char *check_product(const float *a, const float *b, const float *c,
       sum += p;
       mag += fabs(p);
     }
+    if (bias) { /* RELU keeps the bound; the bias adds one rounding */
+      mag += fabs(bias[j]) + fabs(sum);
+      sum += bias[j];
+      sum = sum < 0 ? 0 : sum;
+    }
     double err = fabs(c[(size_t)i * n + j] - sum);
     if (!(err <= 2.0 * (k + 2) * 1.1920929e-7 * mag + slices * (mag / 1024 + 1.0 / 16384))) return "NO";
   }
@@ -305,7 +311,7 @@ static const char *check_product(const float *a, const float *b, const float *c,
 
 static const char *check_matmul(const float *a, const float *b, const float *c, uint32_t m, uint32_t n,
                                 uint32_t k, bool ta, bool tb) {
-  return check_product(a, b, c, m, n, k, ta, tb, 0);
+  return check_product(a, b, c, m, n, k, ta, tb, 0, NULL);
 }
 
 /* The buffers and host copies of a matmul case. */
@@ -348,7 +354,8 @@ static int bench_batch_case(gt_context *ctx, const tool_bench_options *o, uint32
   args.one.a = o->trans_a ? (gt_view){ba, 0, k, m, 0, GT_F32} : (gt_view){ba, 0, m, k, 0, GT_F32};
   args.one.b = o->trans_b ? (gt_view){bb, 0, n, k, 0, GT_F32} : (gt_view){bb, 0, k, n, 0, GT_F32};
   args.one.c = (gt_view){bc, 0, m, n, 0, GT_F32};
-  args.one.m = (gt_matmul_desc){GT_STRATEGY_AUTO, o->tile, o->trans_a, o->trans_b, false, 0, 0};
+  args.one.m = (gt_matmul_desc){
+      .strategy = GT_STRATEGY_AUTO, .tile = o->tile, .trans_a = o->trans_a, .trans_b = o->trans_b};
   args.batch = (gt_batch){count, sa, sb, sc};
   double flop = 2.0 * m * n * k * count, one_ms = -1;
   int failures = 0;
@@ -406,7 +413,8 @@ static int bench_half_rows(gt_context *ctx, const tool_bench_options *o, uint32_
   memset(&args, 0, sizeof args);
   args.a = o->trans_a ? (gt_view){ba, 0, k, m, 0, GT_F16} : (gt_view){ba, 0, m, k, 0, GT_F16};
   args.b = o->trans_b ? (gt_view){bb, 0, n, k, 0, GT_F16} : (gt_view){bb, 0, k, n, 0, GT_F16};
-  args.m = (gt_matmul_desc){GT_STRATEGY_AUTO, o->tile, o->trans_a, o->trans_b, false, 0, 0};
+  args.m = (gt_matmul_desc){
+      .strategy = GT_STRATEGY_AUTO, .tile = o->tile, .trans_a = o->trans_a, .trans_b = o->trans_b};
   int failures = 0;
   for (int half_c = 0; half_c < 2; half_c++) {
     args.c = (gt_view){bc[half_c], 0, m, n, 0, half_c ? GT_F16 : GT_F32};
@@ -422,7 +430,7 @@ static int bench_half_rows(gt_context *ctx, const tool_bench_options *o, uint32_
       for (size_t i = 0; half_c && i < nc; i++)
         c[i] = gt_half_to_float(hc[i]);
       uint32_t slices = half_c ? (k + GT_MATMUL_K_SLICE - 1) / GT_MATMUL_K_SLICE : 0;
-      r->verified = check_product(a, b, c, m, n, k, o->trans_a, o->trans_b, slices);
+      r->verified = check_product(a, b, c, m, n, k, o->trans_a, o->trans_b, slices, NULL);
       failures += st == GT_OK && r->verified[0] == 'N';
     }
     if (st != GT_OK) {
@@ -440,6 +448,50 @@ static int bench_half_rows(gt_context *ctx, const tool_bench_options *o, uint32_
   glDeleteBuffers(1, &bb);
   glDeleteBuffers(2, bc);
   free(ha), free(hb), free(hc);
+  return failures;
+}
+
+/* A matmul case's operands and peers, for its rows. */
+typedef struct matmul_row_case {
+  op_args *args;      /* the call, args->m set per row */
+  const float *a, *b; /* the host operands */
+  float *c;           /* room for c, read back for the check */
+  const float *bias;  /* args->m's bias per column (with RELU), or NULL */
+  uint32_t m, n, k;
+  double blas_ms, clblast_ms; /* the peers' times, < 0 when not run */
+} matmul_row_case;
+
+/* Times args->m as the row `name`, checks it (c poisoned first) and prints
+ * it. Returns 1 on a failure, 0 otherwise (TILED_EVEN's expected refusal
+ * included). */
+static int bench_matmul_row(gt_context *ctx, const tool_bench_options *o, const matmul_row_case *q,
+                            const char *name, double *scratch) {
+  uint32_t m = q->m, n = q->n, k = q->k;
+  tool_result *r = add_result("matmul", name, "f32", m, n, k);
+  gt_status st = tool_time_median(ctx, run_matmul, q->args, o->reps, scratch, &r->ms);
+  bool refused = q->args->m.strategy == GT_STRATEGY_TILED_EVEN && st == GT_ERR_SHAPE_MISMATCH;
+  int failures = 0;
+  if (st == GT_OK && o->verify) {
+    for (size_t i = 0; i < (size_t)m * n; i++)
+      q->c[i] = NAN;
+    char what[96];
+    snprintf(what, sizeof what, "matmul %ux%ux%u %s", m, n, k, name);
+    st = poison(ctx, q->args->c, q->c, what);
+    if (st == GT_OK) st = run_matmul(ctx, q->args);
+    if (st == GT_OK) st = gt_read(ctx, q->args->c, q->c, 0);
+    r->verified = check_product(q->a, q->b, q->c, m, n, k, o->trans_a, o->trans_b, 0, q->bias);
+    failures += st == GT_OK && r->verified[0] == 'N';
+  }
+  if (st != GT_OK) {
+    r->ms = -1;
+    r->verified = refused ? "refused: the tile does not divide the extent (expected)" : gt_status_string(st);
+    print_row(r);
+    return refused ? 0 : 1;
+  }
+  r->gflop_per_s = 2.0 * m * n * k / (r->ms * 1e6);
+  r->pct_of_copy = q->blas_ms > 0 ? 100.0 * q->blas_ms / r->ms : 0;
+  r->pct_of_clblast = q->clblast_ms > 0 ? 100.0 * q->clblast_ms / r->ms : 0;
+  print_row(r);
   return failures;
 }
 
@@ -509,9 +561,11 @@ static int bench_matmul_case(gt_context *ctx, const tool_bench_options *o, uint3
     }
     print_row(r);
   }
+  matmul_row_case rc = {&args, a, b, c, NULL, m, n, k, blas_ms, clblast_ms};
   for (size_t s = 0; s < sizeof strategies / sizeof strategies[0]; s++) {
     if (!strategy_wanted(o, strategies[s])) continue;
-    args.m = (gt_matmul_desc){strategies[s], o->tile, o->trans_a, o->trans_b, false, 0, 0};
+    args.m = (gt_matmul_desc){
+        .strategy = strategies[s], .tile = o->tile, .trans_a = o->trans_a, .trans_b = o->trans_b};
     gt_plan plan;
     char name[sizeof plan.kernels + 8];
     if (strategies[s] == GT_STRATEGY_AUTO &&
@@ -519,32 +573,23 @@ static int bench_matmul_case(gt_context *ctx, const tool_bench_options *o, uint3
       snprintf(name, sizeof name, "auto=%s", plan.kernels);
     else
       snprintf(name, sizeof name, "%s", gt_strategy_name(strategies[s]));
-    tool_result *r = add_result("matmul", name, "f32", m, n, k);
-    gt_status st = tool_time_median(ctx, run_matmul, &args, o->reps, scratch, &r->ms);
-    bool refused = strategies[s] == GT_STRATEGY_TILED_EVEN && st == GT_ERR_SHAPE_MISMATCH;
-    if (st == GT_OK && o->verify) {
-      for (size_t i = 0; i < (size_t)m * n; i++)
-        c[i] = NAN;
-      char what[96];
-      snprintf(what, sizeof what, "matmul %ux%ux%u %s", m, n, k, name);
-      st = poison(ctx, args.c, c, what);
-      if (st == GT_OK) st = run_matmul(ctx, &args);
-      if (st == GT_OK) st = gt_read(ctx, args.c, c, 0);
-      r->verified = check_matmul(a, b, c, m, n, k, o->trans_a, o->trans_b);
-      failures += st == GT_OK && r->verified[0] == 'N';
-    }
-    if (st != GT_OK) {
-      r->ms = -1;
-      r->verified =
-          refused ? "refused: the tile does not divide the extent (expected)" : gt_status_string(st);
-      failures += !refused;
-      print_row(r);
-      continue;
-    }
-    r->gflop_per_s = flop / (r->ms * 1e6);
-    r->pct_of_copy = blas_ms > 0 ? 100.0 * blas_ms / r->ms : 0;
-    r->pct_of_clblast = clblast_ms > 0 ? 100.0 * clblast_ms / r->ms : 0;
-    print_row(r);
+    failures += bench_matmul_row(ctx, o, &rc, name, scratch);
+  }
+  if (o->epilogue && strategy_wanted(o, GT_STRATEGY_AUTO)) {
+    /* The same product with the epilogue in its dispatches. */
+    float *bias = malloc((size_t)n * 4);
+    for (uint32_t j = 0; bias && j < n; j++)
+      bias[j] = next_float(&x);
+    GLuint bbias = bias ? tool_buffer(n, bias) : 0;
+    args.m = (gt_matmul_desc){.strategy = GT_STRATEGY_AUTO,
+                              .trans_a = o->trans_a,
+                              .trans_b = o->trans_b,
+                              .bias = (gt_view){bbias, 0, 1, n, 0, GT_F32},
+                              .act = GT_ACTIVATION_RELU};
+    rc.bias = bias;
+    failures += bias ? bench_matmul_row(ctx, o, &rc, "auto+bias,relu", scratch) : 1;
+    glDeleteBuffers(1, &bbias);
+    free(bias);
   }
   if (o->type == GT_F16) failures += bench_half_rows(ctx, o, m, n, k, a, b, c, blas_ms, clblast_ms, scratch);
   release_operands(ba, bb, bc, a, b, c);

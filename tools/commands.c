@@ -39,10 +39,13 @@ static const char transpose_usage[] =
 static const char matmul_usage[] =
     "usage: gltile matmul A.npy B.npy -o C.npy [--trans-a] [--trans-b] [--batch]\n"
     "                     [--alpha X] [--beta Y --c C0.npy] [--strategy NAME]\n"
+    "                     [--bias BIAS.npy] [--act relu|clamp:LO,HI]\n"
     "\n"
     "Multiplies float matrices on the GPU: C = alpha op(A) op(B) + beta C0, or\n"
     "C = op(A) op(B) without --alpha, --beta and --c. op(X) is X, or its transpose\n"
     "with --trans-a / --trans-b; op(A) is M x K, op(B) K x N, C and C0 M x N.\n"
+    "--bias and --act add a bias and apply an activation to that, in the same pass:\n"
+    "C = act(alpha op(A) op(B) + beta C0 + BIAS).\n"
     "A and B are both little-endian float32 ('<f4') or both float16 ('<f2', summed\n"
     "in float32), in C or Fortran order, .npy format 1.0, 2.0 or 3.0. C is written\n"
     "in C order, format 1.0, under a temporary name next to it, and appears only\n"
@@ -61,6 +64,11 @@ static const char matmul_usage[] =
     "  --beta Y         scale C0; needs --c (default 1 when --c is given)\n"
     "  --c FILE         C0, the matrix added to the product\n"
     "  --strategy NAME  simple, tiled_even, tiled_pad, truncate_b or auto (default)\n"
+    "  --bias FILE      float32 ('<f4'): shape (N,) or (1, N), one value per column\n"
+    "                   of C; or (M, 1), one per row; every product of a batch\n"
+    "                   adds the same\n"
+    "  --act A          relu (negative results become 0) or clamp:LO,HI (results\n"
+    "                   clamped to [LO, HI], LO <= HI)\n"
     "  --out-type T     f32 or f16: C's dtype (default the inputs'; f16 needs '<f2'\n"
     "                   inputs); C0 must have it too\n"
     "  --help           this text\n"
@@ -70,7 +78,9 @@ static const char matmul_usage[] =
 typedef struct cmd_options {
   const char *inputs[2];
   int input_count;
-  const char *out, *c;
+  const char *out, *c, *bias;
+  gt_activation act; /* matmul */
+  float act_lo, act_hi;
   gt_strategy strategy;
   uint32_t tile;
   bool trans_a, trans_b, alpha_set, beta_set;
@@ -114,6 +124,24 @@ static int parse_float(const char *s, float *out) {
   return 0;
 }
 
+/* relu, or clamp:LO,HI with finite LO <= HI. */
+static int parse_act(const char *v, cmd_options *o) {
+  if (strcmp(v, "relu") == 0) {
+    o->act = GT_ACTIVATION_RELU;
+    return 0;
+  }
+  if (strncmp(v, "clamp:", 6) != 0) return 1;
+  char lo[64];
+  const char *comma = strchr(v + 6, ',');
+  size_t len = comma ? (size_t)(comma - (v + 6)) : 0;
+  if (comma == NULL || len >= sizeof lo) return 1;
+  memcpy(lo, v + 6, len);
+  lo[len] = '\0';
+  if (parse_float(lo, &o->act_lo) || parse_float(comma + 1, &o->act_hi) || o->act_lo > o->act_hi) return 1;
+  o->act = GT_ACTIVATION_CLAMP;
+  return 0;
+}
+
 /* Returns -1 to go on, else the exit status (0 after --help). */
 static int parse_options(int argc, char **argv, bool matmul, cmd_options *o) {
   const char *usage = matmul ? matmul_usage : transpose_usage;
@@ -148,10 +176,10 @@ static int parse_options(int argc, char **argv, bool matmul, cmd_options *o) {
       o->batch = true;
       continue;
     }
-    bool known = strcmp(a, "-o") == 0 || strcmp(a, "--strategy") == 0 ||
-                 (!matmul && strcmp(a, "--tile") == 0) ||
-                 (matmul && (strcmp(a, "--alpha") == 0 || strcmp(a, "--beta") == 0 || strcmp(a, "--c") == 0 ||
-                             strcmp(a, "--out-type") == 0));
+    bool known =
+        strcmp(a, "-o") == 0 || strcmp(a, "--strategy") == 0 || (!matmul && strcmp(a, "--tile") == 0) ||
+        (matmul && (strcmp(a, "--alpha") == 0 || strcmp(a, "--beta") == 0 || strcmp(a, "--c") == 0 ||
+                    strcmp(a, "--out-type") == 0 || strcmp(a, "--bias") == 0 || strcmp(a, "--act") == 0));
     if (!known) return usage_error(usage, "unknown option '%s'", a);
     if (v == NULL) return usage_error(usage, "%s needs a value", a);
     i++;
@@ -159,11 +187,15 @@ static int parse_options(int argc, char **argv, bool matmul, cmd_options *o) {
       o->out = v;
     else if (strcmp(a, "--c") == 0)
       o->c = v;
-    else if (strcmp(a, "--out-type") == 0) {
+    else if (strcmp(a, "--bias") == 0)
+      o->bias = v;
+    else if (strcmp(a, "--act") == 0) {
+      if (parse_act(v, o))
+        return usage_error(usage, "bad --act '%s' (relu, or clamp:LO,HI with LO <= HI)", v);
+    } else if (strcmp(a, "--out-type") == 0) {
       if (tool_parse_type(v, &o->out_type) || (o->out_type != GT_F32 && o->out_type != GT_F16))
         return usage_error(usage, "bad --out-type '%s' (f32 or f16)", v);
-    }
-    else if (strcmp(a, "--strategy") == 0) {
+    } else if (strcmp(a, "--strategy") == 0) {
       if (parse_strategy(v, matmul, &o->strategy)) return usage_error(usage, "bad --strategy '%s'", v);
     } else if (strcmp(a, "--tile") == 0) {
       if (tool_parse_u32(v, 32, &o->tile) || (o->tile != 8 && o->tile != 16 && o->tile != 32))
@@ -357,10 +389,11 @@ int tool_cmd_matmul(int argc, char **argv) {
   int rc = parse_options(argc, argv, true, &o);
   if (rc >= 0) return rc;
   const char *pa = o.inputs[0], *pb = o.inputs[1];
-  npy_array a, b, c, out;
+  npy_array a, b, c, bias, out;
   memset(&a, 0, sizeof a);
   memset(&b, 0, sizeof b);
   memset(&c, 0, sizeof c);
+  memset(&bias, 0, sizeof bias);
   memset(&out, 0, sizeof out);
   rc = 1;
   if (read_input(pa, o.batch, &a) || need_float(pa, &a, 0) || read_input(pb, o.batch, &b) ||
@@ -388,6 +421,19 @@ int tool_cmd_matmul(int argc, char **argv) {
     if (c.rows != m || c.cols != n) {
       fprintf(stderr, "gltile: %s: shape (%u, %u) is not the product's (%u, %u)\n", o.c, c.rows, c.cols, m,
               n);
+      goto done;
+    }
+  }
+  if (o.bias != NULL) {
+    char err[512];
+    if (npy_read_vector(o.bias, &bias, err, sizeof err)) {
+      fprintf(stderr, "gltile: %s\n", err);
+      goto done;
+    }
+    if (need_float(o.bias, &bias, GT_F32)) goto done;
+    if (!(bias.rows == 1 && bias.cols == n) && !(bias.cols == 1 && bias.rows == m)) {
+      fprintf(stderr, "gltile: %s: a bias of shape (%u, %u) is neither (%u,), (1, %u) nor (%u, 1)\n", o.bias,
+              bias.rows, bias.cols, n, n, m);
       goto done;
     }
   }
@@ -425,6 +471,9 @@ int tool_cmd_matmul(int argc, char **argv) {
   d.scale = o.alpha_set || o.beta_set || o.c != NULL;
   d.alpha = o.alpha_set ? o.alpha : 1.0f;
   d.beta = o.beta_set ? o.beta : o.c != NULL ? 1.0f : 0.0f;
+  d.act = o.act;
+  d.act_lo = o.act_lo;
+  d.act_hi = o.act_hi;
 
   gt_egl egl;
   gt_context *ctx;
@@ -441,9 +490,11 @@ int tool_cmd_matmul(int argc, char **argv) {
   GLuint bb = tool_buffer_bytes(b_words * (b.stacked ? b.count : 1) * in_size, b.data);
   GLuint bc = tool_buffer_bytes(mn * count * out_size,
                                 o.c != NULL ? out.data : NULL); /* zeros without --c: beta = 0 never reads them */
+  GLuint bbias = o.bias != NULL ? tool_buffer_bytes((size_t)bias.rows * bias.cols * 4, bias.data) : 0;
   gt_status s = buffers_made();
   gt_view av = view_of(ba, a.rows, a.cols, a.type), bv = view_of(bb, b.rows, b.cols, a.type);
   gt_view cv = view_of(bc, m, n, out_type);
+  if (bbias) d.bias = view_of(bbias, bias.rows, bias.cols, GT_F32);
   /* A 2-D operand (stride 0) serves every product. */
   gt_batch batch = {count, a.stacked ? a_words : 0, b.stacked ? b_words : 0, mn};
   if (s == GT_OK)
@@ -454,6 +505,7 @@ int tool_cmd_matmul(int argc, char **argv) {
   glDeleteBuffers(1, &ba);
   glDeleteBuffers(1, &bb);
   glDeleteBuffers(1, &bc);
+  if (bbias) glDeleteBuffers(1, &bbias);
   bool atomics = gt_context_has_atomics(ctx);
   tool_close(&egl, ctx);
   if (s != GT_OK) {
@@ -467,6 +519,7 @@ done:
   npy_free(&a);
   npy_free(&b);
   npy_free(&c);
+  npy_free(&bias);
   npy_free(&out);
   return rc;
 }

@@ -114,7 +114,7 @@ static void program_name(const compiled *c, char *out, size_t size) {
   for (const char *p = preamble; (p = strstr(p, "#define GT_")) != NULL && used < size; p += 11) {
     const char *name = p + 11;
     size_t len = strcspn(name, " \n");
-    bool layout = false;
+    bool layout = strncmp(name, "KERNEL_", 7) == 0; /* the kernel's name says it */
     for (size_t i = 0; i < sizeof layout_defines / sizeof layout_defines[0]; i++)
       layout |= strlen(layout_defines[i]) == len && strncmp(name, layout_defines[i], len) == 0;
     if (layout) continue;

@@ -59,11 +59,19 @@ static void matmuls(catalogue *c, gt_type in, gt_type out) {
     for (int layout = 0; layout < 4; layout++) {
       uint32_t m = shapes[i][0], n = shapes[i][1], k = shapes[i][2];
       size_t off = shapes[i][3] ? 0 : 1;
-      gt_matmul_desc d = {GT_STRATEGY_AUTO, 0, layout & 1, layout >> 1, false, 1.0f, 0.0f};
+      gt_matmul_desc d = {
+          .strategy = GT_STRATEGY_AUTO, .trans_a = layout & 1, .trans_b = layout >> 1, .alpha = 1.0f};
       gt_view a = d.trans_a ? view(c->buffers[0], off, k, m, 0, in) : view(c->buffers[0], off, m, k, 0, in);
       gt_view b = d.trans_b ? view(c->buffers[1], off, n, k, 0, in) : view(c->buffers[1], off, k, n, 0, in);
       gt_view cv = view(c->buffers[2], off, m, n, 0, out);
       note(c, "matmul", gt_matmul(c->ctx, a, b, cv, &d));
+      if (i < 2) { /* the epilogue: a bias per column (b's first row, or column) and CLAMP */
+        gt_matmul_desc e = d;
+        e.bias = view(c->buffers[1], off, 1, n, 0, GT_F32);
+        e.act = GT_ACTIVATION_CLAMP;
+        e.act_hi = 1.0f;
+        note(c, "matmul epilogue", gt_matmul(c->ctx, a, b, cv, &e));
+      }
       if (i == 0) { /* a batch of two, each operand its own */
         gt_batch batch = {2, (size_t)m * k, (size_t)k * n, (size_t)m * n};
         note(c, "matmul batch", gt_matmul_batched(c->ctx, a, b, cv, batch, &d));

@@ -45,6 +45,8 @@ static const char usage[] =
     "                     gt_matmul_batched and through N gt_matmul calls\n"
     "  --trans a|b|ab|none  matmul: which operands are stored transposed\n"
     "                     (c = op(a) op(b); default none)\n"
+    "  --epilogue         matmul: also AUTO adding a bias per column and applying\n"
+    "                     RELU in the same pass (the row auto+bias,relu)\n"
     "  --peak-gbs GB/S    also give transposes and copies as a share of this\n"
     "                     figure (a CUDA copy of the same size, say)\n"
     "  --max-dispatch-bytes MIB   bytes one transpose, copy or image dispatch may\n"
@@ -168,6 +170,9 @@ int main(int argc, char **argv) {
       continue;
     } else if (strcmp(a, "--no-verify") == 0) {
       o.verify = false;
+      continue;
+    } else if (strcmp(a, "--epilogue") == 0) {
+      o.epilogue = true;
       continue;
     }
     /* Every other option takes a value. */

@@ -402,8 +402,12 @@ static int read_data(FILE *f, const char *path, const header *h, size_t data_sta
   return 0;
 }
 
-/* npy_read, and with `stacks` npy_read_stack. */
-static int read_file(const char *path, bool stacks, npy_array *out, char *err, size_t err_size) {
+/* What a reader takes besides a 2-D matrix. */
+typedef enum npy_also { NPY_ALSO_NONE, NPY_ALSO_STACK, NPY_ALSO_VECTOR } npy_also;
+
+/* npy_read, npy_read_stack or npy_read_vector, as `also` says. */
+static int read_file(const char *path, npy_also also, npy_array *out, char *err, size_t err_size) {
+  bool stacks = also == NPY_ALSO_STACK;
   if (err != NULL && err_size > 0) err[0] = '\0';
   memset(out, 0, sizeof *out);
   if (!host_little_endian())
@@ -487,6 +491,11 @@ static int read_file(const char *path, bool stacks, npy_array *out, char *err, s
     fail(err, err_size, path, "0-D array (shape ()): gltile needs a 2-D matrix");
     goto done;
   }
+  if (h.ndim == 1 && also == NPY_ALSO_VECTOR) { /* (n,) reads as (1, n) */
+    h.dims[1] = h.dims[0];
+    h.dims[0] = 1;
+    h.ndim = 2;
+  }
   if (h.ndim == 1) {
     fail(err, err_size, path,
          "1-D array (shape (%llu,)): gltile needs a 2-D matrix; reshape it to (1, %llu) or (%llu, 1)",
@@ -515,11 +524,15 @@ done:
 }
 
 int npy_read(const char *path, npy_array *out, char *err, size_t err_size) {
-  return read_file(path, false, out, err, err_size);
+  return read_file(path, NPY_ALSO_NONE, out, err, err_size);
 }
 
 int npy_read_stack(const char *path, npy_array *out, char *err, size_t err_size) {
-  return read_file(path, true, out, err, err_size);
+  return read_file(path, NPY_ALSO_STACK, out, err, err_size);
+}
+
+int npy_read_vector(const char *path, npy_array *out, char *err, size_t err_size) {
+  return read_file(path, NPY_ALSO_VECTOR, out, err, err_size);
 }
 
 /* ------------------------------------------------------------------ */

@@ -13,7 +13,8 @@
  *     each below 2^32. 0-D and 1-D arrays are
  *     refused rather than guessed at: NumPy itself treats a 1-D operand of
  *     matmul as a row or a column depending on its side, so the caller must
- *     reshape to (1, n) or (n, 1);
+ *     reshape to (1, n) or (n, 1). npy_read_vector, for a bias, where NumPy's
+ *     broadcasting settles it, reads (n,) as (1, n);
  *   - C order, or Fortran order, which is transposed on read: a Fortran
  *     file of shape (rows, cols) stores the C-order (cols, rows) matrix,
  *     and npy_read returns the rows x cols matrix in C order either way;
@@ -59,6 +60,9 @@ int npy_read(const char *path, npy_array *out, char *err, size_t err_size);
 /* npy_read, taking a 3-D file too, as a stack (Fortran order: each
  * matrix as it would read alone). */
 int npy_read_stack(const char *path, npy_array *out, char *err, size_t err_size);
+
+/* npy_read, taking a 1-D file of n elements too, as a 1 x n matrix. */
+int npy_read_vector(const char *path, npy_array *out, char *err, size_t err_size);
 
 /* Writes a to path (see above for the format and the temporary name).
  * Returns    0; or -1 with a message naming the path in err, no temporary

@@ -64,6 +64,7 @@ typedef struct tool_bench_options {
   uint32_t reps, tile;
   bool verify, min_limits;
   bool trans_a, trans_b; /* matmul: operands stored transposed */
+  bool epilogue;         /* matmul: also AUTO with a bias per column and RELU */
   gt_matmul_kernel matmul_kernel;
   uint32_t batch;              /* matmul: products per batch (> 1: also batched rows) */
   uint64_t max_dispatch_bytes; /* 0 = the device table's */
