@@ -326,18 +326,19 @@ static void test_long_batch(bool emulated) {
   run_case(&t);
 }
 
-/* A user's loop: new operands through gt_write, the batch, c back through
- * gt_read, on the same buffers each round, against the reference; c's
- * buffer is poisoned before each round so a missed product shows. */
+/* A user's loop: new operands (and every other round a new bias) through
+ * gt_write, the batch, c back through gt_read, on the same buffers each
+ * round, against the reference; c's buffer is poisoned before each round
+ * so a missed product shows. */
 static void test_user_loop(void) {
   enum { COUNT = 5, M = 24, N = 20, K = 12, ROUNDS = 12 };
   enum { A_WORDS = COUNT * M * K, B_WORDS = COUNT * K * N, C_WORDS = COUNT * M * N + 8 };
-  static float ha[A_WORDS], hb[B_WORDS];
+  static float ha[A_WORDS], hb[B_WORDS], hbias[N];
   static uint32_t hc[C_WORDS], poison[C_WORDS];
-  GLuint bufs[3];
-  glGenBuffers(3, bufs);
-  const size_t sizes[3] = {A_WORDS, B_WORDS, C_WORDS};
-  for (int i = 0; i < 3; i++) {
+  GLuint bufs[4];
+  glGenBuffers(4, bufs);
+  const size_t sizes[4] = {A_WORDS, B_WORDS, C_WORDS, N};
+  for (int i = 0; i < 4; i++) {
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, bufs[i]);
     glBufferData(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)(sizes[i] * 4), NULL, GL_DYNAMIC_DRAW);
   }
@@ -358,7 +359,17 @@ static void test_user_loop(void) {
     CHECK_STATUS(gt_write(ctx, all_a, ha, 0), GT_OK);
     CHECK_STATUS(gt_write(ctx, all_b, hb, 0), GT_OK);
     CHECK_STATUS(gt_write(ctx, all_c, poison, 0), GT_OK);
-    CHECK_STATUS(gt_matmul_batched(ctx, a, b, c, batch, NULL), GT_OK);
+    /* Odd rounds end in an epilogue: a new bias per column, and RELU. */
+    bool epilogue = round % 2 == 1;
+    gt_matmul_desc d = {.strategy = GT_STRATEGY_AUTO};
+    if (epilogue) {
+      for (size_t i = 0; i < N; i++)
+        hbias[i] = rand_float();
+      d.bias = (gt_view){bufs[3], 0, 1, N, 0, GT_F32};
+      d.act = GT_ACTIVATION_RELU;
+      CHECK_STATUS(gt_write(ctx, d.bias, hbias, 0), GT_OK);
+    }
+    CHECK_STATUS(gt_matmul_batched(ctx, a, b, c, batch, &d), GT_OK);
     CHECK_STATUS(gt_read(ctx, all_c, hc, 0), GT_OK);
     for (size_t w = 0; w < C_WORDS; w++) {
       if (w < 4 || w >= 4 + (size_t)COUNT * M * N) {
@@ -373,6 +384,11 @@ static void test_user_loop(void) {
         sum += x * y;
         mag += fabs(x * y);
       }
+      if (epilogue) { /* the bias's one rounding; RELU keeps the bound */
+        mag += fabs(sum) + fabs(hbias[col]);
+        sum += hbias[col];
+        sum = sum < 0 ? 0 : sum;
+      }
       double g = float_of(hc[w]);
       if (!(fabs(g - sum) <= 2.0 * (K + 2) * FLT_EPSILON * mag) && bad++ < 3)
         fprintf(stderr, "  round %d: product %zu (%zu, %zu) = %.9g, reference %.9g\n", round, p, r, col, g,
@@ -380,7 +396,7 @@ static void test_user_loop(void) {
     }
   }
   CHECK_EQ_U(bad, 0);
-  glDeleteBuffers(3, bufs);
+  glDeleteBuffers(4, bufs);
 }
 
 /* Refusals: each leaves c as it was. */
