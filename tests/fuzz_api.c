@@ -1627,7 +1627,11 @@ static void op_transpose(reader *r) {
     if (src.type != dst.type || dst.rows != src.cols || dst.cols != src.rows) must(&e, GT_ERR_SHAPE_MISMATCH);
     gt_strategy st = dd->strategy == GT_STRATEGY_AUTO ? c->auto_strategy : dd->strategy;
     uint32_t tile = dd->tile ? dd->tile : c->default_tile;
-    if (st != GT_STRATEGY_SIMPLE) may(&e, GT_ERR_UNSUPPORTED); /* a tile beyond the device */
+    /* A tile beyond the device, or blocks that do not fit it; AUTO moves
+     * 2- and 1-byte elements in tiled blocks of words, whatever its
+     * strategy for 4-byte ones. */
+    if (st != GT_STRATEGY_SIMPLE || (dd->strategy == GT_STRATEGY_AUTO && size_of(src.type) < 4))
+      may(&e, GT_ERR_UNSUPPORTED);
     if (dd->strategy == GT_STRATEGY_TILED_EVEN && valid_tile(dd->tile) &&
         (src.rows % tile || src.cols % tile))
       must(&e, GT_ERR_SHAPE_MISMATCH);
@@ -1801,7 +1805,22 @@ static void op_matmul(reader *r, bool batched) {
   case 1: cv = gen_view(r, c_type); break;
   default: cv = shaped_view(r, M, N, c_type); break;
   }
-  if (slow_alias(cv, a) || slow_alias(cv, b)) {
+  /* The epilogue: an activation (or an unknown one) with any bounds, and
+   * no bias, one along c's columns or rows, c itself, or any view. */
+  uint8_t ep = u8(r);
+  d.act = (gt_activation)(ep % 8 < 6 ? ep % 3 : ep % 8 == 6 ? 3u : 0x7FFFFFFFu);
+  d.act_lo = pick_float(r);
+  d.act_hi = pick_float(r);
+  switch (ep / 8 % 8) {
+  case 0:
+  case 1: break;
+  case 2:
+  case 3: d.bias = shaped_view(r, 1, N, GT_F32); break;
+  case 4: d.bias = shaped_view(r, M, 1, GT_F32); break;
+  case 5: d.bias = cv; break;
+  default: d.bias = gen_view(r, pick_type(r, GT_F32)); break;
+  }
+  if (slow_alias(cv, a) || slow_alias(cv, b) || (dd->bias.buffer && slow_alias(cv, dd->bias))) {
     slow_skipped++;
     return;
   }
@@ -1842,6 +1861,29 @@ static void op_matmul(reader *r, bool batched) {
     if (fa) inside = view_buffer(c, a, &e) && inside;
     if (fb) inside = view_buffer(c, b, &e) && inside;
     if (fc) inside = view_buffer(c, cv, &e) && inside;
+    /* The epilogue's fields: a known activation, CLAMP's bounds in order,
+     * a GT_F32 bias of 1 x N or M x 1 inside its buffer, apart from c
+     * (and from every product's c). */
+    gt_activation act = dd->act;
+    if (act != GT_ACTIVATION_NONE && act != GT_ACTIVATION_RELU && act != GT_ACTIVATION_CLAMP)
+      must(&e, GT_ERR_INVALID_ARGUMENT);
+    if (act == GT_ACTIVATION_CLAMP && !(dd->act_lo <= dd->act_hi)) must(&e, GT_ERR_INVALID_ARGUMENT);
+    gt_view bias = dd->bias;
+    if (bias.buffer && view_fields(bias, &e)) {
+      if (!((bias.rows == 1 && bias.cols == n) || (bias.cols == 1 && bias.rows == m)))
+        must(&e, GT_ERR_SHAPE_MISMATCH);
+      else if (bias.type != GT_F32)
+        must(&e, GT_ERR_UNSUPPORTED);
+      may(&e, GT_ERR_UNSUPPORTED); /* longer than a storage block */
+      if (view_buffer(c, bias, &e)) {
+        model_alias(cv, bias, &e);
+        for (uint32_t i = 1; batched && i < batch.count && i <= BATCH_PAIRS; i++) {
+          gt_view ci;
+          if (moved_view(cv, batch.stride_c, i, &ci)) model_alias(ci, bias, &e);
+        }
+        if (batched && batch.count > BATCH_PAIRS) may(&e, GT_ERR_ALIASED);
+      }
+    }
     if (batched) {
       const gt_view v[3] = {a, b, cv};
       const bool fields[3] = {fa, fb, fc};
@@ -1849,10 +1891,12 @@ static void op_matmul(reader *r, bool batched) {
     }
   }
   const char *name = batched ? "gt_matmul_batched" : "gt_matmul";
-  trace("%s(%s, a %s, b %s, c %s, batch {%u, %zu, %zu, %zu}, desc %s{%d, %u, %d, %d, %d, %g, %g})", name,
-        c ? c->name : "NULL", view_text(a), view_text(b), view_text(cv), batch.count, batch.stride_a,
+  trace("%s(%s, a %s, b %s, c %s, batch {%u, %zu, %zu, %zu}, desc %s{%d, %u, %d, %d, %d, %g, %g, bias %s, "
+        "act %d [%g, %g]})",
+        name, c ? c->name : "NULL", view_text(a), view_text(b), view_text(cv), batch.count, batch.stride_a,
         batch.stride_b, batch.stride_c, null_desc ? "NULL " : "", (int)d.strategy, d.tile, d.trans_a,
-        d.trans_b, d.scale, (double)d.alpha, (double)d.beta);
+        d.trans_b, d.scale, (double)d.alpha, (double)d.beta, view_text(d.bias), (int)d.act, (double)d.act_lo,
+        (double)d.act_hi);
   gt_plan plan;
   memset(&plan, plan_poison, sizeof plan);
   gt_status planned = batched ? GT_OK : gt_matmul_plan(g, a, b, cv, dp, &plan);
