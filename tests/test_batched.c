@@ -287,7 +287,7 @@ static void test_products(bool emulated) {
         t.count = counts[(h >> 4) % 3];
         t.stride_kind = (int)((h >> 8) % 6);
         t.scale = (h >> 12) & 1;
-        t.epilogue = (int)((h >> 13) % 3);
+        t.epilogue = emulated ? 0 : (int)((h >> 13) % 3); /* test_long_batch has two under an emulator */
         run_case(&t);
         /* And the other counts with packed strides, for AUTO. */
         if (t.strategy == GT_STRATEGY_AUTO && !emulated)

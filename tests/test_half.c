@@ -198,7 +198,8 @@ static void test_combinations(bool emulated) {
         if (!gt_test_sampled(emulated)) continue;
         gt_type c_type = (sh + (size_t)tr) % 2 ? GT_F16 : GT_F32;
         uint32_t tile = strategies[si] == GT_STRATEGY_TILED_EVEN ? 16 : 0;
-        epilogue = (int)((sh + si + (size_t)tr) % 3);
+        epilogue =
+            emulated ? 0 : (int)((sh + si + (size_t)tr) % 3); /* test_edges has two under an emulator */
         run_case(shapes[sh][0], shapes[sh][1], shapes[sh][2], tr & 1, tr & 2, c_type, strategies[si], tile,
                  (sh + si) % 3 == 0, (sh + (size_t)tr) % 3 == 0 ? INPUT_DENORMALS : INPUT_UNIT);
         epilogue = 0;

@@ -495,7 +495,9 @@ static void run_aligned(const uint32_t (*shapes)[3], size_t count, bool ta, bool
         mm_case cs =
             make_case(GT_STRATEGY_AUTO, 0, ta, tb, scale != 0, shapes[i][0], shapes[i][1], shapes[i][2]);
         if (shapes[i][2] > 4096) cs.fill_a = cs.fill_b = FILL_MARKERS;
-        if (scale) with_epilogue(&cs, 1 + (int)((i + j) % 8)); /* the scaled half ends in an epilogue */
+        /* The scaled half ends in an epilogue (not under an emulator,
+         * where each program costs a compile of minutes). */
+        if (scale && !emulated) with_epilogue(&cs, 1 + (int)((i + j) % 8));
         run_case(&cs);
       }
   aligned_layout = NULL;
@@ -587,7 +589,7 @@ static void test_epilogue(void) {
   for (size_t si = 0; si < sizeof shapes / sizeof shapes[0]; si++)
     for (size_t st = 0; st < N_STRATEGIES; st++)
       for (int e = 1; e < 9; e++) {
-        if (emulated && (e + (int)st + (int)si) % 4 != 0) continue;
+        if (emulated && (e + (int)st + (int)si) % 8 != 0) continue;
         int flags = (e + (int)si) % 8;
         mm_case cs = make_case(strategies[st], 0, flags & 1, (flags >> 1) & 1, (flags >> 2) & 1,
                                shapes[si][0], shapes[si][1], shapes[si][2]);
@@ -1034,7 +1036,8 @@ static void test_each_auto_kernel(bool min_limits) {
         mm_case cs = make_case(GT_STRATEGY_AUTO, 0, flags & 1, (flags >> 1) & 1, (flags >> 2) & 1,
                                shapes[si][0], shapes[si][1], shapes[si][2]);
         if (shapes[si][2] > 10000) cs.fill_a = cs.fill_b = FILL_MARKERS;
-        if (flags & 4) with_epilogue(&cs, 1 + (int)((si + flags) % 8)); /* scaled: an epilogue too */
+        if ((flags & 4) && !emulated)
+          with_epilogue(&cs, 1 + (int)((si + flags) % 8)); /* scaled: an epilogue too */
         run_case(&cs);
       }
       /* The kernel this shape runs is built in its transpose variants by
@@ -1047,8 +1050,7 @@ static void test_each_auto_kernel(bool min_limits) {
         CHECK(false);
       }
       /* 4 transpose cases, each with and without the epilogue (the
-       * scaled cases carry one); under an emulator flags 0-2 without and
-       * 7 with. */
+       * scaled cases carry one); under an emulator without. */
       unsigned ran = runs_shared ? 1 : 0, want = emulated ? 4u : 8u;
       if (builds[ran] != want || builds[1 - ran] != before[1 - ran]) {
         printf("FAILED: AUTO on %ux%ux%u with the %s context built %u registers and %u shared programs "
@@ -1110,7 +1112,9 @@ static void test_shared_vec4(bool min_limits) {
         aligned_layout = &layouts[j];
         bool scale = emulated ? trans == 3 : i == 2;
         mm_case cs = make_case(GT_STRATEGY_AUTO, 0, ta, tb, scale, shapes[i][0], shapes[i][1], shapes[i][2]);
-        if (scale) with_epilogue(&cs, 1 + (trans * 3 + (int)j) % 8);
+        /* Natively the third shape, whose variant the check below does
+         * not need, ends in an epilogue. */
+        if (scale && !emulated) with_epilogue(&cs, 1 + (trans * 3 + (int)j) % 8);
         run_case(&cs);
         aligned_layout = NULL;
       }
@@ -1188,7 +1192,8 @@ static void test_texels(bool min_limits) {
     }
     if (!ta) run_aligned(odd_m, sizeof odd_m / sizeof odd_m[0], ta, tb);
     if (tb) run_aligned(odd_n, sizeof odd_n / sizeof odd_n[0], ta, tb);
-    CHECK_EQ_U(builds, 2u * ((unsigned)trans + 1)); /* with and without the epilogue */
+    /* With and without the epilogue; under an emulator without. */
+    CHECK_EQ_U(builds, (emulated ? 1u : 2u) * ((unsigned)trans + 1));
   }
   for (size_t i = 0; i < sizeof others / sizeof others[0]; i++)
     for (int flags = 0; flags < 8; flags++) {
@@ -1196,7 +1201,7 @@ static void test_texels(bool min_limits) {
                              others[i][1], others[i][2]);
       run_case(&cs);
     }
-  CHECK_EQ_U(builds, 8);
+  CHECK_EQ_U(builds, emulated ? 4u : 8u);
   ctx = saved;
   gt_context_release(other);
 }
