@@ -14,17 +14,28 @@
  * float. GT_HALF_C: c too; each result is rounded to half (overflow to
  * infinity, as IEEE rounding gives) and written into its half of the word
  * with atomics where the word's other half is another invocation's. */
+/* GT_QUANT (SIMPLE and tiled kernels): a and b hold 8-bit integers, four
+ * to a word, the first in the lowest byte (GT_SIGNED: GT_I8, else GT_U8);
+ * a_elem / b_elem give each minus its zero point, and the sums run in int
+ * (GT_SUM): exact, since the host keeps K where no sum can overflow. c is
+ * GT_I32, or with GT_QUANT_C 8-bit of the operands' signedness, written
+ * requantised into its byte of the word with atomics. */
+#ifdef GT_QUANT
+#define GT_SUM int
+#else
+#define GT_SUM float
+#endif
 #ifndef GT_KERNEL_MATMUL_TEXELS
 #ifdef GT_VEC4_A
 layout(std430, binding = 0) readonly GT_RESTRICT buffer A4 { vec4 a4[]; };
-#elif defined(GT_HALF)
+#elif defined(GT_HALF) || defined(GT_QUANT)
 layout(std430, binding = 0) readonly GT_RESTRICT buffer A { uint a_words[]; };
 #else
 layout(std430, binding = 0) readonly GT_RESTRICT buffer A { float a_data[]; };
 #endif
 #ifdef GT_VEC4_B
 layout(std430, binding = 1) readonly GT_RESTRICT buffer B4 { vec4 b4[]; };
-#elif defined(GT_HALF)
+#elif defined(GT_HALF) || defined(GT_QUANT)
 layout(std430, binding = 1) readonly GT_RESTRICT buffer B { uint b_words[]; };
 #else
 layout(std430, binding = 1) readonly GT_RESTRICT buffer B { float b_data[]; };
@@ -32,15 +43,29 @@ layout(std430, binding = 1) readonly GT_RESTRICT buffer B { float b_data[]; };
 #endif
 #ifdef GT_VEC4_C
 layout(std430, binding = 2) GT_RESTRICT buffer C { vec4 c4[]; };
-#elif defined(GT_HALF_C)
+#elif defined(GT_HALF_C) || defined(GT_QUANT_C)
 layout(std430, binding = 2) GT_RESTRICT buffer C { uint c_words[]; };
+#elif defined(GT_QUANT)
+layout(std430, binding = 2) GT_RESTRICT buffer C { int c_data[]; };
 #else
 layout(std430, binding = 2) GT_RESTRICT buffer C { float c_data[]; };
 #endif
 
 /* Half i of a run of words, widened. */
 #define GT_HALF_AT(words, i) (((i) & 1u) != 0u ? unpackHalf2x16(words[(i) >> 1u]).y : unpackHalf2x16(words[(i) >> 1u]).x)
-#ifdef GT_KERNEL_MATMUL_TEXELS
+#ifdef GT_QUANT
+/* The zero points of a and b. */
+uniform ivec2 gt_zero_points;
+
+/* Byte i of a run of words, sign-extended for GT_I8. */
+#ifdef GT_SIGNED
+#define GT_BYTE_AT(words, i) bitfieldExtract(int(words[(i) >> 2u]), int(((i) & 3u) * 8u), 8)
+#else
+#define GT_BYTE_AT(words, i) int(bitfieldExtract(words[(i) >> 2u], int(((i) & 3u) * 8u), 8))
+#endif
+int a_elem(uint i) { return GT_BYTE_AT(a_words, i) - gt_zero_points.x; }
+int b_elem(uint i) { return GT_BYTE_AT(b_words, i) - gt_zero_points.y; }
+#elif defined(GT_KERNEL_MATMUL_TEXELS)
 #elif defined(GT_HALF)
 float a_elem(uint i) { return GT_HALF_AT(a_words, i); }
 float b_elem(uint i) { return GT_HALF_AT(b_words, i); }
@@ -74,8 +99,8 @@ uint a_index(uint m, uint k) { return gt_index(0u, uvec2(k, m)); }
 #else
 uint a_index(uint m, uint k) { return gt_index(0u, uvec2(m, k)); }
 #endif
-float a_guarded(uint m, uint k) {
-  return (m < gt_rows_m() && k < gt_k_range.y) ? a_elem(a_index(m, k)) : 0.0;
+GT_SUM a_guarded(uint m, uint k) {
+  return (m < gt_rows_m() && k < gt_k_range.y) ? a_elem(a_index(m, k)) : GT_SUM(0);
 }
 #endif
 #ifndef GT_VEC4_B
@@ -84,8 +109,8 @@ uint b_index(uint k, uint n) { return gt_index(1u, uvec2(n, k)); }
 #else
 uint b_index(uint k, uint n) { return gt_index(1u, uvec2(k, n)); }
 #endif
-float b_guarded(uint k, uint n) {
-  return (k < gt_k_range.y && n < gt_cols_n()) ? b_elem(b_index(k, n)) : 0.0;
+GT_SUM b_guarded(uint k, uint n) {
+  return (k < gt_k_range.y && n < gt_cols_n()) ? b_elem(b_index(k, n)) : GT_SUM(0);
 }
 #endif
 #endif
@@ -134,7 +159,53 @@ float gt_finish(uint m, uint n, float v) {
 #define gt_finish4(m, n, v) (v)
 #endif
 
-#ifdef GT_HALF_C
+#ifdef GT_QUANT_C
+/* (multiplier, shift, zero_c) of gt_quantization. */
+uniform ivec3 gt_requantize;
+
+/* round(a b / 2^31), halves away from zero, from the 64-bit product;
+ * INT_MIN squared, the one product past int, saturates (gemmlowp's
+ * SaturatingRoundingDoublingHighMul). */
+int gt_high_mul(int a, int b) {
+  const int int_min = int(0x80000000u);
+  if (a == int_min && b == int_min) return 0x7FFFFFFF;
+  int high, low;
+  imulExtended(a, b, high, low);
+  /* Add the nudge, 2^30 or 1 - 2^30 by the product's sign, as 64 bits. */
+  bool negative = high < 0;
+  uint carry, sum = uaddCarry(uint(low), negative ? 0xC0000001u : 0x40000000u, carry);
+  high += int(carry) + (negative ? -1 : 0);
+  /* Divide by 2^31 toward zero: the floor, then one up for a negative
+   * quotient with a remainder. */
+  int q = (high << 1) | int(sum >> 31u);
+  return q + ((high < 0 && (sum & 0x7FFFFFFFu) != 0u) ? 1 : 0);
+}
+
+/* x / 2^e rounded to nearest, halves away from zero (RoundingDivideByPOT). */
+int gt_divide_pot(int x, int e) {
+  int mask = (1 << e) - 1, remainder = x & mask;
+  int threshold = (mask >> 1) + (x < 0 ? 1 : 0);
+  return (x >> e) + (remainder > threshold ? 1 : 0);
+}
+
+/* The requantised byte of a sum, in c's range: clamped before the zero
+ * point is added, which then cannot overflow. */
+uint gt_requantized(int sum) {
+  int shift = gt_requantize.y, zero = gt_requantize.z;
+  int v = gt_divide_pot(gt_high_mul(sum << max(shift, 0), gt_requantize.x), max(-shift, 0));
+#ifdef GT_SIGNED
+  return uint(clamp(v, -128 - zero, 127 - zero) + zero) & 0xFFu;
+#else
+  return uint(clamp(v, -zero, 255 - zero) + zero);
+#endif
+}
+
+void c_set_byte(uint i, uint byte) {
+  uint shift = (i & 3u) * 8u;
+  atomicAnd(c_words[i >> 2u], ~(0xFFu << shift));
+  atomicOr(c_words[i >> 2u], byte << shift);
+}
+#elif defined(GT_HALF_C)
 /* The half nearest v, its bits: packHalf2x16 where v is in range; past the
  * largest half (65504, rounding up from 65520) infinity of v's sign, as
  * IEEE rounding gives, which the GLSL ES conversion leaves undefined. */
@@ -153,12 +224,29 @@ void c_set(uint i, float value) {
   atomicAnd(c_words[i >> 1u], ~(0xFFFFu << shift));
   atomicOr(c_words[i >> 1u], half_bits(value) << shift);
 }
-#elif !defined(GT_VEC4_C)
+#elif !defined(GT_VEC4_C) && !defined(GT_QUANT)
 float c_elem(uint i) { return c_data[i]; }
 void c_set(uint i, float value) { c_data[i] = value; }
 #endif
 
-#ifndef GT_VEC4_C
+#ifdef GT_QUANT
+/* Stores one sum: a GT_I32 c takes it, plus what c holds after the
+ * first slice of K (gt_scale.y is 1 then, else 0); an 8-bit c runs K in
+ * one slice and takes it requantised. */
+void store_c(uint m, uint n, int sum) {
+  uint i = gt_index(2u, uvec2(m, n));
+#ifdef GT_QUANT_C
+  c_set_byte(i, gt_requantized(sum));
+#else
+  if (gt_scale.y != 0.0) sum += c_data[i];
+  c_data[i] = sum;
+#endif
+}
+
+void store_c_guarded(uint m, uint n, int sum) {
+  if (m < gt_rows_m() && n < gt_cols_n()) store_c(m, n, sum);
+}
+#elif !defined(GT_VEC4_C)
 /* Stores one result. gt_scale is uniform, so the branch is too. */
 void store_c(uint m, uint n, float sum) {
   uint i = gt_index(2u, uvec2(m, n));

@@ -4,7 +4,7 @@
 void main() {
   uvec2 idx = gt_global();
   if (idx.x < gt_rows_m() && idx.y < gt_cols_n()) {
-    float sum = 0.0;
+    GT_SUM sum = GT_SUM(0);
     for (uint k = gt_k_range.x; k < gt_k_range.y; k++) {
       sum += a_elem(a_index(idx.x, k)) * b_elem(b_index(k, idx.y));
     }

@@ -17,14 +17,14 @@
  * along their rows and read along their rows (a_tile one element for a
  * whole row of invocations, b_tile neighbouring elements), never down a
  * column, so there is no bank conflict for one to avoid. */
-shared float a_tile[GT_TILE][GT_TILE]; /* [m][k] */
-shared float b_tile[GT_TILE][GT_TILE]; /* [k][n] */
+shared GT_SUM a_tile[GT_TILE][GT_TILE]; /* [m][k] */
+shared GT_SUM b_tile[GT_TILE][GT_TILE]; /* [k][n] */
 
 void main() {
   uvec2 origin = gt_tile_origin();
   uvec2 local = gt_local();
-  float sum[ROWS_PER_INVOCATION];
-  for (int j = 0; j < ROWS_PER_INVOCATION; j++) sum[j] = 0.0;
+  GT_SUM sum[ROWS_PER_INVOCATION];
+  for (int j = 0; j < ROWS_PER_INVOCATION; j++) sum[j] = GT_SUM(0);
 
   for (uint k0 = gt_k_range.x; k0 < gt_k_range.y; k0 += uint(GT_TILE)) {
     for (int j = 0; j < ROWS_PER_INVOCATION; j++) {
@@ -40,7 +40,7 @@ void main() {
     memoryBarrierShared();
     barrier();
     for (int kk = 0; kk < GT_TILE; kk++) {
-      float b = b_tile[kk][local.y];
+      GT_SUM b = b_tile[kk][local.y];
       for (int j = 0; j < ROWS_PER_INVOCATION; j++) {
         sum[j] += a_tile[int(local.x) + j * GT_GROUP_ROWS][kk] * b;
       }

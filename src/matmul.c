@@ -42,6 +42,9 @@ static gt_status run(gt_context *ctx, const gt_program *prog, const gt_product *
   /* RELU runs as a clamp to [0, +inf]. */
   bool relu = e->act == GT_ACTIVATION_RELU;
   glProgramUniform2f(prog->name, prog->clamp_loc, relu ? 0.0f : e->lo, relu ? INFINITY : e->hi);
+  const gt_quantization *q = &p->quant;
+  glProgramUniform2i(prog->name, prog->zero_points_loc, q->zero_a, q->zero_b);
+  glProgramUniform3i(prog->name, prog->requantize_loc, q->multiplier, q->shift, q->zero_c);
   /* Bounded by FLOPs instead: blocks of at most max_dispatch_flops. */
   if (p->layers == 1) return gt__dispatch(ctx, prog, views, count, gx, gy, 0);
   /* As many layers per dispatch as the group-count limit and the FLOP
@@ -76,6 +79,9 @@ static gt_status run_truncate_b(gt_context *ctx, const gt_program *tiled, const 
                                 const gt_product *p, bool trans_a, bool trans_b) {
   uint32_t m = p->c.view.rows, n = p->c.view.cols, k = p->k_end, t = tiled->key.tile;
   uint32_t mt = m / t * t, nt = n / t * t, kt = k / t * t;
+  /* An 8-bit c takes whole sums only: no K leftover added after the
+   * tiles, so SIMPLE runs the main block too. */
+  if ((tiled->key.variant & GT_VARIANT_QUANT_C) && kt < k) kt = 0;
   if (mt && nt) {
     gt_product main = gt__product_c_section(p, 0, 0, mt, nt);
     main.a = gt__op_section(&p->a, trans_a, 0, 0, mt, k);
@@ -189,6 +195,7 @@ static gt_status check_and_plan(gt_context *ctx, gt_view a, gt_view b, gt_view c
   GT__TRY(gt__view_check_buffer(ctx, c));
   if (d->bias.buffer) GT__TRY(gt__view_check_buffer(ctx, d->bias));
   if (c.type == GT_F16) GT__TRY(gt__need_atomics(ctx, "a matmul into a GT_F16 c"));
+  if (c.type == GT_U8 || c.type == GT_I8) GT__TRY(gt__need_atomics(ctx, "a matmul into an 8-bit c"));
   return GT_OK;
 }
 

@@ -98,14 +98,67 @@ static gt_status check_epilogue(const gt_context *ctx, const gt_matmul_desc *d, 
   return GT_OK;
 }
 
+static bool quantized(gt_type t) { return t == GT_U8 || t == GT_I8; }
+
+/* The values an 8-bit type holds. */
+static void byte_range(gt_type t, int32_t *lo, int32_t *hi) {
+  *lo = t == GT_I8 ? -128 : 0;
+  *hi = t == GT_I8 ? 127 : 255;
+}
+
+static bool in_byte_range(gt_type t, int32_t v) {
+  int32_t lo, hi;
+  byte_range(t, &lo, &hi);
+  return v >= lo && v <= hi;
+}
+
+uint32_t gt__quantized_k_max(gt_type operands, const gt_quantization *q) {
+  int32_t lo, hi;
+  byte_range(operands, &lo, &hi);
+  int64_t da = q->zero_a - lo > hi - q->zero_a ? q->zero_a - lo : hi - q->zero_a;
+  int64_t db = q->zero_b - lo > hi - q->zero_b ? q->zero_b - lo : hi - q->zero_b;
+  return (uint32_t)(INT32_MAX / (da * db));
+}
+
+/* The quantisation fields: zero for float products; for 8-bit ones zero
+ * points in the operands' range, and for an 8-bit c the requantisation
+ * (an I32 c takes none). No scaling or epilogue, and a K no 32-bit sum
+ * can overflow in, in one slice for an 8-bit c. */
+static gt_status check_quantization(const gt_context *ctx, gt_view a, gt_view c, const gt_matmul_desc *d,
+                                    uint32_t k) {
+  const gt_quantization *q = &d->quant, none = {0};
+  bool requantized = quantized(c.type);
+  if (!quantized(a.type)) {
+    GT__CHECK(memcmp(q, &none, sizeof none) == 0, GT_ERR_INVALID_ARGUMENT);
+    return GT_OK;
+  }
+  GT__CHECK(in_byte_range(a.type, q->zero_a) && in_byte_range(a.type, q->zero_b), GT_ERR_INVALID_ARGUMENT);
+  if (requantized)
+    GT__CHECK(q->multiplier > 0 && q->shift >= -31 && q->shift <= 30 && in_byte_range(c.type, q->zero_c),
+              GT_ERR_INVALID_ARGUMENT);
+  else
+    GT__CHECK(q->multiplier == 0 && q->shift == 0 && q->zero_c == 0, GT_ERR_INVALID_ARGUMENT);
+  GT__CHECK(!d->scale && d->bias.buffer == 0 && d->act == GT_ACTIVATION_NONE, GT_ERR_UNSUPPORTED);
+  uint32_t most = gt__quantized_k_max(a.type, q);
+  if (requantized && most > GT_MATMUL_K_CHUNK) most = GT_MATMUL_K_CHUNK;
+  if (k > most) {
+    gt__log(ctx, GT_LOG_ERROR, "matmul: K %u is past the %u an 8-bit product %s", k, most,
+            requantized ? "into an 8-bit c sums in one slice" : "sums without overflowing 32 bits");
+    return GT_ERR_UNSUPPORTED;
+  }
+  return GT_OK;
+}
+
 gt_status gt__matmul_check(const gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_matmul_desc *d) {
   GT__TRY(gt__view_check_fields(a));
   GT__TRY(gt__view_check_fields(b));
   GT__TRY(gt__view_check_fields(c));
-  /* a and b of one type; c of theirs, or GT_F32 with GT_F16 operands. */
-  GT__CHECK(a.type == b.type && (c.type == a.type || (a.type == GT_F16 && c.type == GT_F32)),
+  /* a and b of one type; c of theirs, GT_F32 with GT_F16 operands, or
+   * GT_I32 with 8-bit ones. */
+  GT__CHECK(a.type == b.type && (c.type == a.type || (a.type == GT_F16 && c.type == GT_F32) ||
+                                 (quantized(a.type) && c.type == GT_I32)),
             GT_ERR_SHAPE_MISMATCH);
-  GT__CHECK(a.type == GT_F32 || a.type == GT_F16, GT_ERR_UNSUPPORTED);
+  GT__CHECK(a.type == GT_F32 || a.type == GT_F16 || quantized(a.type), GT_ERR_UNSUPPORTED);
   uint32_t m, n, k, kb = d->trans_b ? b.cols : b.rows;
   gt__matmul_extent(a, b, d, &m, &n, &k);
   if (k != kb || c.rows != m || c.cols != n) {
@@ -113,6 +166,7 @@ gt_status gt__matmul_check(const gt_context *ctx, gt_view a, gt_view b, gt_view 
             c.cols);
     return GT_ERR_SHAPE_MISMATCH;
   }
+  GT__TRY(check_quantization(ctx, a, c, d, k));
   return check_epilogue(ctx, d, m, n);
 }
 
@@ -158,6 +212,8 @@ static gt_status plan_blocks(const gt_context *ctx, gt_view a, gt_view b, gt_vie
     plan->granule[i] = even_tile ? even_tile : 32;
     plan->min[i] = even_tile;
   }
+  /* An 8-bit c is requantised from whole sums: K in one slice. */
+  if (quantized(c.type)) plan->min[2] = p->k;
   plan->max_work = ctx->limits.max_dispatch_flops;
   plan->max_elements = UINT32_MAX;
   if (p->rebind) {
@@ -420,13 +476,16 @@ gt_status gt__matmul_choose(const gt_context *ctx, gt_view a, gt_view b, gt_view
   GT__TRY(plan_blocks(ctx, a, b, c, d, strategy == GT_STRATEGY_TILED_EVEN ? tile : 0, p));
   p->whole.alpha = d->scale ? d->alpha : 1.0f;
   p->whole.beta = d->scale ? d->beta : 0.0f;
+  p->whole.quant = d->quant;
   GT__TRY(bind_epilogue(ctx, d, p));
 
   /* a and b may share elements (both are only read), so restrict stays. */
   uint32_t variant = (d->trans_a ? GT_VARIANT_TRANS_A : 0) | (d->trans_b ? GT_VARIANT_TRANS_B : 0) |
                      (layers > 1 ? GT_VARIANT_BATCHED : 0) | (a.type == GT_F16 ? GT_VARIANT_HALF : 0) |
                      (c.type == GT_F16 ? GT_VARIANT_HALF_C : 0) |
-                     (p->whole.epilogue.bias || p->whole.epilogue.act ? GT_VARIANT_EPILOGUE : 0);
+                     (p->whole.epilogue.bias || p->whole.epilogue.act ? GT_VARIANT_EPILOGUE : 0) |
+                     (quantized(a.type) ? GT_VARIANT_QUANT : 0) | (a.type == GT_I8 ? GT_VARIANT_SIGNED : 0) |
+                     (quantized(c.type) ? GT_VARIANT_QUANT_C : 0);
   gt_program_key simple =
       matmul_key(GT_KERNEL_MATMUL_SIMPLE, 0, SIMPLE_GROUP_COLS, SIMPLE_GROUP_ROWS, variant);
   switch (strategy) {
@@ -439,7 +498,20 @@ gt_status gt__matmul_choose(const gt_context *ctx, gt_view a, gt_view b, gt_view
     p->keys[GT_MATMUL_MAIN] =
         matmul_key(GT_KERNEL_MATMUL_TILED, tile, tile, group_rows, variant | GT_VARIANT_GUARDED);
     break;
-  default: return choose_auto(ctx, a, b, c, variant, p);
+  default:
+    if (!quantized(a.type)) return choose_auto(ctx, a, b, c, variant, p);
+    /* The registers, shared and texels kernels sum floats: 8-bit
+     * products run the tiled kernel, padded. */
+    if (group_rows == 0) {
+      snprintf(p->refusal, sizeof p->refusal, "tile %u does not fit this device's limits", tile);
+      return GT_ERR_UNSUPPORTED;
+    }
+    p->tile = tile;
+    p->group_rows = group_rows;
+    p->keys[GT_MATMUL_MAIN] =
+        matmul_key(GT_KERNEL_MATMUL_TILED, tile, tile, group_rows, variant | GT_VARIANT_GUARDED);
+    because(p, "8-bit operands: the tiled kernel, padded");
+    return GT_OK;
   }
   because(p, "caller's desc");
   return GT_OK;

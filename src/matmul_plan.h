@@ -35,6 +35,7 @@ typedef struct gt_product {
   uint32_t k_begin, k_end;
   float alpha, beta;
   gt_epilogue epilogue;
+  gt_quantization quant;    /* 8-bit a and b: zero points; 8-bit c: requantisation */
   bool finishes;            /* the last slice of K: the epilogue runs */
   uint32_t layers;          /* 1 = one multiply */
   uint32_t layer_stride[3]; /* elements between layers' a, b and c */
@@ -77,6 +78,11 @@ typedef struct gt_matmul_choices {
 /* The sizes of op(a) op(b), from views whose fields and shapes
  * gt__matmul_check passed. */
 void gt__matmul_extent(gt_view a, gt_view b, const gt_matmul_desc *d, uint32_t *m, uint32_t *n, uint32_t *k);
+
+/* The most K an 8-bit product with these zero points sums without a
+ * 32-bit sum overflowing: (2^31 - 1) / (max |a - zero_a| max |b - zero_b|),
+ * 33,025 where both differences reach 255. */
+uint32_t gt__quantized_k_max(gt_type operands, const gt_quantization *q);
 
 /* gt_matmul's checks of the views' fields, types and shapes (not their
  * buffers). */

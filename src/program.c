@@ -85,6 +85,8 @@ gt_status gt__program_adopt(gt_context *ctx, gt_program *slot, const gt_program_
   slot->k_range_loc = glGetUniformLocation(program, "gt_k_range");
   slot->epilogue_loc = glGetUniformLocation(program, "gt_epilogue");
   slot->clamp_loc = glGetUniformLocation(program, "gt_clamp");
+  slot->zero_points_loc = glGetUniformLocation(program, "gt_zero_points");
+  slot->requantize_loc = glGetUniformLocation(program, "gt_requantize");
   slot->grid_origin_loc = glGetUniformLocation(program, "gt_grid_origin");
   slot->stripe_tiles_loc = glGetUniformLocation(program, "gt_stripe_tiles");
   slot->batch_loc = glGetUniformLocation(program, "gt_batch");

@@ -43,6 +43,8 @@ typedef struct gt_program {
   GLint k_range_loc;      /* matmul: uniform uvec2 gt_k_range */
   GLint epilogue_loc;     /* matmul: uniform uvec2 gt_epilogue */
   GLint clamp_loc;        /* matmul: uniform vec2 gt_clamp */
+  GLint zero_points_loc;  /* quantised matmul: uniform ivec2 gt_zero_points */
+  GLint requantize_loc;   /* quantised matmul, 8-bit c: uniform ivec3 gt_requantize */
   GLint grid_origin_loc;  /* in-place SIMPLE: uniform uvec2 gt_grid_origin */
   GLint stripe_tiles_loc; /* tiled transposes, images: uniform uint gt_stripe_tiles */
   GLint batch_loc;        /* batched matmul: uniform uvec4 gt_batch */

@@ -1775,6 +1775,35 @@ static void model_batch(const fz_context *c, const gt_view v[3], const gt_batch 
 }
 
 /* gt_matmul, or (batched) gt_matmul_batched over a batch of those views. */
+/* A byte value of type t (operands' or c's). */
+static bool in_bytes(gt_type t, int32_t v) { return t == GT_I8 ? v >= -128 && v <= 127 : v >= 0 && v <= 255; }
+
+/* gt_quantization's checks, for a and b of one supported type and a c
+ * that pairs with them: nothing on floats but zero; zero points in range;
+ * requantisation for an 8-bit c and none for an I32 one; no scaling or
+ * epilogue; K where no 32-bit sum overflows, one slice (4096) for an
+ * 8-bit c. */
+static void model_quantization(gt_type type, gt_type c_type, const gt_matmul_desc *d, uint32_t k, expect *e) {
+  const gt_quantization *q = &d->quant;
+  bool zero = !q->zero_a && !q->zero_b && !q->multiplier && !q->shift && !q->zero_c;
+  if (type != GT_U8 && type != GT_I8) {
+    if (!zero) must(e, GT_ERR_INVALID_ARGUMENT);
+    return;
+  }
+  if (!in_bytes(type, q->zero_a) || !in_bytes(type, q->zero_b)) must(e, GT_ERR_INVALID_ARGUMENT);
+  bool requantized = c_type != GT_I32;
+  if (requantized && (q->multiplier <= 0 || q->shift < -31 || q->shift > 30 || !in_bytes(c_type, q->zero_c)))
+    must(e, GT_ERR_INVALID_ARGUMENT);
+  if (!requantized && (q->multiplier || q->shift || q->zero_c)) must(e, GT_ERR_INVALID_ARGUMENT);
+  if (d->scale || d->bias.buffer || d->act != GT_ACTIVATION_NONE) must(e, GT_ERR_UNSUPPORTED);
+  int64_t lo = type == GT_I8 ? -128 : 0, hi = lo + 255;
+  int64_t da = q->zero_a - lo > hi - q->zero_a ? q->zero_a - lo : hi - q->zero_a;
+  int64_t db = q->zero_b - lo > hi - q->zero_b ? q->zero_b - lo : hi - q->zero_b;
+  int64_t most = da * db > 0 ? INT32_MAX / (da * db) : INT64_MAX;
+  if (requantized && most > 4096) most = 4096;
+  if (in_bytes(type, q->zero_a) && in_bytes(type, q->zero_b) && k > most) must(e, GT_ERR_UNSUPPORTED);
+}
+
 static void op_matmul(reader *r, bool batched) {
   fz_context *c = pick_ctx(r);
   gt_context *g = ctx_of(c);
@@ -1793,9 +1822,11 @@ static void op_matmul(reader *r, bool batched) {
   gt_matmul_desc z;
   memset(&z, 0, sizeof z);
   const gt_matmul_desc *dd = dp ? dp : &z;
-  /* f32 products, half ones into a half or a float c, or other types. */
-  uint8_t types = u8(r) % 8;
-  gt_type type = pick_type(r, types < 5 ? GT_F32 : GT_F16), c_type = types == 5 ? GT_F32 : type;
+  /* f32 products, half ones into a half or a float c, 8-bit ones into
+   * an I32 or 8-bit c, or other types. */
+  uint8_t types = u8(r) % 10;
+  gt_type usual = types < 5 ? GT_F32 : types < 8 ? GT_F16 : types % 2 ? GT_I8 : GT_U8;
+  gt_type type = pick_type(r, usual), c_type = types == 5 ? GT_F32 : types == 8 ? GT_I32 : type;
   uint32_t M = pick_dim(r), N = pick_dim(r), K = pick_dim(r);
   gt_view a = dd->trans_a ? shaped_view(r, K, M, type) : shaped_view(r, M, K, type);
   gt_view b = coin(r, 8) ? a : dd->trans_b ? shaped_view(r, N, K, type) : shaped_view(r, K, N, type);
@@ -1820,6 +1851,18 @@ static void op_matmul(reader *r, bool batched) {
   case 5: d.bias = cv; break;
   default: d.bias = gen_view(r, pick_type(r, GT_F32)); break;
   }
+  /* Quantisation: zero for most float products; for 8-bit ones zero
+   * points and a requantisation in range or just past it. */
+  uint8_t qf = u8(r);
+  if (qf % 4 == 0 || (type == GT_U8 || type == GT_I8)) {
+    int32_t lo = type == GT_I8 ? -128 : 0;
+    d.quant.zero_a = lo + (int32_t)u8(r) + (qf & 16 ? 1 : 0);
+    d.quant.zero_b = lo + (int32_t)u8(r) - (qf & 32 ? 1 : 0);
+    d.quant.multiplier = qf & 64 ? 0 : (int32_t)(u8(r) << 23) + 1;
+    d.quant.shift = (int32_t)(u8(r) % 64) - 32;
+    d.quant.zero_c = qf & 128 ? 0 : lo + (int32_t)u8(r);
+    if (qf & 8) d.scale = false, d.act = GT_ACTIVATION_NONE, d.bias.buffer = 0;
+  }
   if (slow_alias(cv, a) || slow_alias(cv, b) || (dd->bias.buffer && slow_alias(cv, dd->bias))) {
     slow_skipped++;
     return;
@@ -1842,10 +1885,14 @@ static void op_matmul(reader *r, bool batched) {
       must(&e, GT_ERR_INVALID_ARGUMENT);
     if (!valid_tile(dd->tile)) must(&e, GT_ERR_INVALID_ARGUMENT);
     bool fa = view_fields(a, &e), fb = view_fields(b, &e), fc = view_fields(cv, &e);
-    if (a.type != b.type || (cv.type != a.type && !(a.type == GT_F16 && cv.type == GT_F32)))
+    bool quant = a.type == GT_U8 || a.type == GT_I8;
+    if (a.type != b.type ||
+        (cv.type != a.type && !(a.type == GT_F16 && cv.type == GT_F32) && !(quant && cv.type == GT_I32)))
       must(&e, GT_ERR_SHAPE_MISMATCH);
-    else if (a.type != GT_F32 && a.type != GT_F16)
+    else if (a.type != GT_F32 && a.type != GT_F16 && !quant)
       must(&e, GT_ERR_UNSUPPORTED);
+    else
+      model_quantization(a.type, cv.type, dd, dd->trans_a ? a.rows : a.cols, &e);
     model_atomics(c, cv.type, &e);
     uint32_t m = dd->trans_a ? a.cols : a.rows, k = dd->trans_a ? a.rows : a.cols;
     uint32_t kb = dd->trans_b ? b.cols : b.rows, n = dd->trans_b ? b.rows : b.cols;
@@ -1892,11 +1939,11 @@ static void op_matmul(reader *r, bool batched) {
   }
   const char *name = batched ? "gt_matmul_batched" : "gt_matmul";
   trace("%s(%s, a %s, b %s, c %s, batch {%u, %zu, %zu, %zu}, desc %s{%d, %u, %d, %d, %d, %g, %g, bias %s, "
-        "act %d [%g, %g]})",
+        "act %d [%g, %g], quant {%d, %d, %d, %d, %d}})",
         name, c ? c->name : "NULL", view_text(a), view_text(b), view_text(cv), batch.count, batch.stride_a,
         batch.stride_b, batch.stride_c, null_desc ? "NULL " : "", (int)d.strategy, d.tile, d.trans_a,
         d.trans_b, d.scale, (double)d.alpha, (double)d.beta, view_text(d.bias), (int)d.act, (double)d.act_lo,
-        (double)d.act_hi);
+        (double)d.act_hi, d.quant.zero_a, d.quant.zero_b, d.quant.multiplier, d.quant.shift, d.quant.zero_c);
   gt_plan plan;
   memset(&plan, plan_poison, sizeof plan);
   gt_status planned = batched ? GT_OK : gt_matmul_plan(g, a, b, cv, dp, &plan);

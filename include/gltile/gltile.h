@@ -100,7 +100,7 @@ extern "C" {
 #endif
 
 #define GT_VERSION_MAJOR 0
-#define GT_VERSION_MINOR 2
+#define GT_VERSION_MINOR 3
 #define GT_VERSION_PATCH 0
 #define GT_VERSION_NUMBER (GT_VERSION_MAJOR * 10000 + GT_VERSION_MINOR * 100 + GT_VERSION_PATCH)
 
@@ -300,6 +300,20 @@ typedef enum gt_activation {
   GT_ACTIVATION_CLAMP = 2 /* results clamped to [act_lo, act_hi] */
 } gt_activation;
 
+/* The integers of a quantised product (GT_U8 or GT_I8 a and b, as
+ * gemmlowp and TFLite define it): each sum is
+ * sum_k (a[m][k] - zero_a) (b[k][n] - zero_b) in 32-bit integers. A
+ * GT_I32 c takes the sum itself. A c of a and b's 8-bit type takes it
+ * requantised: the sum times multiplier 2^(shift - 31) in fixed point,
+ * rounded (TFLite's MultiplyByQuantizedMultiplier), plus zero_c,
+ * saturated to the type's range. */
+typedef struct gt_quantization {
+  int32_t zero_a, zero_b; /* in the operands' range: 0..255 (u8), -128..127 (i8) */
+  int32_t multiplier;     /* 8-bit c: the Q0.31 multiplier, 1 .. 2^31 - 1 */
+  int32_t shift;          /* 8-bit c: -31 .. 30; > 0 shifts left first */
+  int32_t zero_c;         /* 8-bit c: in c's range */
+} gt_quantization;
+
 /* Options of gt_matmul. A NULL desc means all zero:
  * c = op(a) * op(b) with AUTO's kernel. The epilogue fields make it
  * c = act(alpha op(a)op(b) + beta c + bias), in the same dispatches. */
@@ -313,6 +327,8 @@ typedef struct gt_matmul_desc {
                            column of c) or M x 1 (one per row) */
   gt_activation act;    /* GT_ACTIVATION_NONE = none */
   float act_lo, act_hi; /* GT_ACTIVATION_CLAMP's bounds, act_lo <= act_hi */
+  gt_quantization quant; /* GT_U8 / GT_I8 a and b: zero points, and the
+                            requantisation of a GT_U8 / GT_I8 c */
 } gt_matmul_desc;
 
 /* The products of gt_matmul_batched: product i multiplies the views a, b
