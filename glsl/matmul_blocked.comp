@@ -24,6 +24,8 @@
  * every k on its own, with quads only across K: 16 results and 8 values
  * live, within the 32 registers at which Mali Bifrost and Valhall keep
  * their full thread count (4 at a time holds 48).
+ * GT_QUANT sums 8-bit products in ivec4s (GT_SUM4) the same way; its
+ * quads moving whole (GT_VEC4_A, _B) are one word of 4 bytes each.
  * GT_TILE = 4 x the group's side. */
 #if !defined(GT_TILE) || !defined(GT_GROUP_ROWS)
 #error "GT_TILE and GT_GROUP_ROWS must be defined"
@@ -51,15 +53,15 @@
 #endif
 
 /* One element of a or b, wherever the operand is declared as vec4s. */
-#ifdef GT_VEC4_A
+#if defined(GT_VEC4_A) && !defined(GT_QUANT)
 float a_one(uint i) { return a4[i >> 2u][i & 3u]; }
 #else
-float a_one(uint i) { return a_elem(i); }
+GT_SUM a_one(uint i) { return a_elem(i); }
 #endif
-#ifdef GT_VEC4_B
+#if defined(GT_VEC4_B) && !defined(GT_QUANT)
 float b_one(uint i) { return b4[i >> 2u][i & 3u]; }
 #else
-float b_one(uint i) { return b_elem(i); }
+GT_SUM b_one(uint i) { return b_elem(i); }
 #endif
 
 /* Rows m.x..m.w, or columns n.x..n.w, from `first`, clamped into the
@@ -71,18 +73,18 @@ uvec4 clamped(uint first, uint extent) { return min(uvec4(first) + uvec4(0u, 1u,
  * transposed, b not), else 4 elements. As a vec4 the quad starts at m.x
  * (n.x): where the first row lies past the matrix, the clamped index
  * rounds down to the last quad, which is whole (the host checks). */
-vec4 a_at_k(uvec4 m, uint k) {
+GT_SUM4 a_at_k(uvec4 m, uint k) {
 #if defined(GT_TRANS_A) && defined(GT_VEC4_A)
-  return a4[A_AT(m.x, k) >> 2u];
+  return a_quad(A_AT(m.x, k));
 #else
-  return vec4(a_one(A_AT(m.x, k)), a_one(A_AT(m.y, k)), a_one(A_AT(m.z, k)), a_one(A_AT(m.w, k)));
+  return GT_SUM4(a_one(A_AT(m.x, k)), a_one(A_AT(m.y, k)), a_one(A_AT(m.z, k)), a_one(A_AT(m.w, k)));
 #endif
 }
-vec4 b_at_k(uvec4 n, uint k) {
+GT_SUM4 b_at_k(uvec4 n, uint k) {
 #if !defined(GT_TRANS_B) && defined(GT_VEC4_B)
-  return b4[B_AT(k, n.x) >> 2u];
+  return b_quad(B_AT(k, n.x));
 #else
-  return vec4(b_one(B_AT(k, n.x)), b_one(B_AT(k, n.y)), b_one(B_AT(k, n.z)), b_one(B_AT(k, n.w)));
+  return GT_SUM4(b_one(B_AT(k, n.x)), b_one(B_AT(k, n.y)), b_one(B_AT(k, n.z)), b_one(B_AT(k, n.w)));
 #endif
 }
 
@@ -90,36 +92,36 @@ vec4 b_at_k(uvec4 n, uint k) {
  * the 4 rows m, b_k[j] = op(b)[k + j][n] for the 4 columns n. Across K a
  * quad is already one k's 4 rows (columns); along K it is one row's
  * (column's) 4 k. */
-void load_a(uvec4 m, uint k, out vec4 a_k[4]) {
+void load_a(uvec4 m, uint k, out GT_SUM4 a_k[4]) {
 #ifdef GT_TRANS_A
   for (uint j = 0u; j < 4u; j++) a_k[j] = a_at_k(m, k + j);
 #else
-  vec4 r[4];
+  GT_SUM4 r[4];
   for (uint i = 0u; i < 4u; i++) {
     uint at = A_AT(m[i], k);
 #ifdef GT_VEC4_A
-    r[i] = a4[at >> 2u];
+    r[i] = a_quad(at);
 #else
-    r[i] = vec4(a_elem(at), a_elem(at + 1u), a_elem(at + 2u), a_elem(at + 3u));
+    r[i] = GT_SUM4(a_elem(at), a_elem(at + 1u), a_elem(at + 2u), a_elem(at + 3u));
 #endif
   }
-  for (uint j = 0u; j < 4u; j++) a_k[j] = vec4(r[0][j], r[1][j], r[2][j], r[3][j]);
+  for (uint j = 0u; j < 4u; j++) a_k[j] = GT_SUM4(r[0][j], r[1][j], r[2][j], r[3][j]);
 #endif
 }
-void load_b(uvec4 n, uint k, out vec4 b_k[4]) {
+void load_b(uvec4 n, uint k, out GT_SUM4 b_k[4]) {
 #ifndef GT_TRANS_B
   for (uint j = 0u; j < 4u; j++) b_k[j] = b_at_k(n, k + j);
 #else
-  vec4 s[4];
+  GT_SUM4 s[4];
   for (uint i = 0u; i < 4u; i++) {
     uint at = B_AT(k, n[i]);
 #ifdef GT_VEC4_B
-    s[i] = b4[at >> 2u];
+    s[i] = b_quad(at);
 #else
-    s[i] = vec4(b_elem(at), b_elem(at + 1u), b_elem(at + 2u), b_elem(at + 3u));
+    s[i] = GT_SUM4(b_elem(at), b_elem(at + 1u), b_elem(at + 2u), b_elem(at + 3u));
 #endif
   }
-  for (uint j = 0u; j < 4u; j++) b_k[j] = vec4(s[0][j], s[1][j], s[2][j], s[3][j]);
+  for (uint j = 0u; j < 4u; j++) b_k[j] = GT_SUM4(s[0][j], s[1][j], s[2][j], s[3][j]);
 #endif
 }
 
@@ -129,11 +131,11 @@ void main() {
   /* The rows of op(a) and columns of op(b) this invocation loads. */
   uvec4 m = clamped(first.x, rows_m), n = clamped(first.y, cols_n);
 
-  vec4 c0 = vec4(0.0), c1 = vec4(0.0), c2 = vec4(0.0), c3 = vec4(0.0);
+  GT_SUM4 c0 = GT_SUM4(0), c1 = GT_SUM4(0), c2 = GT_SUM4(0), c3 = GT_SUM4(0);
   uint k = gt_k_range.x, k_end = gt_k_range.y;
 #ifndef GT_K1
   for (; k + 4u <= k_end; k += 4u) {
-    vec4 a_k[4], b_k[4];
+    GT_SUM4 a_k[4], b_k[4];
     load_a(m, k, a_k);
     load_b(n, k, b_k);
     for (uint j = 0u; j < 4u; j++) {
@@ -151,7 +153,7 @@ void main() {
     /* The clamped rows and columns again, inside the loop: kept from
      * before it they held 5 more registers through it (Mali-G52: 35,
      * one thread). */
-    vec4 a = a_at_k(clamped(first.x, rows_m), k), b = b_at_k(clamped(first.y, cols_n), k);
+    GT_SUM4 a = a_at_k(clamped(first.x, rows_m), k), b = b_at_k(clamped(first.y, cols_n), k);
     c0 += a.x * b;
     c1 += a.y * b;
     c2 += a.z * b;
@@ -159,7 +161,7 @@ void main() {
   }
 #endif
 
-  vec4 rows[4] = vec4[4](c0, c1, c2, c3);
+  GT_SUM4 rows[4] = GT_SUM4[4](c0, c1, c2, c3);
   for (uint i = 0u; i < 4u; i++) {
     uint row = first.x + i;
 #ifdef GT_VEC4_C

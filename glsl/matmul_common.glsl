@@ -14,7 +14,7 @@
  * float. GT_HALF_C: c too; each result is rounded to half (overflow to
  * infinity, as IEEE rounding gives) and written into its half of the word
  * with atomics where the word's other half is another invocation's. */
-/* GT_QUANT (SIMPLE and tiled kernels): a and b hold 8-bit integers, four
+/* GT_QUANT (SIMPLE, tiled and registers kernels): a and b hold 8-bit integers, four
  * to a word, the first in the lowest byte (GT_SIGNED: GT_I8, else GT_U8);
  * a_elem / b_elem give each minus its zero point, and the sums run in int
  * (GT_SUM): exact, since the host keeps K where no sum can overflow. c is
@@ -22,21 +22,23 @@
  * requantised into its byte of the word with atomics. */
 #ifdef GT_QUANT
 #define GT_SUM int
+#define GT_SUM4 ivec4
 #else
 #define GT_SUM float
+#define GT_SUM4 vec4
 #endif
 #ifndef GT_KERNEL_MATMUL_TEXELS
-#ifdef GT_VEC4_A
-layout(std430, binding = 0) readonly GT_RESTRICT buffer A4 { vec4 a4[]; };
-#elif defined(GT_HALF) || defined(GT_QUANT)
+#if defined(GT_HALF) || defined(GT_QUANT)
 layout(std430, binding = 0) readonly GT_RESTRICT buffer A { uint a_words[]; };
+#elif defined(GT_VEC4_A)
+layout(std430, binding = 0) readonly GT_RESTRICT buffer A4 { vec4 a4[]; };
 #else
 layout(std430, binding = 0) readonly GT_RESTRICT buffer A { float a_data[]; };
 #endif
-#ifdef GT_VEC4_B
-layout(std430, binding = 1) readonly GT_RESTRICT buffer B4 { vec4 b4[]; };
-#elif defined(GT_HALF) || defined(GT_QUANT)
+#if defined(GT_HALF) || defined(GT_QUANT)
 layout(std430, binding = 1) readonly GT_RESTRICT buffer B { uint b_words[]; };
+#elif defined(GT_VEC4_B)
+layout(std430, binding = 1) readonly GT_RESTRICT buffer B4 { vec4 b4[]; };
 #else
 layout(std430, binding = 1) readonly GT_RESTRICT buffer B { float b_data[]; };
 #endif
@@ -65,15 +67,30 @@ uniform ivec2 gt_zero_points;
 #endif
 int a_elem(uint i) { return GT_BYTE_AT(a_words, i) - gt_zero_points.x; }
 int b_elem(uint i) { return GT_BYTE_AT(b_words, i) - gt_zero_points.y; }
+
+/* The 4 bytes of word w, sign-extended for GT_I8. */
+#ifdef GT_SIGNED
+#define GT_BYTES4(w) ((ivec4(int(w)) << ivec4(24, 16, 8, 0)) >> 24)
+#else
+#define GT_BYTES4(w) ivec4((uvec4(w) >> uvec4(0u, 8u, 16u, 24u)) & 0xFFu)
+#endif
+/* The quad of elements i..i + 3, i a multiple of 4: one word (GT_VEC4_A,
+ * _B say the operand's quads are whole words). */
+ivec4 a_quad(uint i) { return GT_BYTES4(a_words[i >> 2u]) - gt_zero_points.x; }
+ivec4 b_quad(uint i) { return GT_BYTES4(b_words[i >> 2u]) - gt_zero_points.y; }
 #elif defined(GT_KERNEL_MATMUL_TEXELS)
 #elif defined(GT_HALF)
 float a_elem(uint i) { return GT_HALF_AT(a_words, i); }
 float b_elem(uint i) { return GT_HALF_AT(b_words, i); }
 #else
-#ifndef GT_VEC4_A
+#ifdef GT_VEC4_A
+vec4 a_quad(uint i) { return a4[i >> 2u]; }
+#else
 float a_elem(uint i) { return a_data[i]; }
 #endif
-#ifndef GT_VEC4_B
+#ifdef GT_VEC4_B
+vec4 b_quad(uint i) { return b4[i >> 2u]; }
+#else
 float b_elem(uint i) { return b_data[i]; }
 #endif
 #endif
@@ -93,7 +110,7 @@ uint gt_cols_n() { return gt_views[2].y; }
  * zero outside op(a)'s rows, op(b)'s columns or the K slice (padded
  * tiles). */
 #ifndef GT_KERNEL_MATMUL_TEXELS
-#ifndef GT_VEC4_A
+#if !defined(GT_VEC4_A) || defined(GT_QUANT)
 #ifdef GT_TRANS_A
 uint a_index(uint m, uint k) { return gt_index(0u, uvec2(k, m)); }
 #else
@@ -103,7 +120,7 @@ GT_SUM a_guarded(uint m, uint k) {
   return (m < gt_rows_m() && k < gt_k_range.y) ? a_elem(a_index(m, k)) : GT_SUM(0);
 }
 #endif
-#ifndef GT_VEC4_B
+#if !defined(GT_VEC4_B) || defined(GT_QUANT)
 #ifdef GT_TRANS_B
 uint b_index(uint k, uint n) { return gt_index(1u, uvec2(n, k)); }
 #else

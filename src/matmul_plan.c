@@ -402,11 +402,16 @@ static gt_status choose_auto(const gt_context *ctx, gt_view a, gt_view b, gt_vie
     kernel = gt_matmul_auto_kernel(ctx, m, n);
     because(p, "c under shared_min_blocks: registers");
   }
-  bool half = a.type == GT_F16;
-  if (half && kernel == GT_MATMUL_KERNEL_TEXELS) {
+  bool half = a.type == GT_F16, bytes = quantized(a.type);
+  if ((half || bytes) && kernel == GT_MATMUL_KERNEL_TEXELS) {
     /* The texels kernel fetches floats. */
     kernel = texel_fallback(ctx, m, n);
-    because(p, "half operands: no texels");
+    because(p, half ? "half operands: no texels" : "8-bit operands: no texels");
+  }
+  if (bytes && kernel == GT_MATMUL_KERNEL_SHARED) {
+    /* Only the registers kernel sums integers. */
+    kernel = GT_MATMUL_KERNEL_REGISTERS;
+    because(p, "8-bit operands: registers");
   }
   if (kernel == GT_MATMUL_KERNEL_TEXELS) {
     /* Built whatever the views, like the registers kernel's vec4 program
@@ -419,8 +424,8 @@ static gt_status choose_auto(const gt_context *ctx, gt_view a, gt_view b, gt_vie
   p->kernel = kernel;
   /* Operands whose rows are aligned move as vec4s (each block's own views
    * decide, block_runs_vec4), in registers and through shared memory
-   * alike: fewer, wider accesses. Halves move as words (two or three to a
-   * quad), never as vec4s. */
+   * alike: fewer, wider accesses; a quad of bytes as one word. Halves
+   * move as words (two or three to a quad), never as vec4s. */
   uint32_t needs =
       vec4_operands(gt__view_rows_aligned(a) && !half, gt__view_rows_aligned(b) && !half,
                     gt__view_rows_aligned(c) && c.type == GT_F32, m, n, 0, p->k, p->trans_a, p->trans_b);
@@ -498,20 +503,7 @@ gt_status gt__matmul_choose(const gt_context *ctx, gt_view a, gt_view b, gt_view
     p->keys[GT_MATMUL_MAIN] =
         matmul_key(GT_KERNEL_MATMUL_TILED, tile, tile, group_rows, variant | GT_VARIANT_GUARDED);
     break;
-  default:
-    if (!quantized(a.type)) return choose_auto(ctx, a, b, c, variant, p);
-    /* The registers, shared and texels kernels sum floats: 8-bit
-     * products run the tiled kernel, padded. */
-    if (group_rows == 0) {
-      snprintf(p->refusal, sizeof p->refusal, "tile %u does not fit this device's limits", tile);
-      return GT_ERR_UNSUPPORTED;
-    }
-    p->tile = tile;
-    p->group_rows = group_rows;
-    p->keys[GT_MATMUL_MAIN] =
-        matmul_key(GT_KERNEL_MATMUL_TILED, tile, tile, group_rows, variant | GT_VARIANT_GUARDED);
-    because(p, "8-bit operands: the tiled kernel, padded");
-    return GT_OK;
+  default: return choose_auto(ctx, a, b, c, variant, p);
   }
   because(p, "caller's desc");
   return GT_OK;

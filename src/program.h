@@ -61,9 +61,12 @@ typedef struct gt_program {
  * as many again batched, and 76 for half precision (4 transpose cases x
  * (c half or float x (SIMPLE, registers, shared, 3 tiles x even/pad), and
  * the shared kernel writing a float c as vec4s)), as many again batched;
- * and every matmul program again with the epilogue (290 more); images 22
- * per format x 4: about 742 of 1024. */
-#define GT_PROGRAM_TABLE_SIZE 1024
+ * and every matmul program again with the epilogue (290 more); 8-bit
+ * matmul 384 (4 transpose cases x batched or not x u8 or i8 x c I32 or
+ * 8-bit x (SIMPLE, 3 tiles x even/pad, the registers kernel with 4
+ * choices of word quads and one k per step)); images 22 per format x 4:
+ * about 1,126 of 2048. */
+#define GT_PROGRAM_TABLE_SIZE 2048
 
 /* Longest slice of K one matmul dispatch sums. Mesa silently stops a
  * shader's loops after 65,535 iterations in all; the tiled kernel, if not

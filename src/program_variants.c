@@ -94,10 +94,19 @@ static void emit_matmuls(const emitter *e) {
     emit_tiled(e, GT_KERNEL_MATMUL_TILED, v, GT_F32, 0);
     emit_tiled(e, GT_KERNEL_MATMUL_TILED, v | GT_VARIANT_GUARDED, GT_F32, 0);
     /* 8-bit a and b, u8 or i8, c GT_I32 or requantised to their type;
-     * SIMPLE and the tiled kernel only, no epilogue. */
+     * SIMPLE, the tiled and the registers kernel (no vec4s), no epilogue. */
     for (uint32_t q = 0; q < 4 && !(v & GT_VARIANT_EPILOGUE); q++) {
       uint32_t vq = v | GT_VARIANT_QUANT | (q & 1 ? GT_VARIANT_SIGNED : 0) | (q & 2 ? GT_VARIANT_QUANT_C : 0);
       emit(e, GT_KERNEL_MATMUL_SIMPLE, 0, 16, 8, vq, GT_F32, 0);
+      /* The registers kernel with a's or b's quads as whole words; one k
+       * per step takes them only across K. */
+      for (uint32_t w = 0; w < 4; w++) {
+        uint32_t vw = vq | (w & 1 ? GT_VARIANT_VEC4_A : 0) | (w & 2 ? GT_VARIANT_VEC4_B : 0);
+        emit(e, GT_KERNEL_MATMUL_BLOCKED, GT_BLOCKED_TILE, GT_BLOCKED_GROUP, GT_BLOCKED_GROUP, vw, GT_F32, 0);
+        if ((vw & gt__vec4_along_k(v)) == 0)
+          emit(e, GT_KERNEL_MATMUL_BLOCKED, GT_BLOCKED_TILE, GT_BLOCKED_GROUP, GT_BLOCKED_GROUP,
+               vw | GT_VARIANT_K1, GT_F32, 0);
+      }
       emit_tiled(e, GT_KERNEL_MATMUL_TILED, vq, GT_F32, 0);
       emit_tiled(e, GT_KERNEL_MATMUL_TILED, vq | GT_VARIANT_GUARDED, GT_F32, 0);
     }

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "quantized_reference.h"
 #include "scratch_dir.h"
 
 static const char *gltile, *emulator;
@@ -438,6 +439,7 @@ static void test_batch(void) {
 
 static void test_matmul_half(void);
 static void test_matmul_epilogue(void);
+static void test_matmul_quantized(void);
 
 static void test_matmul(void) {
   check_matmul(false, false, NULL, NULL, false, NULL);
@@ -450,6 +452,7 @@ static void test_matmul(void) {
   check_matmul(false, false, NULL, NULL, true, NULL);
   test_matmul_half();
   test_matmul_epilogue();
+  test_matmul_quantized();
 }
 
 static void check_fails(const char *const *args, int want, const char *names, const char *out);
@@ -542,6 +545,78 @@ static void test_matmul_epilogue(void) {
   check_fails(reversed, 2, "clamp:1,0", out);
   static const char *const names[] = {"ea.npy",    "eb.npy",    "ec0.npy",  "ecols.npy",
                                       "erows.npy", "elong.npy", "ehalf.npy"};
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+    unlink(path_in_dir(names[i]));
+}
+
+/* `gltile matmul` on '|u1' files with --zero-points (an '<i4' C), on '|i1'
+ * files with --trans-b and --requantize (an '|i1' C), each against the
+ * integer reference; then the ways they fail. */
+static void test_matmul_quantized(void) {
+  const uint32_t m = 37, n = 29, k = 70;
+  write_matrix("qa.npy", GT_U8, m, k, false, 81);
+  write_matrix("qb.npy", GT_U8, k, n, false, 82);
+  write_matrix("qai.npy", GT_I8, m, k, false, 83);
+  write_matrix("qbi.npy", GT_I8, n, k, false, 84);
+  for (int requantize = 0; requantize < 2; requantize++) {
+    gt_quantization q = {.zero_a = 3, .zero_b = 200};
+    if (requantize) q = (gt_quantization){-5, 7, 1500000000, -8, 4};
+    const char *args[] = {"matmul",
+                          path_in_dir(requantize ? "qai.npy" : "qa.npy"),
+                          path_in_dir(requantize ? "qbi.npy" : "qb.npy"),
+                          "-o",
+                          path_in_dir("qc.npy"),
+                          "--zero-points",
+                          requantize ? "-5,7" : "3,200",
+                          requantize ? "--trans-b" : NULL,
+                          "--requantize",
+                          "1500000000,-8,4",
+                          NULL};
+    int rc = run(args);
+    CHECK_EQ_U(rc, 0);
+    if (rc) fprintf(stderr, "  matmul --zero-points: %s", err_text);
+    npy_array a, b, c;
+    bool read = read_matrix(requantize ? "qai.npy" : "qa.npy", &a);
+    read = read_matrix(requantize ? "qbi.npy" : "qb.npy", &b) && read;
+    read = read_matrix("qc.npy", &c) && read;
+    gt_type type = requantize ? GT_I8 : GT_U8;
+    CHECK(read && c.rows == m && c.cols == n && c.type == (requantize ? GT_I8 : GT_I32));
+    unsigned bad = 0;
+    for (uint32_t i = 0; read && c.rows == m && c.cols == n && i < m; i++)
+      for (uint32_t j = 0; j < n; j++) {
+        int64_t sum = 0;
+        for (uint32_t p = 0; p < k; p++)
+          sum += (int64_t)(quantized_at(a.data, (size_t)i * k + p, type) - q.zero_a) *
+                 (quantized_at(b.data, requantize ? (size_t)j * k + p : (size_t)p * n + j, type) - q.zero_b);
+        int32_t want = requantize ? quantized_requantize((int32_t)sum, &q, type) : (int32_t)sum;
+        int32_t got =
+            requantize ? quantized_at(c.data, (size_t)i * n + j, type) : ((const int32_t *)c.data)[i * n + j];
+        if (got != want && bad++ < 3)
+          fprintf(stderr, "  quantised c(%u, %u) = %d, want %d\n", i, j, got, want);
+      }
+    CHECK_EQ_U(bad, 0);
+    npy_free(&a), npy_free(&b), npy_free(&c);
+    unlink(path_in_dir("qc.npy"));
+  }
+  char out[1024];
+  snprintf(out, sizeof out, "%s", path_in_dir("qc.npy"));
+  write_matrix("qf.npy", GT_F32, k, n, true, 85);
+  const char *range[] = {
+      "matmul", path_in_dir("qa.npy"), path_in_dir("qb.npy"), "-o", out, "--zero-points", "300,0", NULL};
+  check_fails(range, 1, "qa.npy", out);
+  const char *mixed[] = {"matmul", path_in_dir("qa.npy"), path_in_dir("qf.npy"), "-o", out, NULL};
+  check_fails(mixed, 1, "qf.npy", out);
+  const char *scaled[] = {"matmul", path_in_dir("qa.npy"), path_in_dir("qb.npy"), "-o", out, "--alpha", "2",
+                          NULL};
+  check_fails(scaled, 1, "--alpha", out);
+  const char *floats[] = {"matmul", path_in_dir("qf.npy"), path_in_dir("qf.npy"), "-o",
+                          out,      "--trans-a",           "--zero-points",       "1,2",
+                          NULL};
+  check_fails(floats, 1, "--zero-points", out);
+  const char *syntax[] = {
+      "matmul", path_in_dir("qa.npy"), path_in_dir("qb.npy"), "-o", out, "--requantize", "1,2", NULL};
+  check_fails(syntax, 2, "--requantize", out);
+  static const char *const names[] = {"qa.npy", "qb.npy", "qai.npy", "qbi.npy", "qf.npy"};
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
     unlink(path_in_dir(names[i]));
 }

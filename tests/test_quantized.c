@@ -17,6 +17,8 @@
 static gt_context *ctx;
 static uint32_t rng = 4242;
 static unsigned long cases;
+/* When set, product_make puts a's and b's rows on whole words. */
+static bool words_aligned;
 
 typedef enum { BYTES_RANDOM, BYTES_EXTREME } bytes_kind;
 
@@ -53,6 +55,8 @@ static bool product_make(product *p, uint32_t m, uint32_t n, uint32_t k, bool ta
   p->m = m, p->n = n, p->k = k, p->ta = ta, p->tb = tb, p->type = type, p->c_type = c_type;
   uint32_t ar = ta ? k : m, ac = ta ? m : k, br = tb ? n : k, bc = tb ? k : n;
   p->a_off = 1, p->a_pitch = ac + 2, p->b_off = 3, p->b_pitch = bc + 1;
+  if (words_aligned) /* rows on whole words: the registers kernel's quads are words */
+    p->a_off = 8, p->a_pitch = (ac + 7) / 4 * 4, p->b_off = 4, p->b_pitch = (bc + 3) / 4 * 4 + 4;
   p->c_off = 5, p->c_pitch = n + 3;
   p->a_words = words_of(p->a_off + (ar - 1) * p->a_pitch + ac + 2, type);
   p->b_words = words_of(p->b_off + (br - 1) * p->b_pitch + bc + 2, type);
@@ -178,6 +182,24 @@ static void test_shapes(bool emulated) {
           if (c_type == GT_I32) q.multiplier = q.shift = q.zero_c = 0;
           run_case(m, n, k, t & 1, t & 2, type, c_type, strategies[st], st ? 16 : 0, &q, BYTES_RANDOM, GT_OK);
         }
+}
+
+/* Operands whose rows start on whole words, with M, N and K multiples of
+ * 4 and not: AUTO's registers kernel reads their quads of bytes as words
+ * (along K and across it, by the transposes), with one k per step too. */
+static void test_word_quads(void) {
+  static const uint32_t shapes[][3] = {{4, 4, 4}, {32, 64, 36}, {36, 20, 100}, {33, 31, 40}, {8, 12, 13}};
+  words_aligned = true;
+  for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
+    for (int t = 0; t < 4; t++)
+      for (int o = 0; o < 4; o++) {
+        gt_type type = o & 1 ? GT_I8 : GT_U8, c_type = o & 2 ? type : GT_I32;
+        gt_quantization q = random_quantization(type, shapes[s][2]);
+        if (c_type == GT_I32) q.multiplier = q.shift = q.zero_c = 0;
+        run_case(shapes[s][0], shapes[s][1], shapes[s][2], t & 1, t & 2, type, c_type, GT_STRATEGY_AUTO, 0,
+                 &q, BYTES_RANDOM, GT_OK);
+      }
+  words_aligned = false;
 }
 
 /* The tiles the tiled strategies take, and K past one slice (4096) into
@@ -366,6 +388,7 @@ int main(int argc, char **argv) {
   ctx = env.ctx;
   test_refusals();
   test_shapes(env.emulated);
+  test_word_quads();
   test_tiles_and_slices(env.emulated);
   test_extremes(env.emulated);
   test_batches();

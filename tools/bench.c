@@ -5,6 +5,7 @@
 #include "bench_calls.h"
 #include "bench_clblast.h"
 #include "bench_loop.h"
+#include "quantized_reference.h"
 #include "timing.h"
 #include "tool.h"
 
@@ -451,6 +452,90 @@ static int bench_half_rows(gt_context *ctx, const tool_bench_options *o, uint32_
   return failures;
 }
 
+/* Whether c (I32, or 8-bit of the operands' type) holds the quantised
+ * product of a and b (bytes, row-major as stored): every element where
+ * m n k <= 3e9, else 4096 random ones. Returns "yes", "sampled" or "NO". */
+static const char *check_quantized(const uint32_t *a, const uint32_t *b, const uint32_t *c, uint32_t m,
+                                   uint32_t n, uint32_t k, bool ta, bool tb, gt_type type, gt_type c_type,
+                                   const gt_quantization *q) {
+  bool full = (double)m * n * k <= 3e9;
+  uint32_t x = 777;
+  size_t count = full ? (size_t)m * n : 4096;
+  for (size_t s = 0; s < count; s++) {
+    uint32_t i = full ? (uint32_t)(s / n) : next_word(&x) % m,
+             j = full ? (uint32_t)(s % n) : next_word(&x) % n;
+    int64_t sum = 0;
+    for (uint32_t p = 0; p < k; p++)
+      sum += (int64_t)(quantized_at(a, ta ? (size_t)p * m + i : (size_t)i * k + p, type) - q->zero_a) *
+             (quantized_at(b, tb ? (size_t)j * k + p : (size_t)p * n + j, type) - q->zero_b);
+    size_t e = (size_t)i * n + j;
+    int32_t got = c_type == GT_I32 ? (int32_t)c[e] : quantized_at(c, e, c_type);
+    if (got != (c_type == GT_I32 ? (int32_t)sum : quantized_requantize((int32_t)sum, q, c_type))) return "NO";
+  }
+  return full ? "yes" : "sampled";
+}
+
+/* With --type u8 or i8: AUTO on random bytes with zero points, into an
+ * I32 c and requantised into a c of the operands' type, after the float
+ * rows of the same product; GOP/s (2 per multiply-add) in the GFLOP/s
+ * column, and the ratios against the same peers. A K past what the
+ * library takes is its refusal, printed as expected. */
+static int bench_quantized_rows(gt_context *ctx, const tool_bench_options *o, uint32_t m, uint32_t n,
+                                uint32_t k, double blas_ms, double clblast_ms, double *scratch) {
+  gt_type type = o->type;
+  size_t wa = ((size_t)m * k + 3) / 4, wb = ((size_t)k * n + 3) / 4, nc = (size_t)m * n;
+  uint32_t *ha = malloc(wa * 4), *hb = malloc(wb * 4), *hc = malloc(nc * 4);
+  if (!ha || !hb || !hc) {
+    free(ha), free(hb), free(hc);
+    return 1;
+  }
+  fill_words((unsigned char *)ha, wa * 4, 31);
+  fill_words((unsigned char *)hb, wb * 4, 32);
+  gt_quantization q = {type == GT_I8 ? -3 : 131, type == GT_I8 ? 5 : 120, 0x5A827999, -16,
+                       type == GT_I8 ? 0 : 128};
+  GLuint ba = tool_buffer(wa, ha), bb = tool_buffer(wb, hb), bc = tool_buffer(nc, NULL);
+  op_args args;
+  memset(&args, 0, sizeof args);
+  args.a = o->trans_a ? (gt_view){ba, 0, k, m, 0, type} : (gt_view){ba, 0, m, k, 0, type};
+  args.b = o->trans_b ? (gt_view){bb, 0, n, k, 0, type} : (gt_view){bb, 0, k, n, 0, type};
+  int failures = 0;
+  for (int requantized = 0; requantized < 2; requantized++) {
+    gt_type c_type = requantized ? type : GT_I32;
+    args.c = (gt_view){bc, 0, m, n, 0, c_type};
+    args.m = (gt_matmul_desc){.trans_a = o->trans_a, .trans_b = o->trans_b, .quant = q};
+    if (!requantized) args.m.quant.multiplier = args.m.quant.shift = args.m.quant.zero_c = 0;
+    char name[32];
+    snprintf(name, sizeof name, "auto %s>%s", type_name(type), type_name(c_type));
+    tool_result *r = add_result("matmul", name, type_name(type), m, n, k);
+    gt_status st = tool_time_median(ctx, run_matmul, &args, o->reps, scratch, &r->ms);
+    if (st == GT_OK && o->verify) {
+      memset(hc, 0xA5, nc * 4);
+      st = poison(ctx, (gt_view){bc, 0, 1, (uint32_t)(requantized ? (nc + 3) / 4 : nc), 0, GT_U32}, hc,
+                  "matmul quantised");
+      if (st == GT_OK) st = run_matmul(ctx, &args);
+      if (st == GT_OK) st = gt_read(ctx, args.c, hc, 0);
+      r->verified = check_quantized(ha, hb, hc, m, n, k, o->trans_a, o->trans_b, type, c_type, &args.m.quant);
+      failures += st == GT_OK && r->verified[0] == 'N';
+    }
+    if (st != GT_OK) {
+      bool expected = st == GT_ERR_UNSUPPORTED && k > (requantized ? 4096u : 33025u);
+      r->ms = -1;
+      r->verified =
+          expected ? "refused: K past what 32-bit sums or one slice take (expected)" : gt_status_string(st);
+      failures += !expected;
+    } else {
+      r->gflop_per_s = 2.0 * m * n * k / (r->ms * 1e6);
+      r->pct_of_copy = blas_ms > 0 ? 100.0 * blas_ms / r->ms : 0;
+      r->pct_of_clblast = clblast_ms > 0 ? 100.0 * clblast_ms / r->ms : 0;
+    }
+    print_row(r);
+  }
+  GLuint buffers[3] = {ba, bb, bc};
+  glDeleteBuffers(3, buffers);
+  free(ha), free(hb), free(hc);
+  return failures;
+}
+
 /* A matmul case's operands and peers, for its rows. */
 typedef struct matmul_row_case {
   op_args *args;      /* the call, args->m set per row */
@@ -591,7 +676,10 @@ static int bench_matmul_case(gt_context *ctx, const tool_bench_options *o, uint3
     glDeleteBuffers(1, &bbias);
     free(bias);
   }
-  if (o->type == GT_F16) failures += bench_half_rows(ctx, o, m, n, k, a, b, c, blas_ms, clblast_ms, scratch);
+  bool bytes = o->type == GT_U8 || o->type == GT_I8;
+  if (o->type == GT_F16 || bytes)
+    failures += bench_half_rows(ctx, o, m, n, k, a, b, c, blas_ms, clblast_ms, scratch);
+  if (bytes) failures += bench_quantized_rows(ctx, o, m, n, k, blas_ms, clblast_ms, scratch);
   release_operands(ba, bb, bc, a, b, c);
   return failures;
 }

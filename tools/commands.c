@@ -40,16 +40,19 @@ static const char matmul_usage[] =
     "usage: gltile matmul A.npy B.npy -o C.npy [--trans-a] [--trans-b] [--batch]\n"
     "                     [--alpha X] [--beta Y --c C0.npy] [--strategy NAME]\n"
     "                     [--bias BIAS.npy] [--act relu|clamp:LO,HI]\n"
+    "                     [--zero-points ZA,ZB] [--requantize M,S,ZC]\n"
     "\n"
-    "Multiplies float matrices on the GPU: C = alpha op(A) op(B) + beta C0, or\n"
+    "Multiplies matrices on the GPU: C = alpha op(A) op(B) + beta C0, or\n"
     "C = op(A) op(B) without --alpha, --beta and --c. op(X) is X, or its transpose\n"
     "with --trans-a / --trans-b; op(A) is M x K, op(B) K x N, C and C0 M x N.\n"
     "--bias and --act add a bias and apply an activation to that, in the same pass:\n"
     "C = act(alpha op(A) op(B) + beta C0 + BIAS).\n"
     "A and B are both little-endian float32 ('<f4') or both float16 ('<f2', summed\n"
-    "in float32), in C or Fortran order, .npy format 1.0, 2.0 or 3.0. C is written\n"
-    "in C order, format 1.0, under a temporary name next to it, and appears only\n"
-    "when complete.\n"
+    "in float32), in C or Fortran order, .npy format 1.0, 2.0 or 3.0. Or A and B are\n"
+    "both uint8 ('|u1') or both int8 ('|i1'), a quantised product: C ('<i4') is\n"
+    "(A - ZA)(B - ZB) summed exactly in 32-bit integers, or with --requantize C\n"
+    "holds the inputs' type. C is written in C order, format 1.0, under a\n"
+    "temporary name next to it, and appears only when complete.\n"
     "\n"
     "options:\n"
     "  -o FILE          the output file (required)\n"
@@ -71,6 +74,11 @@ static const char matmul_usage[] =
     "                   clamped to [LO, HI], LO <= HI)\n"
     "  --out-type T     f32 or f16: C's dtype (default the inputs'; f16 needs '<f2'\n"
     "                   inputs); C0 must have it too\n"
+    "  --zero-points ZA,ZB  8-bit inputs: the zero points subtracted from A and B\n"
+    "                   (default 0,0), each in the inputs' range\n"
+    "  --requantize M,S,ZC  8-bit inputs: C in the inputs' type, each sum times\n"
+    "                   M 2^(S - 31) rounded as TFLite does, plus ZC, saturated\n"
+    "                   (M 1..2^31 - 1, S -31..30)\n"
     "  --help           this text\n"
     "\n"
     "exit status: 0 done, 1 a file, device or gltile error, 2 a usage error\n";
@@ -87,6 +95,8 @@ typedef struct cmd_options {
   bool batch;       /* matmul: 3-D inputs are stacks */
   gt_type out_type; /* matmul: C's type; 0 = the inputs' */
   float alpha, beta;
+  gt_quantization quant; /* matmul on 8-bit inputs */
+  bool quant_set, requantize;
 } cmd_options;
 
 /* The message, the usage line and where the rest is: the whole text would
@@ -142,6 +152,18 @@ static int parse_act(const char *v, cmd_options *o) {
   return 0;
 }
 
+/* `count` integers separated by commas, the whole string. */
+static int parse_ints(const char *v, int count, int32_t *out) {
+  for (int i = 0; i < count; i++) {
+    char *end;
+    long x = strtol(v, &end, 10);
+    if (end == v || x < INT32_MIN || x > INT32_MAX || *end != (i + 1 < count ? ',' : '\0')) return 1;
+    out[i] = (int32_t)x;
+    v = end + 1;
+  }
+  return 0;
+}
+
 /* Returns -1 to go on, else the exit status (0 after --help). */
 static int parse_options(int argc, char **argv, bool matmul, cmd_options *o) {
   const char *usage = matmul ? matmul_usage : transpose_usage;
@@ -179,7 +201,8 @@ static int parse_options(int argc, char **argv, bool matmul, cmd_options *o) {
     bool known =
         strcmp(a, "-o") == 0 || strcmp(a, "--strategy") == 0 || (!matmul && strcmp(a, "--tile") == 0) ||
         (matmul && (strcmp(a, "--alpha") == 0 || strcmp(a, "--beta") == 0 || strcmp(a, "--c") == 0 ||
-                    strcmp(a, "--out-type") == 0 || strcmp(a, "--bias") == 0 || strcmp(a, "--act") == 0));
+                    strcmp(a, "--out-type") == 0 || strcmp(a, "--bias") == 0 || strcmp(a, "--act") == 0 ||
+                    strcmp(a, "--zero-points") == 0 || strcmp(a, "--requantize") == 0));
     if (!known) return usage_error(usage, "unknown option '%s'", a);
     if (v == NULL) return usage_error(usage, "%s needs a value", a);
     i++;
@@ -189,7 +212,16 @@ static int parse_options(int argc, char **argv, bool matmul, cmd_options *o) {
       o->c = v;
     else if (strcmp(a, "--bias") == 0)
       o->bias = v;
-    else if (strcmp(a, "--act") == 0) {
+    else if (strcmp(a, "--zero-points") == 0) {
+      int32_t z[2];
+      if (parse_ints(v, 2, z)) return usage_error(usage, "bad --zero-points '%s' (ZA,ZB: two integers)", v);
+      o->quant.zero_a = z[0], o->quant.zero_b = z[1], o->quant_set = true;
+    } else if (strcmp(a, "--requantize") == 0) {
+      int32_t r[3];
+      if (parse_ints(v, 3, r)) return usage_error(usage, "bad --requantize '%s' (M,S,ZC: three integers)", v);
+      o->quant.multiplier = r[0], o->quant.shift = r[1], o->quant.zero_c = r[2];
+      o->quant_set = o->requantize = true;
+    } else if (strcmp(a, "--act") == 0) {
       if (parse_act(v, o))
         return usage_error(usage, "bad --act '%s' (relu, or clamp:LO,HI with LO <= HI)", v);
     } else if (strcmp(a, "--out-type") == 0) {
@@ -267,13 +299,17 @@ static int read_input(const char *path, bool stacks, npy_array *a) {
 }
 
 /* A matmul operand of the dtype the product needs: 0 = float32 or float16. */
-static int need_float(const char *path, const npy_array *a, gt_type want) {
-  if (want ? a->type == want : a->type == GT_F32 || a->type == GT_F16) return 0;
+/* want: the type the file must hold; 0: any type matmul takes. */
+static int need_type(const char *path, const npy_array *a, gt_type want) {
+  if (want ? a->type == want : a->type == GT_F32 || a->type == GT_F16 || a->type == GT_U8 || a->type == GT_I8)
+    return 0;
   if (want)
     fprintf(stderr, "gltile: %s: this product needs '%s', the file holds '%s'\n", path, npy_descr(want),
             npy_descr(a->type));
   else
-    fprintf(stderr, "gltile: %s: matmul needs float32 ('<f4') or float16 ('<f2'), the file holds '%s'\n",
+    fprintf(stderr,
+            "gltile: %s: matmul needs float32 ('<f4'), float16 ('<f2'), uint8 ('|u1') or int8 ('|i1'); the "
+            "file holds '%s'\n",
             path, npy_descr(a->type));
   return 1;
 }
@@ -396,16 +432,29 @@ int tool_cmd_matmul(int argc, char **argv) {
   memset(&bias, 0, sizeof bias);
   memset(&out, 0, sizeof out);
   rc = 1;
-  if (read_input(pa, o.batch, &a) || need_float(pa, &a, 0) || read_input(pb, o.batch, &b) ||
-      need_float(pb, &b, a.type))
+  if (read_input(pa, o.batch, &a) || need_type(pa, &a, 0) || read_input(pb, o.batch, &b) ||
+      need_type(pb, &b, a.type))
     goto done;
-  gt_type out_type = o.out_type ? o.out_type : a.type;
+  bool quantized = a.type == GT_U8 || a.type == GT_I8;
+  if (quantized && (o.alpha_set || o.beta_set || o.c || o.bias || o.act || o.out_type)) {
+    fprintf(stderr,
+            "gltile: --alpha, --beta, --c, --bias, --act and --out-type apply to float products; %s holds "
+            "'%s'\n",
+            pa, npy_descr(a.type));
+    goto done;
+  }
+  if (!quantized && o.quant_set) {
+    fprintf(stderr, "gltile: --zero-points and --requantize apply to 8-bit products; %s holds '%s'\n", pa,
+            npy_descr(a.type));
+    goto done;
+  }
+  gt_type out_type = o.out_type ? o.out_type : quantized && !o.requantize ? GT_I32 : a.type;
   if (out_type == GT_F16 && a.type != GT_F16) {
     fprintf(stderr, "gltile: --out-type f16 needs float16 ('<f2') inputs; %s holds '%s'\n", pa,
             npy_descr(a.type));
     goto done;
   }
-  size_t in_size = a.type == GT_F16 ? 2 : 4, out_size = out_type == GT_F16 ? 2 : 4;
+  size_t in_size = gt_type_size(a.type), out_size = gt_type_size(out_type);
   uint32_t m = o.trans_a ? a.cols : a.rows, k = o.trans_a ? a.rows : a.cols;
   uint32_t kb = o.trans_b ? b.cols : b.rows, n = o.trans_b ? b.rows : b.cols;
   if (k != kb) {
@@ -417,7 +466,7 @@ int tool_cmd_matmul(int argc, char **argv) {
     goto done;
   }
   if (o.c != NULL) {
-    if (read_input(o.c, o.batch, &c) || need_float(o.c, &c, out_type)) goto done;
+    if (read_input(o.c, o.batch, &c) || need_type(o.c, &c, out_type)) goto done;
     if (c.rows != m || c.cols != n) {
       fprintf(stderr, "gltile: %s: shape (%u, %u) is not the product's (%u, %u)\n", o.c, c.rows, c.cols, m,
               n);
@@ -430,7 +479,7 @@ int tool_cmd_matmul(int argc, char **argv) {
       fprintf(stderr, "gltile: %s\n", err);
       goto done;
     }
-    if (need_float(o.bias, &bias, GT_F32)) goto done;
+    if (need_type(o.bias, &bias, GT_F32)) goto done;
     if (!(bias.rows == 1 && bias.cols == n) && !(bias.cols == 1 && bias.rows == m)) {
       fprintf(stderr, "gltile: %s: a bias of shape (%u, %u) is neither (%u,), (1, %u) nor (%u, 1)\n", o.bias,
               bias.rows, bias.cols, n, n, m);
@@ -474,6 +523,7 @@ int tool_cmd_matmul(int argc, char **argv) {
   d.act = o.act;
   d.act_lo = o.act_lo;
   d.act_hi = o.act_hi;
+  d.quant = o.quant;
 
   gt_egl egl;
   gt_context *ctx;
@@ -511,7 +561,9 @@ int tool_cmd_matmul(int argc, char **argv) {
   if (s != GT_OK) {
     fprintf(stderr, "gltile: multiplying %s and %s (%u x %ux%ux%u, %s): %s%s\n", pa, pb, count, m, n, k,
             gt_strategy_name(o.strategy), gt_status_string(s),
-            atomics || out_type != GT_F16 ? "" : " (a float16 C needs shader atomics, which this device lacks)");
+            atomics || gt_type_size(out_type) == 4
+                ? ""
+                : " (a 2- or 1-byte C needs shader atomics, which this device lacks)");
     goto done;
   }
   rc = write_output(o.out, &out);

@@ -1,9 +1,10 @@
 /* The CPU reference of gltile's 8-bit products (gt_quantization): exact
  * integer sums in 64 bits, and TFLite's requantisation (a fixed-point
  * multiply rounding halves away from zero, then a rounding shift),
- * written from its definition. Shared by the tests and the tools. */
-#ifndef GT_TESTS_QUANTIZED_REFERENCE_H
-#define GT_TESTS_QUANTIZED_REFERENCE_H
+ * written from its definition: the check of `gltile bench --type u8`
+ * and of the tests. */
+#ifndef GT_TOOLS_QUANTIZED_REFERENCE_H
+#define GT_TOOLS_QUANTIZED_REFERENCE_H
 
 #include <gltile/gltile.h>
 
