@@ -1,7 +1,8 @@
 /* The calls `gltile compile` makes with AUTO so the library itself builds
  * every program AUTO chooses on this device: transposes (in place too)
- * and copies of 4-, 2- and 1-byte elements, matmul in every layout, f32
- * and f16, small and large c, one product and a batch, and the images,
+ * and copies of 4-, 2- and 1-byte elements, matmul in every layout, f32,
+ * f16 and 8-bit (into an I32 or a requantised c), small and large c, one
+ * product and a batch, and the images,
  * each on views aligned and not, extents even and not. What is built is
  * what the library chose: nothing here re-derives its choices. */
 #include "compile.h"
@@ -61,11 +62,14 @@ static void matmuls(catalogue *c, gt_type in, gt_type out) {
       size_t off = shapes[i][3] ? 0 : 1;
       gt_matmul_desc d = {
           .strategy = GT_STRATEGY_AUTO, .trans_a = layout & 1, .trans_b = layout >> 1, .alpha = 1.0f};
+      bool bytes = in == GT_U8 || in == GT_I8, requantized = bytes && out != GT_I32;
+      if (bytes) d.quant = (gt_quantization){1, 2, requantized ? 1 << 30 : 0, requantized ? -8 : 0, 0};
+      if (requantized && k > 4096) continue; /* one slice of K: refused */
       gt_view a = d.trans_a ? view(c->buffers[0], off, k, m, 0, in) : view(c->buffers[0], off, m, k, 0, in);
       gt_view b = d.trans_b ? view(c->buffers[1], off, n, k, 0, in) : view(c->buffers[1], off, k, n, 0, in);
       gt_view cv = view(c->buffers[2], off, m, n, 0, out);
       note(c, "matmul", gt_matmul(c->ctx, a, b, cv, &d));
-      if (i < 2) { /* the epilogue: a bias per column (b's first row, or column) and CLAMP */
+      if (i < 2 && !bytes) { /* the epilogue: a bias per column (b's first row, or column) and CLAMP */
         gt_matmul_desc e = d;
         e.bias = view(c->buffers[1], off, 1, n, 0, GT_F32);
         e.act = GT_ACTIVATION_CLAMP;
@@ -117,6 +121,8 @@ int compile_auto_calls(gt_context *ctx, int *refused) {
   matmuls(&c, GT_F32, GT_F32);
   matmuls(&c, GT_F16, GT_F32);
   matmuls(&c, GT_F16, GT_F16);
+  matmuls(&c, GT_U8, GT_I32);
+  matmuls(&c, GT_I8, GT_I8);
   images(&c);
   note(&c, "finish", gt_finish(ctx));
   glDeleteBuffers(3, c.buffers);
