@@ -132,7 +132,28 @@ GT_SUM b_guarded(uint k, uint n) {
 #endif
 #endif
 
-#ifdef GT_EPILOGUE
+#if defined(GT_EPILOGUE) && defined(GT_QUANT)
+/* The epilogue of an 8-bit product, in integers: gt_epilogue as below;
+ * the bias is GT_I32, added to the sum (wrapping, as 32-bit integers do)
+ * before any requantisation; the activation clamps c's value, the stored
+ * integer, to gt_clamp_int (RELU: from 0, or from zero_c in an 8-bit c). */
+uniform uvec2 gt_epilogue;
+uniform ivec2 gt_clamp_int;
+layout(std430, binding = 3) readonly GT_RESTRICT buffer Bias { int bias_data[]; };
+
+int gt_add_bias(uint m, uint n, int v) {
+  uvec4 view = gt_views[3];
+  if (gt_epilogue.x == 1u) v += bias_data[view.z + m * view.w];
+  else if (gt_epilogue.x == 2u) v += bias_data[view.z + n];
+  return v;
+}
+int gt_activate_int(int v) { return gt_epilogue.y == 0u ? v : clamp(v, gt_clamp_int.x, gt_clamp_int.y); }
+#elif defined(GT_QUANT)
+#define gt_add_bias(m, n, v) (v)
+#define gt_activate_int(v) (v)
+#endif
+
+#if defined(GT_EPILOGUE) && !defined(GT_QUANT)
 /* The epilogue (gt_matmul_desc's bias and act), which only the dispatch
  * writing c's final values runs (the last slice of K): gt_epilogue.x is
  * the bias, 0 none, 1 one value per row of c (slot 3 is M x 1), 2 one per
@@ -177,8 +198,13 @@ float gt_finish(uint m, uint n, float v) {
 #endif
 
 #ifdef GT_QUANT_C
-/* (multiplier, shift, zero_c) of gt_quantization. */
+/* (multiplier, shift, zero_c) of gt_quantization; GT_QUANT_COLUMNS takes
+ * the multiplier and shift of column n from slots 4 and 5 instead. */
 uniform ivec3 gt_requantize;
+#ifdef GT_QUANT_COLUMNS
+layout(std430, binding = 4) readonly GT_RESTRICT buffer Multipliers { int multiplier_data[]; };
+layout(std430, binding = 5) readonly GT_RESTRICT buffer Shifts { int shift_data[]; };
+#endif
 
 /* round(a b / 2^31), halves away from zero, from the 64-bit product;
  * INT_MIN squared, the one product past int, saturates (gemmlowp's
@@ -205,15 +231,20 @@ int gt_divide_pot(int x, int e) {
   return (x >> e) + (remainder > threshold ? 1 : 0);
 }
 
-/* The requantised byte of a sum, in c's range: clamped before the zero
- * point is added, which then cannot overflow. */
-uint gt_requantized(int sum) {
-  int shift = gt_requantize.y, zero = gt_requantize.z;
-  int v = gt_divide_pot(gt_high_mul(sum << max(shift, 0), gt_requantize.x), max(-shift, 0));
-#ifdef GT_SIGNED
-  return uint(clamp(v, -128 - zero, 127 - zero) + zero) & 0xFFu;
+/* The requantised byte of column n's sum, in c's range (clamped before
+ * the zero point is added, which then cannot overflow), activated. */
+uint gt_requantized(uint n, int sum) {
+#ifdef GT_QUANT_COLUMNS
+  int multiplier = multiplier_data[gt_views[4].z + n], shift = clamp(shift_data[gt_views[5].z + n], -31, 30);
 #else
-  return uint(clamp(v, -zero, 255 - zero) + zero);
+  int multiplier = gt_requantize.x, shift = gt_requantize.y;
+#endif
+  int zero = gt_requantize.z;
+  int v = gt_divide_pot(gt_high_mul(sum << max(shift, 0), multiplier), max(-shift, 0));
+#ifdef GT_SIGNED
+  return uint(gt_activate_int(clamp(v, -128 - zero, 127 - zero) + zero)) & 0xFFu;
+#else
+  return uint(gt_activate_int(clamp(v, -zero, 255 - zero) + zero));
 #endif
 }
 
@@ -249,14 +280,15 @@ void c_set(uint i, float value) { c_data[i] = value; }
 #ifdef GT_QUANT
 /* Stores one sum: a GT_I32 c takes it, plus what c holds after the
  * first slice of K (gt_scale.y is 1 then, else 0); an 8-bit c runs K in
- * one slice and takes it requantised. */
+ * one slice and takes it requantised; with the epilogue on the last
+ * slice. */
 void store_c(uint m, uint n, int sum) {
   uint i = gt_index(2u, uvec2(m, n));
 #ifdef GT_QUANT_C
-  c_set_byte(i, gt_requantized(sum));
+  c_set_byte(i, gt_requantized(n, gt_add_bias(m, n, sum)));
 #else
   if (gt_scale.y != 0.0) sum += c_data[i];
-  c_data[i] = sum;
+  c_data[i] = gt_activate_int(gt_add_bias(m, n, sum));
 #endif
 }
 

@@ -36,25 +36,26 @@
  * the #define GT_name 1 in the program's source; bits 5 and 6 are not a
  * flag but GT_VARIANT_ROTATE_SHIFT's field (gt_internal.h). */
 #define GT_EACH_VARIANT_FLAG(X)                                                                              \
-  X(GUARDED, 0)    /* guard every global access (pad strategy) */                                            \
-  X(ALIASED, 1)    /* storage blocks without restrict */                                                     \
-  X(TRANS_A, 2)    /* matmul reads a as its transpose */                                                     \
-  X(TRANS_B, 3)    /* matmul reads b as its transpose */                                                     \
-  X(TRUNCATE_A, 4) /* tiled transposes: edge threads do the bands */                                         \
-  X(VEC4_A, 7)     /* shared matmul: a read as vec4s */                                                      \
-  X(VEC4_B, 8)     /* shared matmul: b read as vec4s */                                                      \
-  X(VEC4_C, 9)     /* shared matmul: c read and written as vec4s */                                          \
-  X(ELEMENTS, 10)  /* transpose_quads: rows at any alignment, views in elements */                           \
-  X(BATCHED, 11)   /* matmul: one product per layer of groups (gt_batch) */                                  \
-  X(HALF, 12)      /* matmul: a and b are GT_F16 */                                                          \
-  X(HALF_C, 13)    /* matmul: c is GT_F16 */                                                                 \
-  X(REGISTERS, 14) /* transpose_words: a block per invocation, no shared tile */                             \
-  X(UVEC4, 15)     /* transpose_words in registers: 4 x 4 blocks as uvec4s */                                \
-  X(K1, 16)        /* registers matmul: one k per step, quads only across K */                               \
-  X(EPILOGUE, 17)  /* matmul: bias and activation at the stores (gt_epilogue) */                             \
-  X(QUANT, 18)     /* matmul: a and b 8-bit with zero points, sums in int, c GT_I32 */                       \
-  X(SIGNED, 19)    /* quantised matmul: GT_I8 operands (and c), else GT_U8 */                                \
-  X(QUANT_C, 20)   /* quantised matmul: c 8-bit, requantised */
+  X(GUARDED, 0)        /* guard every global access (pad strategy) */                                        \
+  X(ALIASED, 1)        /* storage blocks without restrict */                                                 \
+  X(TRANS_A, 2)        /* matmul reads a as its transpose */                                                 \
+  X(TRANS_B, 3)        /* matmul reads b as its transpose */                                                 \
+  X(TRUNCATE_A, 4)     /* tiled transposes: edge threads do the bands */                                     \
+  X(VEC4_A, 7)         /* shared matmul: a read as vec4s */                                                  \
+  X(VEC4_B, 8)         /* shared matmul: b read as vec4s */                                                  \
+  X(VEC4_C, 9)         /* shared matmul: c read and written as vec4s */                                      \
+  X(ELEMENTS, 10)      /* transpose_quads: rows at any alignment, views in elements */                       \
+  X(BATCHED, 11)       /* matmul: one product per layer of groups (gt_batch) */                              \
+  X(HALF, 12)          /* matmul: a and b are GT_F16 */                                                      \
+  X(HALF_C, 13)        /* matmul: c is GT_F16 */                                                             \
+  X(REGISTERS, 14)     /* transpose_words: a block per invocation, no shared tile */                         \
+  X(UVEC4, 15)         /* transpose_words in registers: 4 x 4 blocks as uvec4s */                            \
+  X(K1, 16)            /* registers matmul: one k per step, quads only across K */                           \
+  X(EPILOGUE, 17)      /* matmul: bias and activation at the stores (gt_epilogue) */                         \
+  X(QUANT, 18)         /* matmul: a and b 8-bit with zero points, sums in int, c GT_I32 */                   \
+  X(SIGNED, 19)        /* quantised matmul: GT_I8 operands (and c), else GT_U8 */                            \
+  X(QUANT_C, 20)       /* quantised matmul: c 8-bit, requantised */                                          \
+  X(QUANT_COLUMNS, 21) /* quantised matmul: multiplier and shift per column (slots 4, 5) */
 
 /* The kernels, one file each in glsl/: X(constant, file stem, the file
  * its family shares or none, the tiled transposes' group order or none).

@@ -31,9 +31,13 @@ static gt_status run(gt_context *ctx, const gt_program *prog, const gt_product *
   }
   /* An epilogue program declares the bias block. Without a bias (an
    * activation alone), a's range stands in for it, never read: panfrost
-   * and v3d crash at dispatch on a declared block with nothing bound. */
-  gt_bound_view views[4] = {p->a, p->b, p->c, p->epilogue.bias != GT_BIAS_NONE ? p->bias : p->a};
-  uint32_t count = (prog->key.variant & GT_VARIANT_EPILOGUE) ? 4 : 3;
+   * and v3d crash at dispatch on a declared block with nothing bound.
+   * Slots 4 and 5 are a per-column requantisation's. */
+  gt_bound_view views[6] = {p->a,           p->b,     p->c, p->epilogue.bias != GT_BIAS_NONE ? p->bias : p->a,
+                            p->multipliers, p->shifts};
+  uint32_t count = (prog->key.variant & GT_VARIANT_QUANT_COLUMNS) ? 6
+                   : (prog->key.variant & GT_VARIANT_EPILOGUE)    ? 4
+                                                                  : 3;
   const gt_epilogue *e = &p->epilogue;
   glProgramUniform2f(prog->name, prog->scale_loc, p->alpha, p->beta);
   glProgramUniform2ui(prog->name, prog->k_range_loc, p->k_begin, p->k_end);
@@ -45,6 +49,11 @@ static gt_status run(gt_context *ctx, const gt_program *prog, const gt_product *
   const gt_quantization *q = &p->quant;
   glProgramUniform2i(prog->name, prog->zero_points_loc, q->zero_a, q->zero_b);
   glProgramUniform3i(prog->name, prog->requantize_loc, q->multiplier, q->shift, q->zero_c);
+  /* 8-bit products clamp c's integers: RELU at the value standing for 0
+   * (zero_c in an 8-bit c). */
+  int32_t relu_lo = (prog->key.variant & GT_VARIANT_QUANT_C) ? q->zero_c : 0;
+  glProgramUniform2i(prog->name, prog->clamp_int_loc, relu ? relu_lo : (int32_t)e->lo,
+                     relu ? INT32_MAX : (int32_t)e->hi);
   /* Bounded by FLOPs instead: blocks of at most max_dispatch_flops. */
   if (p->layers == 1) return gt__dispatch(ctx, prog, views, count, gx, gy, 0);
   /* As many layers per dispatch as the group-count limit and the FLOP
@@ -194,6 +203,8 @@ static gt_status check_and_plan(gt_context *ctx, gt_view a, gt_view b, gt_view c
   GT__TRY(gt__view_check_buffer(ctx, b));
   GT__TRY(gt__view_check_buffer(ctx, c));
   if (d->bias.buffer) GT__TRY(gt__view_check_buffer(ctx, d->bias));
+  if (d->quant.multipliers.buffer) GT__TRY(gt__view_check_buffer(ctx, d->quant.multipliers));
+  if (d->quant.shifts.buffer) GT__TRY(gt__view_check_buffer(ctx, d->quant.shifts));
   if (c.type == GT_F16) GT__TRY(gt__need_atomics(ctx, "a matmul into a GT_F16 c"));
   if (c.type == GT_U8 || c.type == GT_I8) GT__TRY(gt__need_atomics(ctx, "a matmul into an 8-bit c"));
   return GT_OK;
@@ -204,7 +215,9 @@ gt_status gt_matmul(gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_m
   GT__TRY(begin(ctx, d));
   multiply mu;
   GT__TRY(check_and_plan(ctx, a, b, c, d, &mu.plan));
-  if (gt_views_alias(c, a) || gt_views_alias(c, b) || (d->bias.buffer && gt_views_alias(c, d->bias))) {
+  if (gt_views_alias(c, a) || gt_views_alias(c, b) || (d->bias.buffer && gt_views_alias(c, d->bias)) ||
+      (d->quant.multipliers.buffer && gt_views_alias(c, d->quant.multipliers)) ||
+      (d->quant.shifts.buffer && gt_views_alias(c, d->quant.shifts))) {
     gt__log(ctx, GT_LOG_ERROR, "matmul: c overlaps an input");
     return GT_ERR_ALIASED;
   }
@@ -244,7 +257,10 @@ gt_status gt_matmul_batched(gt_context *ctx, gt_view a, gt_view b, gt_view c, gt
   if (gt__batches_alias(c, batch.stride_c, a, batch.stride_a, count, false) ||
       gt__batches_alias(c, batch.stride_c, b, batch.stride_b, count, false) ||
       gt__batches_alias(c, batch.stride_c, c, batch.stride_c, count, true) ||
-      (d->bias.buffer && gt__batches_alias(c, batch.stride_c, d->bias, 0, count, false))) {
+      (d->bias.buffer && gt__batches_alias(c, batch.stride_c, d->bias, 0, count, false)) ||
+      (d->quant.multipliers.buffer &&
+       gt__batches_alias(c, batch.stride_c, d->quant.multipliers, 0, count, false)) ||
+      (d->quant.shifts.buffer && gt__batches_alias(c, batch.stride_c, d->quant.shifts, 0, count, false))) {
     gt__log(ctx, GT_LOG_ERROR, "matmul batched: a product's c overlaps an input or another product's c");
     return GT_ERR_ALIASED;
   }

@@ -81,23 +81,6 @@ static int bias_kind(const gt_matmul_desc *d, uint32_t m, uint32_t n) {
   return -1;
 }
 
-/* The epilogue's fields: a known activation, CLAMP's bounds in order (a
- * NaN bound fails), and a bias view of GT_F32 shaped along c. */
-static gt_status check_epilogue(const gt_context *ctx, const gt_matmul_desc *d, uint32_t m, uint32_t n) {
-  GT__CHECK(d->act == GT_ACTIVATION_NONE || d->act == GT_ACTIVATION_RELU || d->act == GT_ACTIVATION_CLAMP,
-            GT_ERR_INVALID_ARGUMENT);
-  GT__CHECK(d->act != GT_ACTIVATION_CLAMP || d->act_lo <= d->act_hi, GT_ERR_INVALID_ARGUMENT);
-  if (d->bias.buffer == 0) return GT_OK;
-  GT__TRY(gt__view_check_fields(d->bias));
-  if (bias_kind(d, m, n) < 0) {
-    gt__log(ctx, GT_LOG_ERROR, "matmul: a bias of %ux%u is neither 1x%u nor %ux1", d->bias.rows, d->bias.cols,
-            n, m);
-    return GT_ERR_SHAPE_MISMATCH;
-  }
-  GT__CHECK(d->bias.type == GT_F32, GT_ERR_UNSUPPORTED);
-  return GT_OK;
-}
-
 static bool quantized(gt_type t) { return t == GT_U8 || t == GT_I8; }
 
 /* The values an 8-bit type holds. */
@@ -112,6 +95,37 @@ static bool in_byte_range(gt_type t, int32_t v) {
   return v >= lo && v <= hi;
 }
 
+/* Whether x is a whole number an int32_t holds. */
+static bool whole_int32(float x) {
+  return x >= -2147483648.0f && x < 2147483648.0f && x == (float)(int32_t)x;
+}
+
+/* The epilogue's fields: a known activation, CLAMP's bounds in order (a
+ * NaN bound fails; for 8-bit a and b whole numbers, inside an 8-bit c's
+ * range), and a bias view of GT_F32 (GT_I32 for 8-bit a and b) shaped
+ * along c. */
+static gt_status check_epilogue(const gt_context *ctx, const gt_matmul_desc *d, uint32_t m, uint32_t n,
+                                gt_type operands, gt_type c_type) {
+  GT__CHECK(d->act == GT_ACTIVATION_NONE || d->act == GT_ACTIVATION_RELU || d->act == GT_ACTIVATION_CLAMP,
+            GT_ERR_INVALID_ARGUMENT);
+  GT__CHECK(d->act != GT_ACTIVATION_CLAMP || d->act_lo <= d->act_hi, GT_ERR_INVALID_ARGUMENT);
+  if (d->act == GT_ACTIVATION_CLAMP && quantized(operands)) {
+    GT__CHECK(whole_int32(d->act_lo) && whole_int32(d->act_hi), GT_ERR_INVALID_ARGUMENT);
+    if (quantized(c_type))
+      GT__CHECK(in_byte_range(c_type, (int32_t)d->act_lo) && in_byte_range(c_type, (int32_t)d->act_hi),
+                GT_ERR_INVALID_ARGUMENT);
+  }
+  if (d->bias.buffer == 0) return GT_OK;
+  GT__TRY(gt__view_check_fields(d->bias));
+  if (bias_kind(d, m, n) < 0) {
+    gt__log(ctx, GT_LOG_ERROR, "matmul: a bias of %ux%u is neither 1x%u nor %ux1", d->bias.rows, d->bias.cols,
+            n, m);
+    return GT_ERR_SHAPE_MISMATCH;
+  }
+  GT__CHECK(d->bias.type == (quantized(operands) ? GT_I32 : GT_F32), GT_ERR_UNSUPPORTED);
+  return GT_OK;
+}
+
 uint32_t gt__quantized_k_max(gt_type operands, const gt_quantization *q) {
   int32_t lo, hi;
   byte_range(operands, &lo, &hi);
@@ -120,25 +134,45 @@ uint32_t gt__quantized_k_max(gt_type operands, const gt_quantization *q) {
   return (uint32_t)(INT32_MAX / (da * db));
 }
 
+/* A per-column requantisation view: GT_I32, 1 x N. */
+static gt_status check_column_view(const gt_context *ctx, gt_view v, uint32_t n) {
+  GT__TRY(gt__view_check_fields(v));
+  if (v.rows != 1 || v.cols != n) {
+    gt__log(ctx, GT_LOG_ERROR, "matmul: per-column requantisation of %ux%u is not 1x%u", v.rows, v.cols, n);
+    return GT_ERR_SHAPE_MISMATCH;
+  }
+  GT__CHECK(v.type == GT_I32, GT_ERR_UNSUPPORTED);
+  return GT_OK;
+}
+
 /* The quantisation fields: zero for float products; for 8-bit ones zero
- * points in the operands' range, and for an 8-bit c the requantisation
- * (an I32 c takes none). No scaling or epilogue, and a K no 32-bit sum
- * can overflow in, in one slice for an 8-bit c. */
+ * points in the operands' range, and for an 8-bit c the requantisation,
+ * per tensor or per column (an I32 c takes none). No scaling, and a K no
+ * 32-bit sum can overflow in, in one slice for an 8-bit c. */
 static gt_status check_quantization(const gt_context *ctx, gt_view a, gt_view c, const gt_matmul_desc *d,
                                     uint32_t k) {
-  const gt_quantization *q = &d->quant, none = {0};
-  bool requantized = quantized(c.type);
+  const gt_quantization *q = &d->quant;
+  bool requantized = quantized(c.type), columns = q->multipliers.buffer || q->shifts.buffer;
   if (!quantized(a.type)) {
-    GT__CHECK(memcmp(q, &none, sizeof none) == 0, GT_ERR_INVALID_ARGUMENT);
+    GT__CHECK(!q->zero_a && !q->zero_b && !q->multiplier && !q->shift && !q->zero_c && !columns,
+              GT_ERR_INVALID_ARGUMENT);
     return GT_OK;
   }
   GT__CHECK(in_byte_range(a.type, q->zero_a) && in_byte_range(a.type, q->zero_b), GT_ERR_INVALID_ARGUMENT);
-  if (requantized)
+  if (!requantized)
+    GT__CHECK(q->multiplier == 0 && q->shift == 0 && q->zero_c == 0 && !columns, GT_ERR_INVALID_ARGUMENT);
+  else if (columns) {
+    GT__CHECK(q->multipliers.buffer && q->shifts.buffer && q->multiplier == 0 && q->shift == 0 &&
+                  in_byte_range(c.type, q->zero_c),
+              GT_ERR_INVALID_ARGUMENT);
+    GT__TRY(check_column_view(ctx, q->multipliers, c.cols));
+    GT__TRY(check_column_view(ctx, q->shifts, c.cols));
+    /* a, b, c, the bias and the two views. */
+    GT__CHECK(ctx->limits.max_storage_blocks >= 6, GT_ERR_UNSUPPORTED);
+  } else
     GT__CHECK(q->multiplier > 0 && q->shift >= -31 && q->shift <= 30 && in_byte_range(c.type, q->zero_c),
               GT_ERR_INVALID_ARGUMENT);
-  else
-    GT__CHECK(q->multiplier == 0 && q->shift == 0 && q->zero_c == 0, GT_ERR_INVALID_ARGUMENT);
-  GT__CHECK(!d->scale && d->bias.buffer == 0 && d->act == GT_ACTIVATION_NONE, GT_ERR_UNSUPPORTED);
+  GT__CHECK(!d->scale, GT_ERR_UNSUPPORTED);
   uint32_t most = gt__quantized_k_max(a.type, q);
   if (requantized && most > GT_MATMUL_K_CHUNK) most = GT_MATMUL_K_CHUNK;
   if (k > most) {
@@ -167,7 +201,7 @@ gt_status gt__matmul_check(const gt_context *ctx, gt_view a, gt_view b, gt_view 
     return GT_ERR_SHAPE_MISMATCH;
   }
   GT__TRY(check_quantization(ctx, a, c, d, k));
-  return check_epilogue(ctx, d, m, n);
+  return check_epilogue(ctx, d, m, n, a.type, c.type);
 }
 
 /* The bias along the section of c at (row, col). */
@@ -180,11 +214,22 @@ static gt_bound_view bias_section(const gt_product *p, uint32_t row, uint32_t co
   }
 }
 
+/* p's bias and per-column requantisation cut to the section of c at
+ * (row, col). */
+static void column_views_section(gt_product *q, const gt_product *p, uint32_t row, uint32_t col,
+                                 uint32_t rows, uint32_t cols) {
+  q->bias = bias_section(p, row, col, rows, cols);
+  if (p->quant_columns) {
+    q->multipliers = gt__bound_section(&p->multipliers, 0, col, 1, cols);
+    q->shifts = gt__bound_section(&p->shifts, 0, col, 1, cols);
+  }
+}
+
 gt_product gt__product_c_section(const gt_product *p, uint32_t row, uint32_t col, uint32_t rows,
                                  uint32_t cols) {
   gt_product q = *p;
   q.c = gt__bound_section(&p->c, row, col, rows, cols);
-  q.bias = bias_section(p, row, col, rows, cols);
+  column_views_section(&q, p, row, col, rows, cols);
   return q;
 }
 
@@ -264,14 +309,18 @@ static gt_status bind_operands(const gt_context *ctx, gt_view a, gt_view b, gt_v
   return gt__view_bind(ctx, c, &whole->c);
 }
 
-/* The epilogue of d, its bias bound whole (every block and layer binds
- * the same range). */
+/* The epilogue of d, its bias and per-column requantisation bound whole
+ * (every block and layer binds the same ranges). */
 static gt_status bind_epilogue(const gt_context *ctx, const gt_matmul_desc *d, gt_matmul_choices *p) {
   gt_product *whole = &p->whole;
   whole->epilogue = (gt_epilogue){(gt_bias_kind)bias_kind(d, p->m, p->n), d->act, d->act_lo, d->act_hi};
-  if (whole->epilogue.bias == GT_BIAS_NONE) return GT_OK;
-  gt_status s = gt__view_bind(ctx, d->bias, &whole->bias);
-  if (s != GT_OK) snprintf(p->refusal, sizeof p->refusal, "a bias longer than a storage block");
+  gt_status s = GT_OK;
+  if (whole->epilogue.bias != GT_BIAS_NONE) s = gt__view_bind(ctx, d->bias, &whole->bias);
+  whole->quant_columns = d->quant.multipliers.buffer != 0;
+  if (s == GT_OK && whole->quant_columns) s = gt__view_bind(ctx, d->quant.multipliers, &whole->multipliers);
+  if (s == GT_OK && whole->quant_columns) s = gt__view_bind(ctx, d->quant.shifts, &whole->shifts);
+  if (s != GT_OK)
+    snprintf(p->refusal, sizeof p->refusal, "a bias or requantisation longer than a storage block");
   return s;
 }
 
@@ -298,7 +347,7 @@ gt_status gt__matmul_block_at(const gt_context *ctx, const gt_matmul_choices *p,
   GT__TRY(op_window(ctx, &whole->a, p->trans_a, p->rebind, at[0], at[2], size[0], size[2], &q->a));
   GT__TRY(op_window(ctx, &whole->b, p->trans_b, p->rebind, at[2], at[1], size[2], size[1], &q->b));
   GT__TRY(op_window(ctx, &whole->c, false, p->rebind, at[0], at[1], size[0], size[1], &q->c));
-  q->bias = bias_section(whole, at[0], at[1], size[0], size[1]);
+  column_views_section(q, whole, at[0], at[1], size[0], size[1]);
   q->k_begin = 0;
   q->k_end = size[2];
   q->finishes = at[2] + size[2] == plan->extent[2];
@@ -490,7 +539,8 @@ gt_status gt__matmul_choose(const gt_context *ctx, gt_view a, gt_view b, gt_view
                      (c.type == GT_F16 ? GT_VARIANT_HALF_C : 0) |
                      (p->whole.epilogue.bias || p->whole.epilogue.act ? GT_VARIANT_EPILOGUE : 0) |
                      (quantized(a.type) ? GT_VARIANT_QUANT : 0) | (a.type == GT_I8 ? GT_VARIANT_SIGNED : 0) |
-                     (quantized(c.type) ? GT_VARIANT_QUANT_C : 0);
+                     (quantized(c.type) ? GT_VARIANT_QUANT_C : 0) |
+                     (p->whole.quant_columns ? GT_VARIANT_QUANT_COLUMNS : 0);
   gt_program_key simple =
       matmul_key(GT_KERNEL_MATMUL_SIMPLE, 0, SIMPLE_GROUP_COLS, SIMPLE_GROUP_ROWS, variant);
   switch (strategy) {

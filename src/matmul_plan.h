@@ -36,6 +36,8 @@ typedef struct gt_product {
   float alpha, beta;
   gt_epilogue epilogue;
   gt_quantization quant;    /* 8-bit a and b: zero points; 8-bit c: requantisation */
+  bool quant_columns;       /* requantised per column of c: */
+  gt_bound_view multipliers, shifts; /* their sections along this product's c */
   bool finishes;            /* the last slice of K: the epilogue runs */
   uint32_t layers;          /* 1 = one multiply */
   uint32_t layer_stride[3]; /* elements between layers' a, b and c */

@@ -87,6 +87,7 @@ gt_status gt__program_adopt(gt_context *ctx, gt_program *slot, const gt_program_
   slot->clamp_loc = glGetUniformLocation(program, "gt_clamp");
   slot->zero_points_loc = glGetUniformLocation(program, "gt_zero_points");
   slot->requantize_loc = glGetUniformLocation(program, "gt_requantize");
+  slot->clamp_int_loc = glGetUniformLocation(program, "gt_clamp_int");
   slot->grid_origin_loc = glGetUniformLocation(program, "gt_grid_origin");
   slot->stripe_tiles_loc = glGetUniformLocation(program, "gt_stripe_tiles");
   slot->batch_loc = glGetUniformLocation(program, "gt_batch");

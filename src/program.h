@@ -45,6 +45,7 @@ typedef struct gt_program {
   GLint clamp_loc;        /* matmul: uniform vec2 gt_clamp */
   GLint zero_points_loc;  /* quantised matmul: uniform ivec2 gt_zero_points */
   GLint requantize_loc;   /* quantised matmul, 8-bit c: uniform ivec3 gt_requantize */
+  GLint clamp_int_loc;    /* quantised matmul: uniform ivec2 gt_clamp_int */
   GLint grid_origin_loc;  /* in-place SIMPLE: uniform uvec2 gt_grid_origin */
   GLint stripe_tiles_loc; /* tiled transposes, images: uniform uint gt_stripe_tiles */
   GLint batch_loc;        /* batched matmul: uniform uvec4 gt_batch */
@@ -62,10 +63,10 @@ typedef struct gt_program {
  * (c half or float x (SIMPLE, registers, shared, 3 tiles x even/pad), and
  * the shared kernel writing a float c as vec4s)), as many again batched;
  * and every matmul program again with the epilogue (290 more); 8-bit
- * matmul 384 (4 transpose cases x batched or not x u8 or i8 x c I32 or
- * 8-bit x (SIMPLE, 3 tiles x even/pad, the registers kernel with 4
- * choices of word quads and one k per step)); images 22 per format x 4:
- * about 1,126 of 2048. */
+ * matmul 1,056 (4 transpose cases x batched or not x epilogue or not x
+ * u8 or i8 x c I32, 8-bit or 8-bit per column x (SIMPLE, 3 tiles x
+ * even/pad, the registers kernel with 4 choices of word quads)); images
+ * 22 per format x 4: about 1,798 of 2048. */
 #define GT_PROGRAM_TABLE_SIZE 2048
 
 /* Longest slice of K one matmul dispatch sums. Mesa silently stops a
@@ -89,7 +90,14 @@ static inline uint32_t gt__vec4_along_k(uint32_t variant) {
 
 /* Storage-block bindings, matched by the kernels' layout(binding = N). */
 enum { GT_BINDING_SRC = 0, GT_BINDING_DST = 1 };
-enum { GT_BINDING_A = 0, GT_BINDING_B = 1, GT_BINDING_C = 2, GT_BINDING_BIAS = 3 };
+enum {
+  GT_BINDING_A = 0,
+  GT_BINDING_B = 1,
+  GT_BINDING_C = 2,
+  GT_BINDING_BIAS = 3,
+  GT_BINDING_MULTIPLIERS = 4,
+  GT_BINDING_SHIFTS = 5
+};
 
 /* The group of the simple (one element per invocation) transpose, in place
  * or not, and of image rotation: 32 invocations along a source row keep its

@@ -93,10 +93,12 @@ static void emit_matmuls(const emitter *e) {
     emit(e, GT_KERNEL_MATMUL_TEXELS, 64, 8, 8, v, GT_F32, 0);
     emit_tiled(e, GT_KERNEL_MATMUL_TILED, v, GT_F32, 0);
     emit_tiled(e, GT_KERNEL_MATMUL_TILED, v | GT_VARIANT_GUARDED, GT_F32, 0);
-    /* 8-bit a and b, u8 or i8, c GT_I32 or requantised to their type;
-     * SIMPLE, the tiled and the registers kernel (no vec4s), no epilogue. */
-    for (uint32_t q = 0; q < 4 && !(v & GT_VARIANT_EPILOGUE); q++) {
-      uint32_t vq = v | GT_VARIANT_QUANT | (q & 1 ? GT_VARIANT_SIGNED : 0) | (q & 2 ? GT_VARIANT_QUANT_C : 0);
+    /* 8-bit a and b, u8 or i8, c GT_I32 or requantised to their type
+     * (per tensor or per column); SIMPLE, the tiled and the registers
+     * kernel (no vec4s). */
+    for (uint32_t q = 0; q < 6; q++) {
+      uint32_t vq = v | GT_VARIANT_QUANT | (q & 1 ? GT_VARIANT_SIGNED : 0) |
+                    (q >= 2 ? GT_VARIANT_QUANT_C : 0) | (q >= 4 ? GT_VARIANT_QUANT_COLUMNS : 0);
       emit(e, GT_KERNEL_MATMUL_SIMPLE, 0, 16, 8, vq, GT_F32, 0);
       /* The registers kernel with a's or b's quads as whole words; one k
        * per step takes them only across K. */

@@ -1783,19 +1783,46 @@ static bool in_bytes(gt_type t, int32_t v) { return t == GT_I8 ? v >= -128 && v 
  * requantisation for an 8-bit c and none for an I32 one; no scaling or
  * epilogue; K where no 32-bit sum overflows, one slice (4096) for an
  * 8-bit c. */
-static void model_quantization(gt_type type, gt_type c_type, const gt_matmul_desc *d, uint32_t k, expect *e) {
+static void model_quantization(const fz_context *c, gt_type type, gt_view cv, const gt_matmul_desc *d,
+                               uint32_t k, expect *e) {
   const gt_quantization *q = &d->quant;
-  bool zero = !q->zero_a && !q->zero_b && !q->multiplier && !q->shift && !q->zero_c;
+  gt_type c_type = cv.type;
+  bool columns = q->multipliers.buffer || q->shifts.buffer;
+  bool zero = !q->zero_a && !q->zero_b && !q->multiplier && !q->shift && !q->zero_c && !columns;
   if (type != GT_U8 && type != GT_I8) {
     if (!zero) must(e, GT_ERR_INVALID_ARGUMENT);
     return;
   }
   if (!in_bytes(type, q->zero_a) || !in_bytes(type, q->zero_b)) must(e, GT_ERR_INVALID_ARGUMENT);
   bool requantized = c_type != GT_I32;
-  if (requantized && (q->multiplier <= 0 || q->shift < -31 || q->shift > 30 || !in_bytes(c_type, q->zero_c)))
+  if (requantized && columns) {
+    if (!q->multipliers.buffer || !q->shifts.buffer || q->multiplier || q->shift ||
+        !in_bytes(c_type, q->zero_c))
+      must(e, GT_ERR_INVALID_ARGUMENT);
+    const gt_view v[2] = {q->multipliers, q->shifts};
+    for (int i = 0; i < 2; i++) {
+      if (!v[i].buffer || !view_fields(v[i], e)) continue;
+      if (v[i].rows != 1 || v[i].cols != cv.cols)
+        must(e, GT_ERR_SHAPE_MISMATCH);
+      else if (v[i].type != GT_I32)
+        must(e, GT_ERR_UNSUPPORTED);
+      if (view_buffer(c, v[i], e)) model_alias(cv, v[i], e);
+      may(e, GT_ERR_ALIASED); /* another product's c */
+    }
+    may(e, GT_ERR_UNSUPPORTED); /* fewer than 6 storage blocks, or longer than one */
+  } else if (requantized &&
+             (q->multiplier <= 0 || q->shift < -31 || q->shift > 30 || !in_bytes(c_type, q->zero_c)))
     must(e, GT_ERR_INVALID_ARGUMENT);
-  if (!requantized && (q->multiplier || q->shift || q->zero_c)) must(e, GT_ERR_INVALID_ARGUMENT);
-  if (d->scale || d->bias.buffer || d->act != GT_ACTIVATION_NONE) must(e, GT_ERR_UNSUPPORTED);
+  if (!requantized && (q->multiplier || q->shift || q->zero_c || columns)) must(e, GT_ERR_INVALID_ARGUMENT);
+  if (d->scale) must(e, GT_ERR_UNSUPPORTED);
+  if (d->act == GT_ACTIVATION_CLAMP) {
+    const float bound[2] = {d->act_lo, d->act_hi};
+    for (int i = 0; i < 2; i++) {
+      bool whole =
+          bound[i] >= -2147483648.0f && bound[i] < 2147483648.0f && bound[i] == (float)(int32_t)bound[i];
+      if (!whole || (requantized && !in_bytes(c_type, (int32_t)bound[i]))) must(e, GT_ERR_INVALID_ARGUMENT);
+    }
+  }
   int64_t lo = type == GT_I8 ? -128 : 0, hi = lo + 255;
   int64_t da = q->zero_a - lo > hi - q->zero_a ? q->zero_a - lo : hi - q->zero_a;
   int64_t db = q->zero_b - lo > hi - q->zero_b ? q->zero_b - lo : hi - q->zero_b;
@@ -1861,9 +1888,17 @@ static void op_matmul(reader *r, bool batched) {
     d.quant.multiplier = qf & 64 ? 0 : (int32_t)(u8(r) << 23) + 1;
     d.quant.shift = (int32_t)(u8(r) % 64) - 32;
     d.quant.zero_c = qf & 128 ? 0 : lo + (int32_t)u8(r);
-    if (qf & 8) d.scale = false, d.act = GT_ACTIVATION_NONE, d.bias.buffer = 0;
+    if (qf & 8) d.scale = false;
+    if (qf & 4) { /* per column: the views, and mostly no per-tensor fields */
+      d.quant.multipliers = shaped_view(r, 1, N, pick_type(r, GT_I32));
+      d.quant.shifts = coin(r, 6) ? cv : shaped_view(r, 1, N, pick_type(r, GT_I32));
+      if (!(qf & 2)) d.quant.multiplier = d.quant.shift = 0;
+    }
+    if (qf & 2 && !(qf & 4)) d.bias = shaped_view(r, 1, N, GT_I32), d.act = GT_ACTIVATION_RELU;
   }
-  if (slow_alias(cv, a) || slow_alias(cv, b) || (dd->bias.buffer && slow_alias(cv, dd->bias))) {
+  if (slow_alias(cv, a) || slow_alias(cv, b) || (dd->bias.buffer && slow_alias(cv, dd->bias)) ||
+      (dd->quant.multipliers.buffer && slow_alias(cv, dd->quant.multipliers)) ||
+      (dd->quant.shifts.buffer && slow_alias(cv, dd->quant.shifts))) {
     slow_skipped++;
     return;
   }
@@ -1892,7 +1927,7 @@ static void op_matmul(reader *r, bool batched) {
     else if (a.type != GT_F32 && a.type != GT_F16 && !quant)
       must(&e, GT_ERR_UNSUPPORTED);
     else
-      model_quantization(a.type, cv.type, dd, dd->trans_a ? a.rows : a.cols, &e);
+      model_quantization(c, a.type, cv, dd, dd->trans_a ? a.rows : a.cols, &e);
     model_atomics(c, cv.type, &e);
     uint32_t m = dd->trans_a ? a.cols : a.rows, k = dd->trans_a ? a.rows : a.cols;
     uint32_t kb = dd->trans_b ? b.cols : b.rows, n = dd->trans_b ? b.rows : b.cols;
@@ -1919,7 +1954,7 @@ static void op_matmul(reader *r, bool batched) {
     if (bias.buffer && view_fields(bias, &e)) {
       if (!((bias.rows == 1 && bias.cols == n) || (bias.cols == 1 && bias.rows == m)))
         must(&e, GT_ERR_SHAPE_MISMATCH);
-      else if (bias.type != GT_F32)
+      else if (bias.type != (a.type == GT_U8 || a.type == GT_I8 ? GT_I32 : GT_F32))
         must(&e, GT_ERR_UNSUPPORTED);
       may(&e, GT_ERR_UNSUPPORTED); /* longer than a storage block */
       if (view_buffer(c, bias, &e)) {

@@ -49,7 +49,7 @@ gt_status plan_context(gt_context *ctx, const gt_device_entry *entry, int limits
                                    &ctx->matmul_kernel, &refusal);
 }
 
-enum { MAX_KEYS = 4096 };
+enum { MAX_KEYS = 16384 };
 static gt_program_key known[MAX_KEYS];
 static size_t known_count;
 

@@ -560,7 +560,8 @@ static void test_matmul_quantized(void) {
   write_matrix("qbi.npy", GT_I8, n, k, false, 84);
   for (int requantize = 0; requantize < 2; requantize++) {
     gt_quantization q = {.zero_a = 3, .zero_b = 200};
-    if (requantize) q = (gt_quantization){-5, 7, 1500000000, -8, 4};
+    if (requantize)
+      q = (gt_quantization){.zero_a = -5, .zero_b = 7, .multiplier = 1500000000, .shift = -8, .zero_c = 4};
     const char *args[] = {"matmul",
                           path_in_dir(requantize ? "qai.npy" : "qa.npy"),
                           path_in_dir(requantize ? "qbi.npy" : "qb.npy"),

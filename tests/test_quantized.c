@@ -19,6 +19,17 @@ static uint32_t rng = 4242;
 static unsigned long cases;
 /* When set, product_make puts a's and b's rows on whole words. */
 static bool words_aligned;
+/* The epilogue run_case adds: 0 none; 1 an I32 bias per column and RELU;
+ * 2 a bias per row (pitch 3) and CLAMP. With per_column an 8-bit c takes
+ * each column's multiplier and shift from views. */
+static int epilogue;
+static bool per_column;
+/* Their values for the case running: bias[2 + j] per column, bias[2 + 3 i]
+ * per row; multipliers[1 + j], shifts[1 + j]; CLAMP's bounds. */
+static struct {
+  int32_t *bias, *multipliers, *shifts;
+  int32_t lo, hi;
+} extra;
 
 typedef enum { BYTES_RANDOM, BYTES_EXTREME } bytes_kind;
 
@@ -97,6 +108,27 @@ static int32_t reference_sum(const product *p, uint32_t i, uint32_t j, const gt_
   return (int32_t)sum;
 }
 
+/* c[i][j] as the library defines it: the sum, plus the bias (wrapping),
+ * requantised for an 8-bit c (per column with per_column, whose shifts
+ * count as -31..30), then activated in c's values. */
+static int32_t expected(const product *p, uint32_t i, uint32_t j, const gt_quantization *q) {
+  int32_t v = reference_sum(p, i, j, q), floor = 0;
+  if (epilogue) v = (int32_t)((uint32_t)v + (uint32_t)extra.bias[epilogue == 1 ? 2 + j : 2 + 3 * (size_t)i]);
+  if (p->c_type != GT_I32) {
+    gt_quantization r = *q;
+    if (per_column) {
+      int32_t shift = extra.shifts[1 + j];
+      r.multiplier = extra.multipliers[1 + j];
+      r.shift = shift < -31 ? -31 : shift > 30 ? 30 : shift;
+    }
+    v = quantized_requantize(v, &r, p->c_type);
+    floor = q->zero_c;
+  }
+  if (epilogue == 1) v = v < floor ? floor : v;
+  if (epilogue == 2) v = v < extra.lo ? extra.lo : v > extra.hi ? extra.hi : v;
+  return v;
+}
+
 /* Compares c's words after a call that returned s: every element of c the
  * reference (s == GT_OK), every other byte or word as it was. */
 static size_t wrong_elements(const product *p, const uint32_t *got, gt_status s, const gt_quantization *q) {
@@ -107,8 +139,7 @@ static size_t wrong_elements(const product *p, const uint32_t *got, gt_status s,
     int32_t want = c_at(p->c0, e, p->c_type);
     if (inside) {
       uint32_t i = (uint32_t)((e - p->c_off) / p->c_pitch), j = (uint32_t)((e - p->c_off) % p->c_pitch);
-      want = reference_sum(p, i, j, q);
-      if (p->c_type != GT_I32) want = quantized_requantize(want, q, p->c_type);
+      want = expected(p, i, j, q);
     }
     if (c_at(got, e, p->c_type) != want && bad++ < 3)
       fprintf(stderr, "  c element %zu: %d, want %d%s\n", e, c_at(got, e, p->c_type), want,
@@ -126,7 +157,39 @@ static bool run_case(uint32_t m, uint32_t n, uint32_t k, bool ta, bool tb, gt_ty
   GLuint ba = ok ? gt_test_buffer_of(p.a, p.a_words) : 0, bb = ok ? gt_test_buffer_of(p.b, p.b_words) : 0;
   GLuint bc = ok ? gt_test_buffer_of(p.c0, p.c_words) : 0;
   gt_matmul_desc d = {.strategy = strategy, .tile = tile, .trans_a = ta, .trans_b = tb, .quant = *q};
+  /* The epilogue's and per-column views, from word 2 and word 1. */
+  size_t bias_words = 2 + 3 * ((size_t)m + n);
+  extra.bias = malloc(bias_words * 4), extra.multipliers = malloc((n + 1) * 4),
+  extra.shifts = malloc((n + 1) * 4);
+  ok = ok && extra.bias && extra.multipliers && extra.shifts;
+  for (size_t i = 0; ok && i < bias_words; i++)
+    extra.bias[i] = (int32_t)gt_test_rand_range(&rng, 0, 400000) - 200000;
+  if (ok) extra.bias[2] = INT32_MAX; /* column or row 0 wraps */
+  for (uint32_t j = 0; ok && j <= n; j++) {
+    extra.multipliers[j] = (int32_t)(0x40000000u + gt_test_rand(&rng) % 0x40000000u);
+    /* Past -31..30 now and then: a shift of 32 or more is no shift on
+     * some CPUs and GPUs, so an unclamped one shows. */
+    extra.shifts[j] = j % 7 == 3 ? (j % 2 ? 31 : -33) : q->shift + (int32_t)(j % 3) - 1;
+  }
+  int32_t lo = c_type == GT_I8 ? -100 : c_type == GT_U8 ? 20 : -3000000;
+  extra.lo = lo, extra.hi = c_type == GT_I8 ? 90 : c_type == GT_U8 ? 230 : 4000000;
+  GLuint bbias = ok && epilogue ? gt_test_buffer_of((const uint32_t *)extra.bias, bias_words) : 0;
+  GLuint bm = ok && per_column ? gt_test_buffer_of((const uint32_t *)extra.multipliers, n + 1) : 0;
+  GLuint bs = ok && per_column ? gt_test_buffer_of((const uint32_t *)extra.shifts, n + 1) : 0;
+  if (bbias) {
+    d.bias = epilogue == 1 ? (gt_view){bbias, 2, 1, n, 0, GT_I32} : (gt_view){bbias, 2, m, 1, 3, GT_I32};
+    d.act = epilogue == 1 ? GT_ACTIVATION_RELU : GT_ACTIVATION_CLAMP;
+    d.act_lo = (float)extra.lo, d.act_hi = (float)extra.hi;
+  }
+  if (bm) {
+    d.quant.multiplier = d.quant.shift = 0;
+    d.quant.multipliers = (gt_view){bm, 1, 1, n, 0, GT_I32};
+    d.quant.shifts = (gt_view){bs, 1, 1, n, 0, GT_I32};
+  }
   uint32_t t = tile ? tile : gt_context_default_tile(ctx);
+  /* In the order the library checks: the fields, the plan, the device. */
+  gt_limits limits = gt_context_limits(ctx);
+  if (want == GT_OK && per_column && limits.max_storage_blocks < 6) want = GT_ERR_UNSUPPORTED;
   if (want == GT_OK && strategy == GT_STRATEGY_TILED_EVEN && (m % t || n % t || k % t))
     want = GT_ERR_SHAPE_MISMATCH;
   if (want == GT_OK && c_type != GT_I32 && !gt_context_has_atomics(ctx)) want = GT_ERR_UNSUPPORTED;
@@ -140,9 +203,10 @@ static bool run_case(uint32_t m, uint32_t n, uint32_t k, bool ta, bool tb, gt_ty
             m, n, k, ta, tb, type, c_type, strategy, tile, q->zero_a, q->zero_b, bad);
   CHECK(ok && bad == 0);
   cases++;
-  GLuint buffers[3] = {ba, bb, bc};
-  glDeleteBuffers(3, buffers);
+  GLuint buffers[6] = {ba, bb, bc, bbias, bm, bs};
+  glDeleteBuffers(6, buffers);
   free(got);
+  free(extra.bias), free(extra.multipliers), free(extra.shifts);
   product_free(&p);
   return ok && bad == 0;
 }
@@ -187,12 +251,13 @@ static void test_shapes(bool emulated) {
 /* Operands whose rows start on whole words, with M, N and K multiples of
  * 4 and not: AUTO's registers kernel reads their quads of bytes as words
  * (along K and across it, by the transposes), with one k per step too. */
-static void test_word_quads(void) {
+static void test_word_quads(bool emulated) {
   static const uint32_t shapes[][3] = {{4, 4, 4}, {32, 64, 36}, {36, 20, 100}, {33, 31, 40}, {8, 12, 13}};
   words_aligned = true;
   for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
     for (int t = 0; t < 4; t++)
       for (int o = 0; o < 4; o++) {
+        if (!gt_test_sampled(emulated)) continue;
         gt_type type = o & 1 ? GT_I8 : GT_U8, c_type = o & 2 ? type : GT_I32;
         gt_quantization q = random_quantization(type, shapes[s][2]);
         if (c_type == GT_I32) q.multiplier = q.shift = q.zero_c = 0;
@@ -217,6 +282,35 @@ static void test_tiles_and_slices(bool emulated) {
                           BYTES_RANDOM, GT_OK);
   gt_quantization s = {.zero_a = -5, .zero_b = 0, .multiplier = 0x5A000000, .shift = -20, .zero_c = 3};
   run_case(5, 6, 4096, true, true, GT_I8, GT_I8, GT_STRATEGY_AUTO, 0, &s, BYTES_RANDOM, GT_OK);
+}
+
+/* The epilogue in integers (an I32 bias per column with RELU, per row
+ * with CLAMP) into each kind of c, per-tensor and per-column
+ * requantisation, on every strategy and transpose case; and K past a
+ * slice, where only the last slice's dispatch may add the bias. */
+static void test_epilogue(bool emulated) {
+  static const uint32_t shapes[][3] = {{1, 1, 1}, {13, 17, 33}, {32, 32, 32}};
+  for (int st = 0; st < STRATEGIES; st++)
+    for (int o = 0; o < 6; o++)
+      for (int e = 1; e <= 2; e++)
+        for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+          if (!gt_test_sampled(emulated)) continue;
+          int t = (st + o + e + (int)s) % 4;
+          gt_type type = o & 1 ? GT_I8 : GT_U8, c_type = o >= 2 ? type : GT_I32;
+          uint32_t m = shapes[s][0], n = shapes[s][1], k = shapes[s][2];
+          gt_quantization q = random_quantization(type, k);
+          if (c_type == GT_I32) q.multiplier = q.shift = q.zero_c = 0;
+          epilogue = e, per_column = o >= 4;
+          run_case(m, n, k, t & 1, t & 2, type, c_type, strategies[st], st ? 8 : 0, &q, BYTES_RANDOM, GT_OK);
+        }
+  per_column = false;
+  gt_quantization q = {.zero_a = 100, .zero_b = 7};
+  for (int e = 1; e <= 2; e++) {
+    epilogue = e;
+    run_case(5, 9, emulated ? 4099 : 4133, e == 2, false, GT_U8, GT_I32,
+             e == 1 ? GT_STRATEGY_AUTO : GT_STRATEGY_TRUNCATE_B, 16, &q, BYTES_RANDOM, GT_OK);
+  }
+  epilogue = 0;
 }
 
 /* Where a 32-bit sum just fits: every term at its extreme, K at the most
@@ -283,7 +377,8 @@ static void test_refusals(void) {
     run_case(3, 5, 7, false, false, cases_[i].type, cases_[i].c_type, GT_STRATEGY_AUTO, 0, &cases_[i].q,
              BYTES_RANDOM, cases_[i].want);
 
-  /* Scaling and the epilogue are float-only; quantisation on floats. */
+  /* Scaling is float-only; an epilogue's bias is I32 and CLAMP's bounds
+   * whole values of c; quantisation on floats is refused. */
   product p;
   gt_quantization none = {0};
   CHECK(product_make(&p, 3, 4, 5, false, false, GT_U8, GT_I32, BYTES_RANDOM, &none));
@@ -292,10 +387,35 @@ static void test_refusals(void) {
   gt_view va = view_a(&p, ba), vb = view_b(&p, bb), vc = view_c(&p, bc);
   gt_matmul_desc scaled = {.scale = true, .alpha = 1, .beta = 1};
   CHECK_STATUS(gt_matmul(ctx, va, vb, vc, &scaled), GT_ERR_UNSUPPORTED);
-  gt_matmul_desc relu = {.act = GT_ACTIVATION_RELU};
-  CHECK_STATUS(gt_matmul(ctx, va, vb, vc, &relu), GT_ERR_UNSUPPORTED);
   gt_matmul_desc biased = {.bias = {bf, 0, 1, 4, 0, GT_F32}};
   CHECK_STATUS(gt_matmul(ctx, va, vb, vc, &biased), GT_ERR_UNSUPPORTED);
+  gt_matmul_desc fraction = {.act = GT_ACTIVATION_CLAMP, .act_lo = -1.5f, .act_hi = 2};
+  CHECK_STATUS(gt_matmul(ctx, va, vb, vc, &fraction), GT_ERR_INVALID_ARGUMENT);
+  gt_matmul_desc huge = {.act = GT_ACTIVATION_CLAMP, .act_lo = 0, .act_hi = 3e9f};
+  CHECK_STATUS(gt_matmul(ctx, va, vb, vc, &huge), GT_ERR_INVALID_ARGUMENT);
+  gt_matmul_desc columns_on_i32 = {.quant.multipliers = {bf, 0, 1, 4, 0, GT_I32},
+                                   .quant.shifts = {bf, 4, 1, 4, 0, GT_I32}};
+  CHECK_STATUS(gt_matmul(ctx, va, vb, vc, &columns_on_i32), GT_ERR_INVALID_ARGUMENT);
+  gt_view c8 = {bc, 0, 3, 4, 0, GT_U8};
+  gt_matmul_desc wide = {.act = GT_ACTIVATION_CLAMP, .act_lo = 0, .act_hi = 256, .quant.multiplier = 1 << 30};
+  CHECK_STATUS(gt_matmul(ctx, va, vb, c8, &wide), GT_ERR_INVALID_ARGUMENT);
+  gt_matmul_desc both = {.quant = {.multiplier = 1,
+                                   .multipliers = {bf, 0, 1, 4, 0, GT_I32},
+                                   .shifts = {bf, 4, 1, 4, 0, GT_I32}}};
+  CHECK_STATUS(gt_matmul(ctx, va, vb, c8, &both), GT_ERR_INVALID_ARGUMENT);
+  gt_matmul_desc half_columns = {.quant = {.multipliers = {bf, 0, 1, 4, 0, GT_I32}}};
+  CHECK_STATUS(gt_matmul(ctx, va, vb, c8, &half_columns), GT_ERR_INVALID_ARGUMENT);
+  gt_matmul_desc short_columns = {
+      .quant = {.multipliers = {bf, 0, 1, 3, 0, GT_I32}, .shifts = {bf, 4, 1, 4, 0, GT_I32}}};
+  CHECK_STATUS(gt_matmul(ctx, va, vb, c8, &short_columns), GT_ERR_SHAPE_MISMATCH);
+  gt_matmul_desc float_columns = {
+      .quant = {.multipliers = {bf, 0, 1, 4, 0, GT_F32}, .shifts = {bf, 4, 1, 4, 0, GT_I32}}};
+  CHECK_STATUS(gt_matmul(ctx, va, vb, c8, &float_columns), GT_ERR_UNSUPPORTED);
+  gt_view c_words = {bc, 0, 1, 4, 0, GT_I32};
+  gt_matmul_desc on_c = {.quant = {.multipliers = c_words, .shifts = {bf, 4, 1, 4, 0, GT_I32}}};
+  gt_status want_on_c = gt_context_has_atomics(ctx) ? GT_ERR_ALIASED : GT_ERR_UNSUPPORTED;
+  if (gt_context_limits(ctx).max_storage_blocks < 6) want_on_c = GT_ERR_UNSUPPORTED;
+  CHECK_STATUS(gt_matmul(ctx, va, vb, c8, &on_c), want_on_c);
   gt_view fa = {bf, 0, 3, 5, 0, GT_F32}, fb = {bf, 16, 5, 4, 0, GT_F32}, fc = {bf, 40, 3, 4, 0, GT_F32};
   gt_matmul_desc zeroed = {.quant = {.zero_a = 1}};
   CHECK_STATUS(gt_matmul(ctx, fa, fb, fc, &zeroed), GT_ERR_INVALID_ARGUMENT);
@@ -388,7 +508,8 @@ int main(int argc, char **argv) {
   ctx = env.ctx;
   test_refusals();
   test_shapes(env.emulated);
-  test_word_quads();
+  test_word_quads(env.emulated);
+  test_epilogue(env.emulated);
   test_tiles_and_slices(env.emulated);
   test_extremes(env.emulated);
   test_batches();

@@ -491,8 +491,11 @@ static int bench_quantized_rows(gt_context *ctx, const tool_bench_options *o, ui
   }
   fill_words((unsigned char *)ha, wa * 4, 31);
   fill_words((unsigned char *)hb, wb * 4, 32);
-  gt_quantization q = {type == GT_I8 ? -3 : 131, type == GT_I8 ? 5 : 120, 0x5A827999, -16,
-                       type == GT_I8 ? 0 : 128};
+  gt_quantization q = {.zero_a = type == GT_I8 ? -3 : 131,
+                       .zero_b = type == GT_I8 ? 5 : 120,
+                       .multiplier = 0x5A827999,
+                       .shift = -16,
+                       .zero_c = type == GT_I8 ? 0 : 128};
   GLuint ba = tool_buffer(wa, ha), bb = tool_buffer(wb, hb), bc = tool_buffer(nc, NULL);
   op_args args;
   memset(&args, 0, sizeof args);

@@ -144,7 +144,9 @@ static gt_status build_one(gt_context *ctx, compiled *c, bool dispatch, GLuint s
   if (s != GT_OK) return s;
   if (dispatch && message_count == 0) {
     glUseProgram(program);
-    for (GLuint i = 0; i < 4; i++)
+    /* Every slot a library kernel declares (v3d and panfrost crash on a
+     * declared block with nothing bound). */
+    for (GLuint i = 0; i <= GT_BINDING_SHIFTS; i++)
       glBindBufferBase(GL_SHADER_STORAGE_BUFFER, i, scratch);
     GLuint images[2] = {0, 0};
     if (c->key.format) { /* image kernels read unit 0 and write unit 1 */

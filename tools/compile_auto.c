@@ -63,18 +63,27 @@ static void matmuls(catalogue *c, gt_type in, gt_type out) {
       gt_matmul_desc d = {
           .strategy = GT_STRATEGY_AUTO, .trans_a = layout & 1, .trans_b = layout >> 1, .alpha = 1.0f};
       bool bytes = in == GT_U8 || in == GT_I8, requantized = bytes && out != GT_I32;
-      if (bytes) d.quant = (gt_quantization){1, 2, requantized ? 1 << 30 : 0, requantized ? -8 : 0, 0};
+      if (bytes)
+        d.quant = (gt_quantization){
+            .zero_a = 1, .zero_b = 2, .multiplier = requantized ? 1 << 30 : 0, .shift = requantized ? -8 : 0};
       if (requantized && k > 4096) continue; /* one slice of K: refused */
       gt_view a = d.trans_a ? view(c->buffers[0], off, k, m, 0, in) : view(c->buffers[0], off, m, k, 0, in);
       gt_view b = d.trans_b ? view(c->buffers[1], off, n, k, 0, in) : view(c->buffers[1], off, k, n, 0, in);
       gt_view cv = view(c->buffers[2], off, m, n, 0, out);
       note(c, "matmul", gt_matmul(c->ctx, a, b, cv, &d));
-      if (i < 2 && !bytes) { /* the epilogue: a bias per column (b's first row, or column) and CLAMP */
+      if (i < 2) { /* the epilogue: a bias per column (b's first row, or column) and CLAMP */
         gt_matmul_desc e = d;
-        e.bias = view(c->buffers[1], off, 1, n, 0, GT_F32);
+        e.bias = view(c->buffers[1], off, 1, n, 0, bytes ? GT_I32 : GT_F32);
         e.act = GT_ACTIVATION_CLAMP;
-        e.act_hi = 1.0f;
+        e.act_hi = bytes ? 100.0f : 1.0f;
         note(c, "matmul epilogue", gt_matmul(c->ctx, a, b, cv, &e));
+      }
+      if (i < 2 && requantized) { /* per column, from a's buffer */
+        gt_matmul_desc e = d;
+        e.quant.multiplier = e.quant.shift = 0;
+        e.quant.multipliers = view(c->buffers[0], off, 1, n, 0, GT_I32);
+        e.quant.shifts = view(c->buffers[0], off + n, 1, n, 0, GT_I32);
+        note(c, "matmul per column", gt_matmul(c->ctx, a, b, cv, &e));
       }
       if (i == 0) { /* a batch of two, each operand its own */
         gt_batch batch = {2, (size_t)m * k, (size_t)k * n, (size_t)m * n};

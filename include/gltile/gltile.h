@@ -306,12 +306,17 @@ typedef enum gt_activation {
  * GT_I32 c takes the sum itself. A c of a and b's 8-bit type takes it
  * requantised: the sum times multiplier 2^(shift - 31) in fixed point,
  * rounded (TFLite's MultiplyByQuantizedMultiplier), plus zero_c,
- * saturated to the type's range. */
+ * saturated to the type's range; per tensor (multiplier, shift) or per
+ * column of c (the views multipliers and shifts). */
 typedef struct gt_quantization {
   int32_t zero_a, zero_b; /* in the operands' range: 0..255 (u8), -128..127 (i8) */
-  int32_t multiplier;     /* 8-bit c: the Q0.31 multiplier, 1 .. 2^31 - 1 */
-  int32_t shift;          /* 8-bit c: -31 .. 30; > 0 shifts left first */
+  int32_t multiplier;     /* 8-bit c, per tensor: the Q0.31 multiplier, 1 .. 2^31 - 1 */
+  int32_t shift;          /* 8-bit c, per tensor: -31 .. 30; > 0 shifts left first */
   int32_t zero_c;         /* 8-bit c: in c's range */
+  gt_view multipliers;    /* 8-bit c, per column: buffer 0 = per tensor; else GT_I32
+                             1 x N, with shifts; multiplier and shift then 0 */
+  gt_view shifts;         /* GT_I32 1 x N; values past -31 .. 30 count as the
+                             nearer bound */
 } gt_quantization;
 
 /* Options of gt_matmul. A NULL desc means all zero:
@@ -323,10 +328,12 @@ typedef struct gt_matmul_desc {
   bool trans_a, trans_b; /* op(x) = x^T when set, else x */
   bool scale;           /* false: c = op(a)op(b); true: c = alpha op(a)op(b) + beta c */
   float alpha, beta;    /* used only with scale; beta = 0 never reads c */
-  gt_view bias;         /* buffer 0 = none; else GT_F32, 1 x N (one value per
-                           column of c) or M x 1 (one per row) */
+  gt_view bias;         /* buffer 0 = none; else GT_F32 (GT_I32 for 8-bit a
+                           and b), 1 x N (one value per column of c) or M x 1
+                           (one per row) */
   gt_activation act;    /* GT_ACTIVATION_NONE = none */
-  float act_lo, act_hi; /* GT_ACTIVATION_CLAMP's bounds, act_lo <= act_hi */
+  float act_lo, act_hi; /* GT_ACTIVATION_CLAMP's bounds, act_lo <= act_hi;
+                           whole numbers for 8-bit a and b (c's values) */
   gt_quantization quant; /* GT_U8 / GT_I8 a and b: zero points, and the
                             requantisation of a GT_U8 / GT_I8 c */
 } gt_matmul_desc;
@@ -754,7 +761,20 @@ gt_status gt_copy(gt_context *ctx, gt_view src, gt_view dst);
  *            at most 2 (K + 2) 2^-24 S + chunks (2^-10 S + 2^-14), with
  *            S = |alpha| sum |a b| + |beta c|; products with an f16
  *            denormal factor may count as zero on devices that flush
- *            them.
+ *            them. Or a and b both GT_U8 or both GT_I8, quantised
+ *            (d->quant): a GT_I32 c takes the exact 32-bit sums of
+ *            (a - zero_a)(b - zero_b); a c of a's type takes them
+ *            requantised (gt_quantization) and needs shader atomics
+ *            (gt_context_has_atomics). K may be at most
+ *            (2^31 - 1) / (max |a - zero_a| max |b - zero_b|), 33,025
+ *            where both reach 255, so no sum overflows; into an 8-bit c
+ *            at most 4,096 too (K in one slice). AUTO runs the registers
+ *            kernel for them on every device. Their epilogue is in
+ *            integers: a GT_I32 bias added to the sum (wrapping) before
+ *            requantisation; RELU clamps c's value at 0 (at zero_c in an
+ *            8-bit c), CLAMP at act_lo, act_hi (whole numbers, inside an
+ *            8-bit c's range). A per-column requantisation binds slots 4
+ *            and 5 and needs 6 storage blocks per compute shader.
  * d          NULL = AUTO without transposes or scaling. TILED_EVEN needs
  *            a tile dividing M, N and K. TRUNCATE_A is not a matmul
  *            strategy. The epilogue (d->bias, d->act) runs in the
@@ -768,26 +788,29 @@ gt_status gt_copy(gt_context *ctx, gt_view src, gt_view dst);
  * Returns    GT_OK; GT_ERR_INVALID_ARGUMENT (NULL ctx, zero extent, pitch
  *            < cols, unknown type, strategy not accepted, tile not
  *            0/8/16/32, buffer 0 or not a buffer, an unknown act,
- *            CLAMP's act_lo > act_hi or NaN); GT_ERR_SHAPE_MISMATCH
+ *            CLAMP's act_lo > act_hi or NaN, d->quant fields out of
+ *            their ranges, any of them set on a float product, a
+ *            requantisation asked of an I32 c, per-column views with the
+ *            per-tensor multiplier or shift, or only one of them, CLAMP
+ *            bounds of an 8-bit product not whole or outside an 8-bit
+ *            c's range); GT_ERR_SHAPE_MISMATCH
  *            (inner dimensions differ, c not M x N, a bias neither 1 x N
- *            nor M x 1, types that do not pair as above, TILED_EVEN on
- *            extents the tile does not divide); GT_ERR_UNSUPPORTED (types
- *            other than GT_F32 and GT_F16, a bias not GT_F32 or longer
+ *            nor M x 1, per-column requantisation views not 1 x N, types that do not pair as above,
+ * TILED_EVEN on extents the tile does not divide); GT_ERR_UNSUPPORTED (types other than GT_F32, GT_F16, GT_U8
+ * and GT_I8, scaling on 8-bit products, K past their bound above, an 8-bit c without shader atomics,
+ * per-column requantisation views not GT_I32 or on a device with fewer than 6 storage blocks, a bias not
+ *            GT_F32 (GT_I32 for 8-bit products) or longer
  *            than one storage block, TILED_EVEN whose
  *            one-tile blocks do not fit the storage-block limit, a tile
  *            beyond the device; longer views otherwise run in blocks);
- *            GT_ERR_OUT_OF_RANGE; GT_ERR_ALIASED (c overlaps a, b or
- *            the bias); GT_ERR_NO_CONTEXT; GT_ERR_SHADER_BUILD; GT_ERR_OUT_OF_MEMORY;
- *            GT_ERR_CONTEXT_LOST; GT_ERR_GL.
- * Work       K is processed in chunks of at most 4096 (one dispatch each,
- *            accumulating into c), so no invocation loops past Mesa's
- *            silent 65,535-iteration cap and no dispatch runs for long.
- * GL state   binds its program, SSBO slots 0-2 (and 3 with a bias) and
- *            sets its own uniforms; restores none. Where the texels kernel runs (a TEXELS
- *            context) it also points texture units 0 and 1 at a and b
- *            for its dispatches, then detaches them and puts back those
- *            units' GL_TEXTURE_BUFFER bindings and the active unit. Ends with a
- *            shader-storage and buffer-update barrier.
+ *            GT_ERR_OUT_OF_RANGE; GT_ERR_ALIASED (c overlaps a, b, the
+ *            bias or the per-column requantisation); GT_ERR_NO_CONTEXT; GT_ERR_SHADER_BUILD;
+ * GT_ERR_OUT_OF_MEMORY; GT_ERR_CONTEXT_LOST; GT_ERR_GL. Work       K is processed in chunks of at most 4096
+ * (one dispatch each, accumulating into c), so no invocation loops past Mesa's silent 65,535-iteration cap
+ * and no dispatch runs for long. GL state   binds its program, SSBO slots 0-2 (3 with an epilogue, 4-5 per
+ * column) and sets its own uniforms; restores none. Where the texels kernel runs (a TEXELS context) it also
+ * points texture units 0 and 1 at a and b for its dispatches, then detaches them and puts back those units'
+ * GL_TEXTURE_BUFFER bindings and the active unit. Ends with a shader-storage and buffer-update barrier.
  * Allocates  nothing; compiles a program only on its first use. */
 gt_status gt_matmul(gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_matmul_desc *d);
 
@@ -796,23 +819,17 @@ gt_status gt_matmul(gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_m
  * batch.stride_x elements: each exactly what gt_matmul(a_i, b_i, c_i, d)
  * gives, bit for bit, on the same context.
  *
- * a, b, c    as gt_matmul's (GT_F16 a and b with a GT_F16 or GT_F32 c
- *            too), for product 0; every product's views must lie inside
- *            their buffers. No c_i may overlap a_j, b_j or (i != j) c_j,
- *            compared by bytes; the a_i and b_j may overlap one another.
- * batch      count >= 1; strides in elements, 0 for a matrix every product
- *            shares (a or b; c only when count is 1).
- * d          as gt_matmul's; every product adds the same bias.
- * Returns    gt_matmul's codes, and GT_ERR_INVALID_ARGUMENT for a count of
- *            0, GT_ERR_OUT_OF_RANGE where a product's views pass their
- *            buffers or the addresses overflow, GT_ERR_ALIASED where a c_i
- *            overlaps another product's c, any product's a or b, or the
- *            bias. Nothing
- *            is written unless every product is valid.
- * Work       one dispatch (per slice of K and block of c, as gt_matmul's)
- *            runs every product as a layer of groups, up to the device's
- *            group-count and FLOP limits per dispatch. Where the strides
- *            are not multiples of 4 elements, products r, r + s, r + 2s,
+ * a, b, c    as gt_matmul's (GT_F16 a and b with a GT_F16 or GT_F32 c,
+ *            8-bit a and b with a GT_I32 or 8-bit c too), for product 0; every product's views must lie
+ * inside their buffers. No c_i may overlap a_j, b_j or (i != j) c_j, compared by bytes; the a_i and b_j may
+ * overlap one another. batch      count >= 1; strides in elements, 0 for a matrix every product shares (a or
+ * b; c only when count is 1). d          as gt_matmul's; every product adds the same bias. Returns
+ * gt_matmul's codes, and GT_ERR_INVALID_ARGUMENT for a count of 0, GT_ERR_OUT_OF_RANGE where a product's
+ * views pass their buffers or the addresses overflow, GT_ERR_ALIASED where a c_i overlaps another product's
+ * c, any product's a or b, or the bias. Nothing is written unless every product is valid. Work       one
+ * dispatch (per slice of K and block of c, as gt_matmul's) runs every product as a layer of groups, up to the
+ * device's group-count and FLOP limits per dispatch. Where the strides are not multiples of 4 elements,
+ * products r, r + s, r + 2s,
  *            ... run together (s = 2 or 4: at most 4 such series), each
  *            series with the row alignment, and so the programs, of its
  *            products alone. A series spanning more than one storage block
