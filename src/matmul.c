@@ -49,11 +49,14 @@ static gt_status run(gt_context *ctx, const gt_program *prog, const gt_product *
   const gt_quantization *q = &p->quant;
   glProgramUniform2i(prog->name, prog->zero_points_loc, q->zero_a, q->zero_b);
   glProgramUniform3i(prog->name, prog->requantize_loc, q->multiplier, q->shift, q->zero_c);
-  /* 8-bit products clamp c's integers: RELU at the value standing for 0
-   * (zero_c in an 8-bit c). */
-  int32_t relu_lo = (prog->key.variant & GT_VARIANT_QUANT_C) ? q->zero_c : 0;
-  glProgramUniform2i(prog->name, prog->clamp_int_loc, relu ? relu_lo : (int32_t)e->lo,
-                     relu ? INT32_MAX : (int32_t)e->hi);
+  if (prog->key.variant & GT_VARIANT_QUANT) {
+    /* 8-bit products clamp c's integers (their bounds were checked to
+     * be whole int32 values): RELU at the value standing for 0 (zero_c
+     * in an 8-bit c). */
+    int32_t relu_lo = (prog->key.variant & GT_VARIANT_QUANT_C) ? q->zero_c : 0;
+    glProgramUniform2i(prog->name, prog->clamp_int_loc, relu ? relu_lo : (int32_t)e->lo,
+                       relu ? INT32_MAX : (int32_t)e->hi);
+  }
   /* Bounded by FLOPs instead: blocks of at most max_dispatch_flops. */
   if (p->layers == 1) return gt__dispatch(ctx, prog, views, count, gx, gy, 0);
   /* As many layers per dispatch as the group-count limit and the FLOP
