@@ -10,9 +10,11 @@
 
 #include <stdint.h>
 
-/* Byte i of a run of words, as the operand type reads it. */
-static inline int32_t quantized_at(const uint32_t *words, size_t i, gt_type t) {
-  uint8_t byte = (uint8_t)(words[i / 4] >> (i % 4 * 8));
+/* Element i of 8-bit data (byte i in memory, as the buffer holds it), as
+ * type t reads it. Reads that byte alone: a file's data may end inside a
+ * word. */
+static inline int32_t quantized_at(const void *data, size_t i, gt_type t) {
+  uint8_t byte = ((const uint8_t *)data)[i];
   return t == GT_I8 ? (int32_t)(int8_t)byte : (int32_t)byte;
 }
 
