@@ -194,6 +194,16 @@ static gt_status begin(gt_context *ctx, const gt_matmul_desc *d) {
                              GT__STRATEGIES_TILED | GT__STRATEGY(GT_STRATEGY_TRUNCATE_B));
 }
 
+/* The views every product of d reads besides a and b: the bias and a
+ * per-column requantisation's, those given. Returns how many. */
+static int side_views(const gt_matmul_desc *d, gt_view out[3]) {
+  const gt_view all[3] = {d->bias, d->quant.multipliers, d->quant.shifts};
+  int n = 0;
+  for (int i = 0; i < 3; i++)
+    if (all[i].buffer) out[n++] = all[i];
+  return n;
+}
+
 /* Every check of a multiply but the overlap of c with a and b, with its
  * plan as one product between the checks that need no GL and those of
  * the buffers. */
@@ -205,9 +215,9 @@ static gt_status check_and_plan(gt_context *ctx, gt_view a, gt_view b, gt_view c
   GT__TRY(gt__view_check_buffer(ctx, a));
   GT__TRY(gt__view_check_buffer(ctx, b));
   GT__TRY(gt__view_check_buffer(ctx, c));
-  if (d->bias.buffer) GT__TRY(gt__view_check_buffer(ctx, d->bias));
-  if (d->quant.multipliers.buffer) GT__TRY(gt__view_check_buffer(ctx, d->quant.multipliers));
-  if (d->quant.shifts.buffer) GT__TRY(gt__view_check_buffer(ctx, d->quant.shifts));
+  gt_view sides[3];
+  for (int i = 0, n = side_views(d, sides); i < n; i++)
+    GT__TRY(gt__view_check_buffer(ctx, sides[i]));
   if (c.type == GT_F16) GT__TRY(gt__need_atomics(ctx, "a matmul into a GT_F16 c"));
   if (c.type == GT_U8 || c.type == GT_I8) GT__TRY(gt__need_atomics(ctx, "a matmul into an 8-bit c"));
   return GT_OK;
@@ -218,9 +228,11 @@ gt_status gt_matmul(gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_m
   GT__TRY(begin(ctx, d));
   multiply mu;
   GT__TRY(check_and_plan(ctx, a, b, c, d, &mu.plan));
-  if (gt_views_alias(c, a) || gt_views_alias(c, b) || (d->bias.buffer && gt_views_alias(c, d->bias)) ||
-      (d->quant.multipliers.buffer && gt_views_alias(c, d->quant.multipliers)) ||
-      (d->quant.shifts.buffer && gt_views_alias(c, d->quant.shifts))) {
+  gt_view sides[3];
+  bool overlap = gt_views_alias(c, a) || gt_views_alias(c, b);
+  for (int i = 0, n = side_views(d, sides); i < n; i++)
+    overlap = overlap || gt_views_alias(c, sides[i]);
+  if (overlap) {
     gt__log(ctx, GT_LOG_ERROR, "matmul: c overlaps an input");
     return GT_ERR_ALIASED;
   }
@@ -257,13 +269,13 @@ gt_status gt_matmul_batched(gt_context *ctx, gt_view a, gt_view b, gt_view c, gt
   GT__TRY(last_view(c, batch.stride_c, count, &last[2]));
   multiply checked;
   GT__TRY(check_and_plan(ctx, last[0], last[1], last[2], d, &checked.plan));
-  if (gt__batches_alias(c, batch.stride_c, a, batch.stride_a, count, false) ||
-      gt__batches_alias(c, batch.stride_c, b, batch.stride_b, count, false) ||
-      gt__batches_alias(c, batch.stride_c, c, batch.stride_c, count, true) ||
-      (d->bias.buffer && gt__batches_alias(c, batch.stride_c, d->bias, 0, count, false)) ||
-      (d->quant.multipliers.buffer &&
-       gt__batches_alias(c, batch.stride_c, d->quant.multipliers, 0, count, false)) ||
-      (d->quant.shifts.buffer && gt__batches_alias(c, batch.stride_c, d->quant.shifts, 0, count, false))) {
+  gt_view sides[3];
+  bool overlap = gt__batches_alias(c, batch.stride_c, a, batch.stride_a, count, false) ||
+                 gt__batches_alias(c, batch.stride_c, b, batch.stride_b, count, false) ||
+                 gt__batches_alias(c, batch.stride_c, c, batch.stride_c, count, true);
+  for (int i = 0, n = side_views(d, sides); i < n; i++)
+    overlap = overlap || gt__batches_alias(c, batch.stride_c, sides[i], 0, count, false);
+  if (overlap) {
     gt__log(ctx, GT_LOG_ERROR, "matmul batched: a product's c overlaps an input or another product's c");
     return GT_ERR_ALIASED;
   }
