@@ -24,6 +24,8 @@
  * every k on its own, with quads only across K: 16 results and 8 values
  * live, within the 32 registers at which Mali Bifrost and Valhall keep
  * their full thread count (4 at a time holds 48).
+ * GT_HALF_SUMS keeps them in mediump vec4s (half registers where the
+ * compiler has them).
  * GT_QUANT sums 8-bit products in ivec4s (GT_SUM4) the same way; its
  * quads moving whole (GT_VEC4_A, _B) are one word of 4 bytes each.
  * GT_TILE = 4 x the group's side. */
@@ -139,10 +141,10 @@ void main() {
     load_a(m, k, a_k);
     load_b(n, k, b_k);
     for (uint j = 0u; j < 4u; j++) {
-      c0 += a_k[j].x * b_k[j];
-      c1 += a_k[j].y * b_k[j];
-      c2 += a_k[j].z * b_k[j];
-      c3 += a_k[j].w * b_k[j];
+      GT_ADD_PRODUCT(c0, a_k[j].x, b_k[j]);
+      GT_ADD_PRODUCT(c1, a_k[j].y, b_k[j]);
+      GT_ADD_PRODUCT(c2, a_k[j].z, b_k[j]);
+      GT_ADD_PRODUCT(c3, a_k[j].w, b_k[j]);
     }
   }
 #endif
@@ -154,10 +156,10 @@ void main() {
      * before it they held 5 more registers through it (Mali-G52: 35,
      * one thread). */
     GT_SUM4 a = a_at_k(clamped(first.x, rows_m), k), b = b_at_k(clamped(first.y, cols_n), k);
-    c0 += a.x * b;
-    c1 += a.y * b;
-    c2 += a.z * b;
-    c3 += a.w * b;
+    GT_ADD_PRODUCT(c0, a.x, b);
+    GT_ADD_PRODUCT(c1, a.y, b);
+    GT_ADD_PRODUCT(c2, a.z, b);
+    GT_ADD_PRODUCT(c3, a.w, b);
   }
 #endif
 

@@ -20,6 +20,15 @@
  * (GT_SUM): exact, since the host keeps K where no sum can overflow. c is
  * GT_I32, or with GT_QUANT_C 8-bit of the operands' signedness, written
  * requantised into its byte of the word with atomics. */
+/* GT_HALF_SUMS (with GT_HALF; SIMPLE, tiled and registers kernels): every
+ * float below is mediump, so a compiler with half arithmetic runs the
+ * products, sums, scaling and epilogue in it (gt_precision).
+ * GT_HALF_ROUNDED instead, for devices where mediump may be f32 or may
+ * not: floats stay highp and each sum is rounded to half explicitly
+ * (GT_ADD_PRODUCT), so every device computes the same bits. */
+#if defined(GT_HALF_SUMS) && !defined(GT_HALF_ROUNDED)
+precision mediump float;
+#endif
 #ifdef GT_QUANT
 #define GT_SUM int
 #define GT_SUM4 ivec4
@@ -55,6 +64,30 @@ layout(std430, binding = 2) GT_RESTRICT buffer C { float c_data[]; };
 
 /* Half i of a run of words, widened. */
 #define GT_HALF_AT(words, i) (((i) & 1u) != 0u ? unpackHalf2x16(words[(i) >> 1u]).y : unpackHalf2x16(words[(i) >> 1u]).x)
+
+#if defined(GT_HALF_C) || defined(GT_HALF_ROUNDED)
+/* The half nearest v, its bits: packHalf2x16 where v is in range; past the
+ * largest half (65504, rounding up from 65520) infinity of v's sign, as
+ * IEEE rounding gives, which the GLSL ES conversion leaves undefined. */
+uint half_bits(highp float v) {
+  if (isnan(v)) return 0x7E00u;
+  if (abs(v) >= 65520.0) return v < 0.0 ? 0xFC00u : 0x7C00u;
+  return packHalf2x16(vec2(v, 0.0)) & 0xFFFFu;
+}
+#endif
+
+/* sum += x * y, the step of every kernel's sums; rounded to half under
+ * GT_HALF_ROUNDED (the product of two halves is exact in f32, so the step
+ * rounds once, as a fused half multiply-add does). */
+#ifdef GT_HALF_ROUNDED
+highp float gt_half_rounded(highp float v) { return unpackHalf2x16(half_bits(v)).x; }
+highp vec4 gt_half_rounded(highp vec4 v) {
+  return vec4(gt_half_rounded(v.x), gt_half_rounded(v.y), gt_half_rounded(v.z), gt_half_rounded(v.w));
+}
+#define GT_ADD_PRODUCT(sum, x, y) sum = gt_half_rounded(sum + (x) * (y))
+#else
+#define GT_ADD_PRODUCT(sum, x, y) sum += (x) * (y)
+#endif
 #ifdef GT_QUANT
 /* The zero points of a and b. */
 uniform ivec2 gt_zero_points;
@@ -254,15 +287,6 @@ void c_set_byte(uint i, uint byte) {
   atomicOr(c_words[i >> 2u], byte << shift);
 }
 #elif defined(GT_HALF_C)
-/* The half nearest v, its bits: packHalf2x16 where v is in range; past the
- * largest half (65504, rounding up from 65520) infinity of v's sign, as
- * IEEE rounding gives, which the GLSL ES conversion leaves undefined. */
-uint half_bits(float v) {
-  if (isnan(v)) return 0x7E00u;
-  if (abs(v) >= 65520.0) return v < 0.0 ? 0xFC00u : 0x7C00u;
-  return packHalf2x16(vec2(v, 0.0)) & 0xFFFFu;
-}
-
 /* Two results in one word, the first in the low half. */
 uint half_pair(vec2 v) { return half_bits(v.x) | (half_bits(v.y) << 16u); }
 

@@ -6,7 +6,7 @@ void main() {
   if (idx.x < gt_rows_m() && idx.y < gt_cols_n()) {
     GT_SUM sum = GT_SUM(0);
     for (uint k = gt_k_range.x; k < gt_k_range.y; k++) {
-      sum += a_elem(a_index(idx.x, k)) * b_elem(b_index(k, idx.y));
+      GT_ADD_PRODUCT(sum, a_elem(a_index(idx.x, k)), b_elem(b_index(k, idx.y)));
     }
     store_c(idx.x, idx.y, sum);
   }

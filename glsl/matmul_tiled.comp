@@ -42,7 +42,7 @@ void main() {
     for (int kk = 0; kk < GT_TILE; kk++) {
       GT_SUM b = b_tile[kk][local.y];
       for (int j = 0; j < ROWS_PER_INVOCATION; j++) {
-        sum[j] += a_tile[int(local.x) + j * GT_GROUP_ROWS][kk] * b;
+        GT_ADD_PRODUCT(sum[j], a_tile[int(local.x) + j * GT_GROUP_ROWS][kk], b);
       }
     }
     /* The next step overwrites the tiles everyone is reading. */

@@ -281,6 +281,8 @@ bool gt_context_auto_quads(const gt_context *ctx) { return ctx ? ctx->auto_quads
 
 bool gt_context_has_atomics(const gt_context *ctx) { return ctx ? ctx->has_atomics : false; }
 
+bool gt_context_half_is_faster(const gt_context *ctx) { return ctx ? ctx->device->half_is_faster : false; }
+
 gt_matmul_kernel gt_context_matmul_kernel(const gt_context *ctx) {
   return ctx ? ctx->matmul_kernel : GT_MATMUL_KERNEL_REGISTERS;
 }

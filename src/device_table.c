@@ -91,10 +91,18 @@ static const gt_device_entry table[] = {
      * invocations (its drivers fail large ones under register pressure),
      * and 16-tiles (a 32-tile's 32 x 2 group moves 16 rows an invocation:
      * 4 to 12 waves; 16 x 4, 16 waves). V3D: scalar loads (vec4 loads took
-     * its compiler to 2 threads, scalar ones run 4). */
+     * its compiler to 2 threads, scalar ones run 4).
+     * half_is_faster, from the same statistics of the registers kernel
+     * summing in mediump against f32: Midgard's threads 1 -> 2 (registers
+     * 11 -> 7), so yes; Bifrost and Valhall the same load/store-bound
+     * cycles (arithmetic +3%), Adreno 630 the same 16 waves, 660 14 -> 16
+     * but 6% more instructions: no clear gain, so no; V3D has no fast
+     * half arithmetic. Their vendors document fp16 at twice the f32 rate:
+     * a kernel that loads its halves packed might show it there (not
+     * built). */
     {.renderer = "Mali-T", .name = "Mali Midgard", .compiled = true, .transpose = GT_STRATEGY_SIMPLE, .tile = 16,
      .matmul_kernel = GT_MATMUL_KERNEL_REGISTERS_K1, .dispatch_flops_log2 = FLOPS_MOBILE,
-     .dispatch_bytes_log2 = BYTES_MOBILE, H100_ORDER},
+     .dispatch_bytes_log2 = BYTES_MOBILE, H100_ORDER, .half_is_faster = true},
     {.renderer = "Mali-G31|Mali-G51|Mali-G52|Mali-G71|Mali-G72|Mali-G76", .name = "Mali Bifrost",
      .compiled = true, .transpose = GT_STRATEGY_SIMPLE, .matmul_kernel = GT_MATMUL_KERNEL_REGISTERS_K1,
      .dispatch_flops_log2 = FLOPS_MOBILE, .dispatch_bytes_log2 = BYTES_MOBILE, H100_ORDER},

@@ -32,6 +32,8 @@ typedef struct gt_device_entry {
                                      half its threads) */
   uint32_t barrier_invocations;   /* most invocations in a group with barriers
                                      (tiled kernels); 0 = 256 */
+  bool half_is_faster;            /* mediump arithmetic runs at twice the f32
+                                     rate (gt_context_half_is_faster) */
 } gt_device_entry;
 
 /* The i-th entry of the table, the fallback last; NULL past it. */

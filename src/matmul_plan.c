@@ -200,6 +200,11 @@ gt_status gt__matmul_check(const gt_context *ctx, gt_view a, gt_view b, gt_view 
             c.cols);
     return GT_ERR_SHAPE_MISMATCH;
   }
+  /* Half sums are a choice for half operands only. */
+  GT__CHECK(d->precision == GT_PRECISION_FLOAT ||
+                ((d->precision == GT_PRECISION_HALF_IF_FASTER || d->precision == GT_PRECISION_HALF) &&
+                 a.type == GT_F16),
+            GT_ERR_INVALID_ARGUMENT);
   GT__TRY(check_quantization(ctx, a, c, d, k));
   return check_epilogue(ctx, d, m, n, a.type, c.type);
 }
@@ -462,6 +467,11 @@ static gt_status choose_auto(const gt_context *ctx, gt_view a, gt_view b, gt_vie
     kernel = GT_MATMUL_KERNEL_REGISTERS;
     because(p, "8-bit operands: registers");
   }
+  if ((variant & GT_VARIANT_HALF_SUMS) && kernel == GT_MATMUL_KERNEL_SHARED) {
+    /* Nor does the shared kernel sum in half. */
+    kernel = GT_MATMUL_KERNEL_REGISTERS;
+    because(p, "half sums: registers");
+  }
   if (kernel == GT_MATMUL_KERNEL_TEXELS) {
     /* Built whatever the views, like the registers kernel's vec4 program
      * (the soak's warm-up counts on it); the blocks it cannot take run
@@ -533,6 +543,11 @@ gt_status gt__matmul_choose(const gt_context *ctx, gt_view a, gt_view b, gt_view
   p->whole.quant = d->quant;
   GT__TRY(bind_epilogue(ctx, d, p));
 
+  /* Sums in half where the caller asks and, for HALF_IF_FASTER, the
+   * device table says half is faster; explicitly rounded where the table
+   * does not (mediump may be f32 there). */
+  bool half_sums = d->precision == GT_PRECISION_HALF ||
+                   (d->precision == GT_PRECISION_HALF_IF_FASTER && ctx->device->half_is_faster);
   /* a and b may share elements (both are only read), so restrict stays. */
   uint32_t variant = (d->trans_a ? GT_VARIANT_TRANS_A : 0) | (d->trans_b ? GT_VARIANT_TRANS_B : 0) |
                      (layers > 1 ? GT_VARIANT_BATCHED : 0) | (a.type == GT_F16 ? GT_VARIANT_HALF : 0) |
@@ -540,7 +555,9 @@ gt_status gt__matmul_choose(const gt_context *ctx, gt_view a, gt_view b, gt_view
                      (p->whole.epilogue.bias || p->whole.epilogue.act ? GT_VARIANT_EPILOGUE : 0) |
                      (quantized(a.type) ? GT_VARIANT_QUANT : 0) | (a.type == GT_I8 ? GT_VARIANT_SIGNED : 0) |
                      (quantized(c.type) ? GT_VARIANT_QUANT_C : 0) |
-                     (p->whole.quant_columns ? GT_VARIANT_QUANT_COLUMNS : 0);
+                     (p->whole.quant_columns ? GT_VARIANT_QUANT_COLUMNS : 0) |
+                     (half_sums ? GT_VARIANT_HALF_SUMS : 0) |
+                     (half_sums && !ctx->device->half_is_faster ? GT_VARIANT_HALF_ROUNDED : 0);
   gt_program_key simple =
       matmul_key(GT_KERNEL_MATMUL_SIMPLE, 0, SIMPLE_GROUP_COLS, SIMPLE_GROUP_ROWS, variant);
   switch (strategy) {

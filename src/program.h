@@ -65,9 +65,12 @@ typedef struct gt_program {
  * and every matmul program again with the epilogue (290 more); 8-bit
  * matmul 1,056 (4 transpose cases x batched or not x epilogue or not x
  * u8 or i8 x c I32, 8-bit or 8-bit per column x (SIMPLE, 3 tiles x
- * even/pad, the registers kernel with 4 choices of word quads)); images
- * 22 per format x 4: about 1,798 of 2048. */
-#define GT_PROGRAM_TABLE_SIZE 2048
+ * even/pad, the registers kernel with 4 choices of word quads)); half
+ * matmul summing in half 320 (4 transpose cases x batched or not x
+ * epilogue or not x (c half: SIMPLE, registers one k or 4 a step, 3 tiles
+ * x even/pad; c float: those and the registers kernel's vec4 c twice));
+ * images 22 per format x 4: about 2,118 of 4096. */
+#define GT_PROGRAM_TABLE_SIZE 4096
 
 /* Longest slice of K one matmul dispatch sums. Mesa silently stops a
  * shader's loops after 65,535 iterations in all; the tiled kernel, if not

@@ -113,23 +113,27 @@ static void emit_matmuls(const emitter *e) {
       emit_tiled(e, GT_KERNEL_MATMUL_TILED, vq | GT_VARIANT_GUARDED, GT_F32, 0);
     }
     /* Half-precision a and b, c half or float (then maybe written as
-     * vec4s). */
-    for (uint32_t h = 0; h < 2; h++) {
-      uint32_t vh = v | GT_VARIANT_HALF | (h ? GT_VARIANT_HALF_C : 0);
-      emit(e, GT_KERNEL_MATMUL_SIMPLE, 0, 16, 8, vh, GT_F32, 0);
-      for (uint32_t k1 = 0; k1 <= GT_VARIANT_K1; k1 += GT_VARIANT_K1)
-        emit(e, GT_KERNEL_MATMUL_BLOCKED, GT_BLOCKED_TILE, GT_BLOCKED_GROUP, GT_BLOCKED_GROUP, vh | k1,
-             GT_F32, 0);
-      emit(e, GT_KERNEL_MATMUL_BLOCKED_SHARED, 128, 16, 16, vh, GT_F32, 0);
-      if (!h) {
+     * vec4s); sums in f32, in half (mediump), or in half rounded each
+     * step. The shared kernel sums only in f32. */
+    static const uint32_t sums[] = {0, GT_VARIANT_HALF_SUMS, GT_VARIANT_HALF_SUMS | GT_VARIANT_HALF_ROUNDED};
+    for (uint32_t h = 0; h < 2; h++)
+      for (size_t s = 0; s < sizeof sums / sizeof sums[0]; s++) {
+        uint32_t vh = v | GT_VARIANT_HALF | (h ? GT_VARIANT_HALF_C : 0) | sums[s];
+        emit(e, GT_KERNEL_MATMUL_SIMPLE, 0, 16, 8, vh, GT_F32, 0);
         for (uint32_t k1 = 0; k1 <= GT_VARIANT_K1; k1 += GT_VARIANT_K1)
-          emit(e, GT_KERNEL_MATMUL_BLOCKED, GT_BLOCKED_TILE, GT_BLOCKED_GROUP, GT_BLOCKED_GROUP,
-               vh | GT_VARIANT_VEC4_C | k1, GT_F32, 0);
-        emit(e, GT_KERNEL_MATMUL_BLOCKED_SHARED, 128, 16, 16, vh | GT_VARIANT_VEC4_C, GT_F32, 0);
+          emit(e, GT_KERNEL_MATMUL_BLOCKED, GT_BLOCKED_TILE, GT_BLOCKED_GROUP, GT_BLOCKED_GROUP, vh | k1,
+               GT_F32, 0);
+        if (!sums[s]) emit(e, GT_KERNEL_MATMUL_BLOCKED_SHARED, 128, 16, 16, vh, GT_F32, 0);
+        if (!h) {
+          for (uint32_t k1 = 0; k1 <= GT_VARIANT_K1; k1 += GT_VARIANT_K1)
+            emit(e, GT_KERNEL_MATMUL_BLOCKED, GT_BLOCKED_TILE, GT_BLOCKED_GROUP, GT_BLOCKED_GROUP,
+                 vh | GT_VARIANT_VEC4_C | k1, GT_F32, 0);
+          if (!sums[s])
+            emit(e, GT_KERNEL_MATMUL_BLOCKED_SHARED, 128, 16, 16, vh | GT_VARIANT_VEC4_C, GT_F32, 0);
+        }
+        emit_tiled(e, GT_KERNEL_MATMUL_TILED, vh, GT_F32, 0);
+        emit_tiled(e, GT_KERNEL_MATMUL_TILED, vh | GT_VARIANT_GUARDED, GT_F32, 0);
       }
-      emit_tiled(e, GT_KERNEL_MATMUL_TILED, vh, GT_F32, 0);
-      emit_tiled(e, GT_KERNEL_MATMUL_TILED, vh | GT_VARIANT_GUARDED, GT_F32, 0);
-    }
   }
 }
 

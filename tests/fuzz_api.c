@@ -1909,6 +1909,9 @@ static void op_matmul(reader *r, bool batched) {
     batch.stride_b = coin(r, 3) ? batch.stride_a : pick_stride(r, b);
     batch.stride_c = pick_stride(r, cv);
   }
+  /* Where the sums run: mostly f32, else a known precision or not. */
+  uint8_t pr = u8(r);
+  d.precision = (gt_precision)(pr % 8 < 5 ? 0u : pr % 8 < 7 ? pr % 8 - 4u : pr % 16 == 7 ? 3u : 0x7FFFFFFFu);
 
   expect e = {0, 0};
   if (!g) {
@@ -1928,6 +1931,9 @@ static void op_matmul(reader *r, bool batched) {
       must(&e, GT_ERR_UNSUPPORTED);
     else
       model_quantization(c, a.type, cv, dd, dd->trans_a ? a.rows : a.cols, &e);
+    /* Half sums only for half operands. */
+    if ((uint32_t)dd->precision > GT_PRECISION_HALF || (dd->precision && a.type != GT_F16))
+      must(&e, GT_ERR_INVALID_ARGUMENT);
     model_atomics(c, cv.type, &e);
     uint32_t m = dd->trans_a ? a.cols : a.rows, k = dd->trans_a ? a.rows : a.cols;
     uint32_t kb = dd->trans_b ? b.cols : b.rows, n = dd->trans_b ? b.rows : b.cols;

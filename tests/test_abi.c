@@ -68,6 +68,9 @@ static const named_value constants[] = {
     ENUM(GT_ACTIVATION_NONE, 0),
     ENUM(GT_ACTIVATION_RELU, 1),
     ENUM(GT_ACTIVATION_CLAMP, 2),
+    ENUM(GT_PRECISION_FLOAT, 0),
+    ENUM(GT_PRECISION_HALF_IF_FASTER, 1),
+    ENUM(GT_PRECISION_HALF, 2),
 };
 
 #define ENUM_SIZE(type) {#type, (long)sizeof(type), 4}
@@ -82,6 +85,7 @@ static const named_value enum_sizes[] = {
     ENUM_SIZE(gt_uniform_type),
     ENUM_SIZE(gt_policy),
     ENUM_SIZE(gt_activation),
+    ENUM_SIZE(gt_precision),
 };
 
 /* sizeof on LP64 and ILP32 (pointers and size_t of 8 or 4 bytes). */
@@ -101,7 +105,7 @@ static const struct_size structs[] = {
     STRUCT(gt_context_desc, 88, 72),
     STRUCT(gt_egl, 32, 16),
     STRUCT(gt_transpose_desc, 8, 8),
-    STRUCT(gt_matmul_desc, 160, 124),
+    STRUCT(gt_matmul_desc, 168, 128),
     STRUCT(gt_quantization, 88, 68),
     STRUCT(gt_batch, 32, 16),
     STRUCT(gt_limits, 72, 72),

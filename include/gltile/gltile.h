@@ -300,6 +300,29 @@ typedef enum gt_activation {
   GT_ACTIVATION_CLAMP = 2 /* results clamped to [act_lo, act_hi] */
 } gt_activation;
 
+/* The arithmetic of a product of GT_F16 a and b (gt_matmul_desc). Sums
+ * in half (GLSL's mediump) may run faster on mobile GPUs and are far less
+ * exact: each of the K steps may round to 11 significant bits, so a
+ * result may be off by up to gamma (|alpha| sum_k |a[m][k] b[k][n]| +
+ * |beta c| + |bias|), gamma = (K + 3) u / (1 - (K + 3) u), u = 2^-10
+ * (mediump may round either way), plus 2^-10 of the result and 2^-14 for
+ * each K slice of 4,096 into a GT_F16 c: a bound that says nothing once K
+ * passes about 1,020. A sum past 65,504 becomes infinite and stays so.
+ * Rounded each step (GT_PRECISION_HALF where half is not faster), a sum
+ * is half(f32(sum + a b)) in k order, each K slice (and TRUNCATE_B's last
+ * K % tile) summed apart and added to c in f32. Never the default. */
+typedef enum gt_precision {
+  GT_PRECISION_FLOAT = 0,          /* every sum in f32 */
+  GT_PRECISION_HALF_IF_FASTER = 1, /* sums in half where the device table
+                                      says they are faster
+                                      (gt_context_half_is_faster), else f32 */
+  GT_PRECISION_HALF = 2            /* sums in half on every device: in
+                                      mediump where they are faster, else
+                                      in f32 with each sum rounded to half
+                                      (slower, and the same bits on every
+                                      such device: to test against) */
+} gt_precision;
+
 /* The integers of a quantised product (GT_U8 or GT_I8 a and b, as
  * gemmlowp and TFLite define it): each sum is
  * sum_k (a[m][k] - zero_a) (b[k][n] - zero_b) in 32-bit integers. A
@@ -336,6 +359,7 @@ typedef struct gt_matmul_desc {
                            whole numbers for 8-bit a and b (c's values) */
   gt_quantization quant; /* GT_U8 / GT_I8 a and b: zero points, and the
                             requantisation of a GT_U8 / GT_I8 c */
+  gt_precision precision; /* GT_F16 a and b: where the sums run; else 0 */
 } gt_matmul_desc;
 
 /* The products of gt_matmul_batched: product i multiplies the views a, b
@@ -490,6 +514,15 @@ bool gt_context_auto_quads(const gt_context *ctx);
  * 32-bit word holds (2 or 4), each fits one storage block, and the
  * context's AUTO is not TRUNCATE_A or TRUNCATE_B. */
 bool gt_context_has_atomics(const gt_context *ctx);
+
+/* Whether the device table says matmul's sums run faster in half
+ * precision (mediump) than in f32 here, so that
+ * GT_PRECISION_HALF_IF_FASTER sums in half: only Mali Midgard (T-series),
+ * where the compiler's statistics show the registers kernel at twice the
+ * threads (not measured on the hardware). On Bifrost, Valhall and Adreno
+ * the statistics showed no clear gain, and the others were not looked at.
+ * false for NULL. */
+bool gt_context_half_is_faster(const gt_context *ctx);
 
 /* Whether the device flushes f32 denormals (magnitudes below 2^-126) to
  * zero: GLSL ES allows it, NVIDIA's GPUs do it, llvmpipe keeps them. On the
@@ -761,7 +794,10 @@ gt_status gt_copy(gt_context *ctx, gt_view src, gt_view dst);
  *            at most 2 (K + 2) 2^-24 S + chunks (2^-10 S + 2^-14), with
  *            S = |alpha| sum |a b| + |beta c|; products with an f16
  *            denormal factor may count as zero on devices that flush
- *            them. Or a and b both GT_U8 or both GT_I8, quantised
+ *            them. With d->precision HALF (or HALF_IF_FASTER where
+ *            gt_context_half_is_faster) their sums, scaling and epilogue
+ *            run in half instead, within gt_precision's far wider bound;
+ *            AUTO then runs the registers kernel. Or a and b both GT_U8 or both GT_I8, quantised
  *            (d->quant): a GT_I32 c takes the exact 32-bit sums of
  *            (a - zero_a)(b - zero_b); a c of a's type takes them
  *            requantised (gt_quantization) and needs shader atomics
@@ -793,7 +829,8 @@ gt_status gt_copy(gt_context *ctx, gt_view src, gt_view dst);
  *            requantisation asked of an I32 c, per-column views with the
  *            per-tensor multiplier or shift, or only one of them, CLAMP
  *            bounds of an 8-bit product not whole or outside an 8-bit
- *            c's range); GT_ERR_SHAPE_MISMATCH
+ *            c's range, d->precision unknown or not FLOAT for operands
+ *            other than GT_F16); GT_ERR_SHAPE_MISMATCH
  *            (inner dimensions differ, c not M x N, a bias neither 1 x N
  *            nor M x 1, per-column requantisation views not 1 x N, types that do not pair as above,
  * TILED_EVEN on extents the tile does not divide); GT_ERR_UNSUPPORTED (types other than GT_F32, GT_F16, GT_U8
