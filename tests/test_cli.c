@@ -630,7 +630,7 @@ static void test_matmul_quantized(void) {
 
 /* Writes a rows x cols '<f2' file of small integers (exact as halves, and
  * their products' sums exact in f16 and f32 below 2048); a stack of
- * `count` such matrices where count > 0. */
+ * `count` such matrices where count > 0; seed 0: every element 1. */
 static void write_half_ints(const char *name, uint32_t count, uint32_t rows, uint32_t cols, uint32_t seed) {
   npy_array a;
   char err[512];
@@ -644,7 +644,7 @@ static void write_half_ints(const char *name, uint32_t count, uint32_t rows, uin
   uint16_t *h = malloc(total * 2);
   static const uint16_t ints[5] = {0xC000, 0xBC00, 0x0000, 0x3C00, 0x4000}; /* -2 .. 2 */
   for (size_t i = 0; h && i < total; i++)
-    h[i] = ints[next_word(&seed) % 5];
+    h[i] = seed ? ints[next_word(&seed) % 5] : 0x3C00;
   a.data = h;
   if (npy_write(path_in_dir(name), &a, err, sizeof err)) fprintf(stderr, "%s\n", err);
   free(h);
@@ -727,6 +727,23 @@ static void test_matmul_half(void) {
   npy_free(&sc);
   unlink(path_in_dir("hs.npy"));
   unlink(path_in_dir("hsc.npy"));
+  /* --precision half: 3000 ones summed in half stop at 2048 (2049 is
+   * not a half), in f32 they reach 3000; on float inputs it is refused. */
+  write_half_ints("h1.npy", 0, 1, 3000, 0);
+  write_half_ints("h2.npy", 0, 3000, 1, 0);
+  for (int half = 0; half < 2; half++) {
+    const char *ones[] = {
+        "matmul", path_in_dir("h1.npy"), path_in_dir("h2.npy"),   "-o", path_in_dir("h3.npy"), "--out-type",
+        "f32",    "--precision",         half ? "half" : "float", NULL};
+    CHECK_EQ_U(run(ones), 0);
+    npy_array one;
+    bool got = read_matrix("h3.npy", &one) && one.type == GT_F32 && one.rows == 1 && one.cols == 1;
+    CHECK(got && *(float *)one.data == (half ? 2048.0f : 3000.0f));
+    npy_free(&one);
+  }
+  unlink(path_in_dir("h1.npy"));
+  unlink(path_in_dir("h2.npy"));
+  unlink(path_in_dir("h3.npy"));
   /* f16 C from f32 inputs: refused, naming the input. */
   write_matrix("fa.npy", GT_F32, 3, 3, true, 1);
   const char *bad[] = {"matmul", path_in_dir("fa.npy"), path_in_dir("fa.npy"), "-o", path_in_dir("hc2.npy"),
@@ -734,6 +751,24 @@ static void test_matmul_half(void) {
   check_fails(bad, 1, "fa.npy", path_in_dir("hc2.npy"));
   const char *mixed[] = {"matmul", path_in_dir("fa.npy"), path_in_dir("hb.npy"), "-o", path_in_dir("hc2.npy"), NULL};
   check_fails(mixed, 1, "hb.npy", path_in_dir("hc2.npy"));
+  const char *floats[] = {"matmul",
+                          path_in_dir("fa.npy"),
+                          path_in_dir("fa.npy"),
+                          "-o",
+                          path_in_dir("hc2.npy"),
+                          "--precision",
+                          "half",
+                          NULL};
+  check_fails(floats, 1, "--precision", path_in_dir("hc2.npy"));
+  const char *unknown[] = {"matmul",
+                           path_in_dir("ha.npy"),
+                           path_in_dir("hb.npy"),
+                           "-o",
+                           path_in_dir("hc2.npy"),
+                           "--precision",
+                           "quarter",
+                           NULL};
+  check_fails(unknown, 2, "--precision", path_in_dir("hc2.npy"));
   unlink(path_in_dir("ha.npy"));
   unlink(path_in_dir("hb.npy"));
   unlink(path_in_dir("hc.npy"));

@@ -41,6 +41,7 @@ static const char matmul_usage[] =
     "                     [--alpha X] [--beta Y --c C0.npy] [--strategy NAME]\n"
     "                     [--bias BIAS.npy] [--act relu|clamp:LO,HI]\n"
     "                     [--zero-points ZA,ZB] [--requantize M,S,ZC]\n"
+    "                     [--precision float|half|half-if-faster]\n"
     "\n"
     "Multiplies matrices on the GPU: C = alpha op(A) op(B) + beta C0, or\n"
     "C = op(A) op(B) without --alpha, --beta and --c. op(X) is X, or its transpose\n"
@@ -48,7 +49,7 @@ static const char matmul_usage[] =
     "--bias and --act add a bias and apply an activation to that, in the same pass:\n"
     "C = act(alpha op(A) op(B) + beta C0 + BIAS).\n"
     "A and B are both little-endian float32 ('<f4') or both float16 ('<f2', summed\n"
-    "in float32), in C or Fortran order, .npy format 1.0, 2.0 or 3.0. Or A and B are\n"
+    "in float32 but for --precision), in C or Fortran order, .npy format 1.0, 2.0 or 3.0. Or A and B are\n"
     "both uint8 ('|u1') or both int8 ('|i1'), a quantised product: C ('<i4') is\n"
     "(A - ZA)(B - ZB) summed exactly in 32-bit integers, or with --requantize C\n"
     "holds the inputs' type. C is written in C order, format 1.0, under a\n"
@@ -79,6 +80,10 @@ static const char matmul_usage[] =
     "  --requantize M,S,ZC  8-bit inputs: C in the inputs' type, each sum times\n"
     "                   M 2^(S - 31) rounded as TFLite does, plus ZC, saturated\n"
     "                   (M 1..2^31 - 1, S -31..30)\n"
+    "  --precision P    float16 inputs: where the sums run: float (float32, the\n"
+    "                   default), half (half precision on every device, far less\n"
+    "                   exact; a sum past 65504 becomes infinite) or half-if-faster\n"
+    "                   (half where the device table says half is faster)\n"
     "  --help           this text\n"
     "\n"
     "exit status: 0 done, 1 a file, device or gltile error, 2 a usage error\n";
@@ -96,6 +101,7 @@ typedef struct cmd_options {
   gt_type out_type; /* matmul: C's type; 0 = the inputs' */
   float alpha, beta;
   gt_quantization quant; /* matmul on 8-bit inputs */
+  gt_precision precision; /* matmul on half inputs */
   bool quant_set, requantize;
 } cmd_options;
 
@@ -198,11 +204,12 @@ static int parse_options(int argc, char **argv, bool matmul, cmd_options *o) {
       o->batch = true;
       continue;
     }
-    bool known =
-        strcmp(a, "-o") == 0 || strcmp(a, "--strategy") == 0 || (!matmul && strcmp(a, "--tile") == 0) ||
-        (matmul && (strcmp(a, "--alpha") == 0 || strcmp(a, "--beta") == 0 || strcmp(a, "--c") == 0 ||
-                    strcmp(a, "--out-type") == 0 || strcmp(a, "--bias") == 0 || strcmp(a, "--act") == 0 ||
-                    strcmp(a, "--zero-points") == 0 || strcmp(a, "--requantize") == 0));
+    bool known = strcmp(a, "-o") == 0 || strcmp(a, "--strategy") == 0 ||
+                 (!matmul && strcmp(a, "--tile") == 0) ||
+                 (matmul && (strcmp(a, "--alpha") == 0 || strcmp(a, "--beta") == 0 || strcmp(a, "--c") == 0 ||
+                             strcmp(a, "--out-type") == 0 || strcmp(a, "--bias") == 0 ||
+                             strcmp(a, "--act") == 0 || strcmp(a, "--zero-points") == 0 ||
+                             strcmp(a, "--requantize") == 0 || strcmp(a, "--precision") == 0));
     if (!known) return usage_error(usage, "unknown option '%s'", a);
     if (v == NULL) return usage_error(usage, "%s needs a value", a);
     i++;
@@ -221,6 +228,13 @@ static int parse_options(int argc, char **argv, bool matmul, cmd_options *o) {
       if (parse_ints(v, 3, r)) return usage_error(usage, "bad --requantize '%s' (M,S,ZC: three integers)", v);
       o->quant.multiplier = r[0], o->quant.shift = r[1], o->quant.zero_c = r[2];
       o->quant_set = o->requantize = true;
+    } else if (strcmp(a, "--precision") == 0) {
+      static const char *const names[] = {"float", "half-if-faster", "half"}; /* gt_precision's order */
+      int found = -1;
+      for (int p = 0; p < 3; p++)
+        if (strcmp(v, names[p]) == 0) found = p;
+      if (found < 0) return usage_error(usage, "bad --precision '%s' (float, half or half-if-faster)", v);
+      o->precision = (gt_precision)found;
     } else if (strcmp(a, "--act") == 0) {
       if (parse_act(v, o))
         return usage_error(usage, "bad --act '%s' (relu, or clamp:LO,HI with LO <= HI)", v);
@@ -443,6 +457,11 @@ int tool_cmd_matmul(int argc, char **argv) {
             pa, npy_descr(a.type));
     goto done;
   }
+  if (a.type != GT_F16 && o.precision) {
+    fprintf(stderr, "gltile: --precision applies to float16 ('<f2') inputs; %s holds '%s'\n", pa,
+            npy_descr(a.type));
+    goto done;
+  }
   if (!quantized && o.quant_set) {
     fprintf(stderr, "gltile: --zero-points and --requantize apply to 8-bit products; %s holds '%s'\n", pa,
             npy_descr(a.type));
@@ -524,6 +543,7 @@ int tool_cmd_matmul(int argc, char **argv) {
   d.act_lo = o.act_lo;
   d.act_hi = o.act_hi;
   d.quant = o.quant;
+  d.precision = o.precision;
 
   gt_egl egl;
   gt_context *ctx;

@@ -1,8 +1,8 @@
 /* The calls `gltile compile` makes with AUTO so the library itself builds
  * every program AUTO chooses on this device: transposes (in place too)
  * and copies of 4-, 2- and 1-byte elements, matmul in every layout, f32,
- * f16 and 8-bit (into an I32 or a requantised c), small and large c, one
- * product and a batch, and the images,
+ * f16 (summed in f32 and in half) and 8-bit (into an I32 or a requantised
+ * c), small and large c, one product and a batch, and the images,
  * each on views aligned and not, extents even and not. What is built is
  * what the library chose: nothing here re-derives its choices. */
 #include "compile.h"
@@ -50,7 +50,7 @@ static void transposes(catalogue *c, gt_type t) {
   }
 }
 
-static void matmuls(catalogue *c, gt_type in, gt_type out) {
+static void matmuls(catalogue *c, gt_type in, gt_type out, gt_precision precision) {
   /* m, n, k and whether the views' rows are 16-byte aligned: small c, c
    * of 64 blocks of 128 x 128 (the shared kernel's threshold on some
    * devices), K short and long, uneven extents. */
@@ -60,8 +60,11 @@ static void matmuls(catalogue *c, gt_type in, gt_type out) {
     for (int layout = 0; layout < 4; layout++) {
       uint32_t m = shapes[i][0], n = shapes[i][1], k = shapes[i][2];
       size_t off = shapes[i][3] ? 0 : 1;
-      gt_matmul_desc d = {
-          .strategy = GT_STRATEGY_AUTO, .trans_a = layout & 1, .trans_b = layout >> 1, .alpha = 1.0f};
+      gt_matmul_desc d = {.strategy = GT_STRATEGY_AUTO,
+                          .trans_a = layout & 1,
+                          .trans_b = layout >> 1,
+                          .alpha = 1.0f,
+                          .precision = precision};
       bool bytes = in == GT_U8 || in == GT_I8, requantized = bytes && out != GT_I32;
       if (bytes)
         d.quant = (gt_quantization){
@@ -127,11 +130,14 @@ int compile_auto_calls(gt_context *ctx, int *refused) {
   static const gt_type moved[] = {GT_F32, GT_F16, GT_U8};
   for (int i = 0; i < 3; i++)
     transposes(&c, moved[i]);
-  matmuls(&c, GT_F32, GT_F32);
-  matmuls(&c, GT_F16, GT_F32);
-  matmuls(&c, GT_F16, GT_F16);
-  matmuls(&c, GT_U8, GT_I32);
-  matmuls(&c, GT_I8, GT_I8);
+  matmuls(&c, GT_F32, GT_F32, GT_PRECISION_FLOAT);
+  static const gt_precision half_sums[] = {GT_PRECISION_FLOAT, GT_PRECISION_HALF};
+  for (int i = 0; i < 2; i++) {
+    matmuls(&c, GT_F16, GT_F32, half_sums[i]);
+    matmuls(&c, GT_F16, GT_F16, half_sums[i]);
+  }
+  matmuls(&c, GT_U8, GT_I32, GT_PRECISION_FLOAT);
+  matmuls(&c, GT_I8, GT_I8, GT_PRECISION_FLOAT);
   images(&c);
   note(&c, "finish", gt_finish(ctx));
   glDeleteBuffers(3, c.buffers);

@@ -39,7 +39,8 @@ static const char usage[] =
     "                     auto or all (default all)\n"
     "  --type T           element type of transpose and copy: f32, i32, u32, f16,\n"
     "                     i16, u16, i8 or u8 (default f32); matmul with f16 adds\n"
-    "                     half-precision rows, with u8 or i8 those and 8-bit\n"
+    "                     half-precision rows (sums in f32, then in half: 'half'),\n"
+    "                     with u8 or i8 those and 8-bit\n"
     "                     quantised rows (GOP/s in the GFLOP/s column)\n"
     "  --reps N           timed runs per case, the median is reported (default 9 demo, 5 bench)\n"
     "  --tile N           8, 16 or 32 (default: chosen from the device limits)\n"
@@ -74,6 +75,9 @@ static int cmd_info(bool min_limits, gt_matmul_kernel kernel) {
                                             : "no (a GPU reset may go unreported)");
   printf("shader atomics:        %s\n",
          gt_context_has_atomics(ctx) ? "yes" : "no (2- and 1-byte kernels and half c refused)");
+  printf("half sums:             %s\n",
+         gt_context_half_is_faster(ctx) ? "faster (half-if-faster sums in mediump)"
+                                        : "not faster (half-if-faster sums in f32; half rounds each sum)");
   bool flushes = false;
   gt_status probed = gt_context_flushes_denormals(ctx, &flushes);
   printf("f32 denormals:         %s%s\n",
