@@ -23,9 +23,10 @@
 /* GT_HALF_SUMS (with GT_HALF; SIMPLE, tiled and registers kernels): every
  * float below is mediump, so a compiler with half arithmetic runs the
  * products, sums, scaling and epilogue in it (gt_precision).
- * GT_HALF_ROUNDED instead, for devices where mediump may be f32 or may
- * not: floats stay highp and each sum is rounded to half explicitly
- * (GT_ADD_PRODUCT), so every device computes the same bits. */
+ * GT_HALF_ROUNDED instead, where half is not faster: floats stay highp
+ * and each sum is rounded to half explicitly (GT_ADD_PRODUCT), so every
+ * such device computes the same bits, whether its mediump is f32 or half
+ * (llvmpipe's is, rounding products apart from sums). */
 #if defined(GT_HALF_SUMS) && !defined(GT_HALF_ROUNDED)
 precision mediump float;
 #endif
@@ -76,9 +77,9 @@ uint half_bits(highp float v) {
 }
 #endif
 
-/* sum += x * y, the step of every kernel's sums; rounded to half under
- * GT_HALF_ROUNDED (the product of two halves is exact in f32, so the step
- * rounds once, as a fused half multiply-add does). */
+/* sum += x * y, the step of every kernel's sums; under GT_HALF_ROUNDED
+ * rounded to half after it (the product of two halves is exact in f32,
+ * so fused or not the step gives the same f32, then the same half). */
 #ifdef GT_HALF_ROUNDED
 highp float gt_half_rounded(highp float v) { return unpackHalf2x16(half_bits(v)).x; }
 highp vec4 gt_half_rounded(highp vec4 v) {

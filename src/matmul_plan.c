@@ -544,8 +544,8 @@ gt_status gt__matmul_choose(const gt_context *ctx, gt_view a, gt_view b, gt_view
   GT__TRY(bind_epilogue(ctx, d, p));
 
   /* Sums in half where the caller asks and, for HALF_IF_FASTER, the
-   * device table says half is faster; explicitly rounded where the table
-   * does not (mediump may be f32 there). */
+   * device table says half is faster; where it does not, rounded to half
+   * explicitly, the same bits on every such device. */
   bool half_sums = d->precision == GT_PRECISION_HALF ||
                    (d->precision == GT_PRECISION_HALF_IF_FASTER && ctx->device->half_is_faster);
   /* a and b may share elements (both are only read), so restrict stays. */
