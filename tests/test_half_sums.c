@@ -53,10 +53,9 @@ typedef struct product {
   values values;
 } product;
 
-/* One product on fresh buffers: a, b and c at odd offsets, c's pitch
- * leaving guard elements between rows. Writes c's whole buffer, as words,
- * to *out (malloc'd) and returns the status; *c0 gets what c's buffer
- * held before. */
+/* What run() gives back: the call's status, the inputs it wrote (a and b
+ * as halves, the bias), c's whole buffer before (c0) and after (got), as
+ * words, and where c lies in it. */
 typedef struct run_result {
   gt_status status;
   uint32_t *a, *b, *c0, *got;
@@ -71,6 +70,9 @@ static uint16_t input(const product *p, bool is_a, uint32_t kk) {
   return half_of((double)(r % 20001) / 10000.0 - 1.0);
 }
 
+/* One product on fresh buffers: a, b and c at odd offsets (c's rows on
+ * 16 bytes where c_aligned), c's pitch leaving guard elements between
+ * rows; write, multiply, read back. */
 static run_result run(const product *p) {
   run_result r;
   memset(&r, 0, sizeof r);
