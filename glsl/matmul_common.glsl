@@ -66,7 +66,7 @@ layout(std430, binding = 2) GT_RESTRICT buffer C { float c_data[]; };
 /* Half i of a run of words, widened. */
 #define GT_HALF_AT(words, i) (((i) & 1u) != 0u ? unpackHalf2x16(words[(i) >> 1u]).y : unpackHalf2x16(words[(i) >> 1u]).x)
 
-#if defined(GT_HALF_C) || defined(GT_HALF_ROUNDED)
+#ifdef GT_HALF_C
 /* The half nearest v, its bits: packHalf2x16 where v is in range; past the
  * largest half (65504, rounding up from 65520) infinity of v's sign, as
  * IEEE rounding gives, which the GLSL ES conversion leaves undefined. */
@@ -81,7 +81,28 @@ uint half_bits(highp float v) {
  * rounded to half after it (the product of two halves is exact in f32,
  * so fused or not the step gives the same f32, then the same half). */
 #ifdef GT_HALF_ROUNDED
-highp float gt_half_rounded(highp float v) { return unpackHalf2x16(half_bits(v)).x; }
+/* v rounded to the nearest half, ties to even, in f32 arithmetic and bit
+ * operations rather than packHalf2x16, whose rounding GLSL ES leaves to
+ * the device (and which llvmpipe gets wrong in a 32-bit ARM process):
+ * infinity of v's sign from 65520 on, NaN and infinities kept, multiples
+ * of 2^-24 below 2^-14 (half denormals), else 11 significant bits. */
+highp float gt_half_rounded(highp float v) {
+  if (isnan(v) || isinf(v)) return v;
+  if (abs(v) >= 65520.0) return v < 0.0 ? -uintBitsToFloat(0x7F800000u) : uintBitsToFloat(0x7F800000u);
+  if (abs(v) < 0.00006103515625) {
+    /* v 2^24 is exact and below 1024: round it to a whole number, ties to
+     * even, through int (roundEven gave wrong values on llvmpipe in a
+     * 32-bit ARM process), and scale back by a power of two. */
+    float n = v * 16777216.0;
+    int whole = int(n); /* toward zero */
+    float rest = n - float(whole);
+    if (abs(rest) > 0.5 || (abs(rest) == 0.5 && (whole & 1) != 0)) whole += rest < 0.0 ? -1 : 1;
+    return float(whole) * 5.9604644775390625e-8;
+  }
+  uint bits = floatBitsToUint(v);
+  bits += 0xFFFu + ((bits >> 13u) & 1u); /* a carry may move the exponent up: still exact */
+  return uintBitsToFloat(bits & ~0x1FFFu);
+}
 highp vec4 gt_half_rounded(highp vec4 v) {
   return vec4(gt_half_rounded(v.x), gt_half_rounded(v.y), gt_half_rounded(v.z), gt_half_rounded(v.w));
 }

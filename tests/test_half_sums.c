@@ -33,13 +33,25 @@ static void set_half(uint32_t *w, size_t i, uint16_t h) {
   w[i / 2] = (w[i / 2] & ~(0xFFFFu << (i % 2 * 16))) | ((uint32_t)h << (i % 2 * 16));
 }
 
+/* Whether GT_PRECISION_HALF is refused here: its sums rounded each step
+ * go wrong on llvmpipe in a 32-bit ARM process (src/device_table.c). */
+static bool rounding_refused(void) {
+#if defined(__arm__) && !defined(__aarch64__)
+  return strstr(gt_context_renderer(ctx), "llvmpipe") != NULL && !gt_context_half_is_faster(ctx);
+#else
+  return false;
+#endif
+}
+
 static float rounded_to_half(float v) { return (float)half_value(half_of(v)); }
 
 /* Which values fill a and b: halves in [-1, 1] of either sign; or a all
  * 16 and b +16 for its first 300 k and -16 after, so every sum passes
  * 65,504 at k = 256 and then comes back to 0 in exact arithmetic; or
- * whole numbers -2 .. 2, whose sums stay exact in half in any order. */
-typedef enum { VALUES_UNIT, VALUES_OVERFLOW, VALUES_INTS } values;
+ * whole numbers -2 .. 2, whose sums stay exact in half in any order; or
+ * halves of either sign from 2^-13 to 2^-6, whose sums fall among the
+ * half denormals (below 2^-14) and round there. */
+typedef enum { VALUES_UNIT, VALUES_OVERFLOW, VALUES_INTS, VALUES_TINY } values;
 
 typedef struct product {
   uint32_t m, n, k;
@@ -67,6 +79,7 @@ static uint16_t input(const product *p, bool is_a, uint32_t kk) {
   if (p->values == VALUES_OVERFLOW) return is_a || kk < 300 ? 0x4C00 : 0xCC00; /* 16, -16 */
   uint32_t r = gt_test_rand(&rng);
   if (p->values == VALUES_INTS) return half_of((double)(r % 5) - 2.0);
+  if (p->values == VALUES_TINY) return half_of(ldexp(1.0 + (r >> 8) % 1024 / 1024.0, -13 + (int)(r % 7)) * (r & 128 ? -1 : 1));
   return half_of((double)(r % 20001) / 10000.0 - 1.0);
 }
 
@@ -217,6 +230,7 @@ static void run_checked(const product *p) {
   bool rounded = p->precision == GT_PRECISION_HALF && !gt_context_half_is_faster(ctx);
   run_result r = run(p);
   gt_status want = p->c_type == GT_F16 && !gt_context_has_atomics(ctx) ? GT_ERR_UNSUPPORTED : GT_OK;
+  if (p->precision == GT_PRECISION_HALF && rounding_refused()) want = GT_ERR_UNSUPPORTED;
   CHECK_STATUS(r.status, want);
   bool ok = (r.status == want || r.status == GT_OK) && r.got && check(p, &r, rounded);
   if (!ok) fprintf(stderr, "FAILED: %s\n", describe(p));
@@ -249,6 +263,13 @@ static void test_combinations(bool emulated) {
         if (!gt_test_sampled(emulated)) continue;
         run_checked(&p);
       }
+  /* Sums among the half denormals. */
+  for (size_t st = 0; st < sizeof strategies / sizeof strategies[0]; st++)
+    for (int c = 0; c < 2; c++) {
+      product p = {16, 24, 40, c, c, c ? GT_F16 : GT_F32, strategies[st], 8, GT_PRECISION_HALF, false, false,
+                   VALUES_TINY};
+      run_checked(&p);
+    }
   /* The epilogue and scaling, in every kernel AUTO and the others run. */
   for (size_t st = 0; st < sizeof strategies / sizeof strategies[0]; st++)
     for (int c = 0; c < 2; c++) {
@@ -277,9 +298,10 @@ static void test_batch(void) {
                      gt_test_buffer_of((const uint32_t *)c, count * c_len)};
   gt_matmul_desc d = {.precision = GT_PRECISION_HALF};
   gt_batch batch = {count, a_len, b_len, c_len};
-  CHECK_STATUS(gt_matmul_batched(ctx, (gt_view){names[0], 0, m, k, 0, GT_F16}, (gt_view){names[1], 0, k, n, 0, GT_F16},
-                                 (gt_view){names[2], 0, m, n, 0, GT_F32}, batch, &d),
-               GT_OK);
+  gt_status s = gt_matmul_batched(ctx, (gt_view){names[0], 0, m, k, 0, GT_F16},
+                                  (gt_view){names[1], 0, k, n, 0, GT_F16}, (gt_view){names[2], 0, m, n, 0, GT_F32},
+                                  batch, &d);
+  CHECK_STATUS(s, rounding_refused() ? GT_ERR_UNSUPPORTED : GT_OK);
   CHECK_STATUS(gt_read(ctx, (gt_view){names[2], 0, 1, (uint32_t)(count * c_len), 0, GT_F32}, c, 0), GT_OK);
   bool rounded = !gt_context_half_is_faster(ctx);
   size_t bad = 0;
@@ -295,6 +317,10 @@ static void test_batch(void) {
           ref += x * y, mag += fabs(x * y);
         }
         float got = c[l * c_len + (size_t)i * n + j];
+        if (s != GT_OK) { /* refused: c untouched */
+          if (!isnan(got) && bad++ < 3) fprintf(stderr, "  refused, yet c(%u, %u) = %g\n", i, j, got);
+          continue;
+        }
         double steps = k + 3.0, u = ldexp(1, -10);
         bool ok = fabs(got - ref) <= steps * u / (1 - steps * u) * mag && (!rounded || got == acc);
         if (!ok && bad++ < 3) fprintf(stderr, "  product %u c(%u, %u) = %.9g, want %.9g\n", l, i, j, got, acc);
@@ -317,7 +343,8 @@ static void test_overflow(void) {
       product p = {6, 5, 600, false, false, GT_F32, strategies[st], 16, (gt_precision)precision, false, false,
                    VALUES_OVERFLOW};
       run_result r = run(&p);
-      CHECK_STATUS(r.status, GT_OK);
+      bool refused = precision == GT_PRECISION_HALF && rounding_refused();
+      CHECK_STATUS(r.status, refused ? GT_ERR_UNSUPPORTED : GT_OK);
       bool native = gt_context_half_is_faster(ctx);
       size_t bad = 0;
       for (uint32_t i = 0; r.status == GT_OK && i < p.m; i++)
