@@ -755,6 +755,7 @@ static void test_matmul_half(void) {
     bool got = read_matrix("h3.npy", &one) && one.type == GT_F32 && one.rows == 1 && one.cols == 1;
     CHECK(got && *(float *)one.data == (half ? 2048.0f : 3000.0f));
     npy_free(&one);
+    unlink(path_in_dir("h3.npy"));
   }
   unlink(path_in_dir("h1.npy"));
   unlink(path_in_dir("h2.npy"));
