@@ -309,7 +309,7 @@ typedef enum gt_activation {
  * each K slice of 4,096 into a GT_F16 c: a bound that says nothing once K
  * passes about 1,020. A sum past 65,504 becomes infinite and stays so.
  * Rounded each step (GT_PRECISION_HALF where half is not faster), a sum
- * is half(f32(sum + a b)) in k order, each K slice (and TRUNCATE_B's last
+ * is half(f32(sum + a b)), ties to even, in k order, each K slice (and TRUNCATE_B's last
  * K % tile) summed apart and added to c in f32. Never the default. */
 typedef enum gt_precision {
   GT_PRECISION_FLOAT = 0,          /* every sum in f32 */
@@ -833,7 +833,8 @@ gt_status gt_copy(gt_context *ctx, gt_view src, gt_view dst);
  *            other than GT_F16); GT_ERR_SHAPE_MISMATCH
  *            (inner dimensions differ, c not M x N, a bias neither 1 x N
  *            nor M x 1, per-column requantisation views not 1 x N, types that do not pair as above,
- * TILED_EVEN on extents the tile does not divide); GT_ERR_UNSUPPORTED (types other than GT_F32, GT_F16, GT_U8
+ * TILED_EVEN on extents the tile does not divide); GT_ERR_UNSUPPORTED (GT_PRECISION_HALF rounded each step on llvmpipe in a 32-bit ARM
+ * process, where it came out wrong; types other than GT_F32, GT_F16, GT_U8
  * and GT_I8, scaling on 8-bit products, K past their bound above, an 8-bit c without shader atomics,
  * per-column requantisation views not GT_I32 or on a device with fewer than 6 storage blocks, a bias not
  *            GT_F32 (GT_I32 for 8-bit products) or longer
