@@ -246,7 +246,8 @@ gt_status gt_matmul(gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_m
  * product's view inside (they lie between the first and the last). */
 static gt_status last_view(gt_view v, size_t stride, uint32_t count, gt_view *out) {
   GT__TRY(gt__view_check_fields(v));
-  uint64_t limit = (uint64_t)(SIZE_MAX / 4), end = gt__view_span(v) + v.offset;
+  /* The element limit of gt__view_check_fields, by the element's size. */
+  uint64_t limit = (uint64_t)(SIZE_MAX / 4) * 4 / gt_type_size(v.type), end = gt__view_span(v) + v.offset;
   GT__CHECK(stride == 0 || count - 1 <= UINT64_MAX / stride, GT_ERR_OUT_OF_RANGE);
   uint64_t move = (uint64_t)(count - 1) * stride;
   GT__CHECK(move <= limit - end, GT_ERR_OUT_OF_RANGE);
