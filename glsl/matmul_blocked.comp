@@ -27,7 +27,8 @@
  * GT_HALF_SUMS keeps them in mediump vec4s (half registers where the
  * compiler has them).
  * GT_QUANT sums 8-bit products in ivec4s (GT_SUM4) the same way; its
- * quads moving whole (GT_VEC4_A, _B) are one word of 4 bytes each.
+ * quads moving whole (GT_VEC4_A, _B) are one word of 4 bytes each, its
+ * other quads across K a run of 4 bytes from two words (GT_RUN4).
  * GT_TILE = 4 x the group's side. */
 #if !defined(GT_TILE) || !defined(GT_GROUP_ROWS)
 #error "GT_TILE and GT_GROUP_ROWS must be defined"
@@ -78,6 +79,10 @@ uvec4 clamped(uint first, uint extent) { return min(uvec4(first) + uvec4(0u, 1u,
 GT_SUM4 a_at_k(uvec4 m, uint k) {
 #if defined(GT_TRANS_A) && defined(GT_VEC4_A)
   return a_quad(A_AT(m.x, k));
+#elif defined(GT_TRANS_A) && defined(GT_QUANT)
+  return GT_BYTES4(GT_RUN4(a_words, A_AT(m.x, k), A_AT(m.w, k))) - gt_zero_points.x;
+#elif defined(GT_TRANS_A) && defined(GT_HALF)
+  return GT_HALF_RUN4(a_words, A_AT(m.x, k), A_AT(m.w, k));
 #else
   return GT_SUM4(a_one(A_AT(m.x, k)), a_one(A_AT(m.y, k)), a_one(A_AT(m.z, k)), a_one(A_AT(m.w, k)));
 #endif
@@ -85,6 +90,10 @@ GT_SUM4 a_at_k(uvec4 m, uint k) {
 GT_SUM4 b_at_k(uvec4 n, uint k) {
 #if !defined(GT_TRANS_B) && defined(GT_VEC4_B)
   return b_quad(B_AT(k, n.x));
+#elif !defined(GT_TRANS_B) && defined(GT_QUANT)
+  return GT_BYTES4(GT_RUN4(b_words, B_AT(k, n.x), B_AT(k, n.w))) - gt_zero_points.y;
+#elif !defined(GT_TRANS_B) && defined(GT_HALF)
+  return GT_HALF_RUN4(b_words, B_AT(k, n.x), B_AT(k, n.w));
 #else
   return GT_SUM4(b_one(B_AT(k, n.x)), b_one(B_AT(k, n.y)), b_one(B_AT(k, n.z)), b_one(B_AT(k, n.w)));
 #endif

@@ -141,10 +141,31 @@ int b_elem(uint i) { return GT_BYTE_AT(b_words, i) - gt_zero_points.y; }
  * _B say the operand's quads are whole words). */
 ivec4 a_quad(uint i) { return GT_BYTES4(a_words[i >> 2u]) - gt_zero_points.x; }
 ivec4 b_quad(uint i) { return GT_BYTES4(b_words[i >> 2u]) - gt_zero_points.y; }
+/* The 4 consecutive bytes from element i on as one word, where the run
+ * may end early at element `last` (>= i, the last one inside the view):
+ * the word holding i shifted down, the rest from the word holding `last`
+ * (the same word where the 4 do not cross one; the double shift makes a
+ * shift by 32 give 0). Bytes past `last` are whatever the word holds.
+ * Two loads and fixed byte positions, not 4 loads each with its own
+ * shift, which cost the Mali-G57 a thread. */
+#define GT_RUN4(words, i, last) \
+  ((words[(i) >> 2u] >> (((i) & 3u) * 8u)) | ((words[(last) >> 2u] << 1u) << (31u - ((i) & 3u) * 8u)))
 #elif defined(GT_KERNEL_MATMUL_TEXELS)
 #elif defined(GT_HALF)
 float a_elem(uint i) { return GT_HALF_AT(a_words, i); }
 float b_elem(uint i) { return GT_HALF_AT(b_words, i); }
+/* The 4 consecutive halves from element i on, where the run may end
+ * early at element `last` (>= i, the last one inside the view), as
+ * GT_RUN4 takes bytes: from the words holding i, i + 2 (or `last`, if
+ * sooner) and `last`, shifted by a half where i is odd. Halves past
+ * `last` are whatever the words hold. */
+vec4 gt_halves_of(uint first, uint middle, uint end, uint odd) {
+  uint shift = odd * 16u;
+  return vec4(unpackHalf2x16((first >> shift) | ((middle << 1u) << (31u - shift))),
+              unpackHalf2x16((middle >> shift) | ((end << 1u) << (31u - shift))));
+}
+#define GT_HALF_RUN4(words, i, last) \
+  gt_halves_of(words[(i) >> 1u], words[min((i) + 2u, last) >> 1u], words[(last) >> 1u], (i) & 1u)
 #else
 #ifdef GT_VEC4_A
 vec4 a_quad(uint i) { return a4[i >> 2u]; }
