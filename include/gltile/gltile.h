@@ -309,8 +309,9 @@ typedef enum gt_activation {
  * each K slice of 4,096 into a GT_F16 c: a bound that says nothing once K
  * passes about 1,020. A sum past 65,504 becomes infinite and stays so.
  * Rounded each step (GT_PRECISION_HALF where half is not faster), a sum
- * is half(f32(sum + a b)), ties to even, in k order, each K slice (and TRUNCATE_B's last
- * K % tile) summed apart and added to c in f32. Never the default. */
+ * is half(f32(sum + a b)), ties to even, in k order, each K slice (and
+ * TRUNCATE_B's last K % tile) summed apart and added to c in f32. Never
+ * the default. */
 typedef enum gt_precision {
   GT_PRECISION_FLOAT = 0,          /* every sum in f32 */
   GT_PRECISION_HALF_IF_FASTER = 1, /* sums in half where the device table
