@@ -224,7 +224,6 @@ gt_status gt_context_init(void *mem, size_t size, const gt_context_desc *d, gt_c
   ctx->limits.staging_bytes = choose_staging_bytes(d->staging_bytes);
   gt__choose_transpose(ctx, d);
   ctx->has_atomics = gt__renderer_has_atomics(ctx->renderer);
-  ctx->rounds_half = gt__renderer_rounds_half(ctx->renderer);
   /* The kernel matmul's AUTO runs (matmul_plan.c); texture buffers are
    * looked for only where it would be the texels kernel. */
   const char *refusal;

@@ -47,7 +47,6 @@ struct gt_context {
   gt_strategy auto_strategy;
   bool auto_quads;                /* AUTO's SIMPLE runs transpose_quads where it can */
   bool has_atomics;               /* kernels may use shader atomics (gt_context_has_atomics) */
-  bool rounds_half;               /* half sums rounded each step run right here */
   gt_matmul_kernel matmul_kernel; /* what matmul's AUTO runs */
   char renderer[128];
   char gl_version[128]; /* GL_VERSION: names the driver's version */

@@ -160,13 +160,6 @@ bool gt__renderer_has_atomics(const char *renderer) {
   return !llvmpipe_in_arm32(renderer);
 }
 
-bool gt__renderer_rounds_half(const char *renderer) {
-  /* Half sums rounded each step came out wrong there, in the last bits
-   * of sums below 2^-14 (through packHalf2x16 first, then through
-   * roundEven, then through int): refused rather than wrong. */
-  return !llvmpipe_in_arm32(renderer);
-}
-
 static const char *pretend_renderer;
 
 void gt__device_entry_pretend(const char *renderer) { pretend_renderer = renderer; }

@@ -43,10 +43,6 @@ const gt_device_entry *gt__device_entry_at(size_t i);
  * not a pretended entry's). */
 bool gt__renderer_has_atomics(const char *renderer);
 
-/* Whether matmul's half sums rounded each step (GT_VARIANT_HALF_ROUNDED)
- * give the right bits on this renderer (the real one). */
-bool gt__renderer_rounds_half(const char *renderer);
-
 /* The entry for a renderer; never NULL. */
 const gt_device_entry *gt__device_entry(const char *renderer);
 

@@ -205,10 +205,6 @@ gt_status gt__matmul_check(const gt_context *ctx, gt_view a, gt_view b, gt_view 
                 ((d->precision == GT_PRECISION_HALF_IF_FASTER || d->precision == GT_PRECISION_HALF) &&
                  a.type == GT_F16),
             GT_ERR_INVALID_ARGUMENT);
-  if (d->precision == GT_PRECISION_HALF && !ctx->device->half_is_faster && !ctx->rounds_half) {
-    gt__log(ctx, GT_LOG_ERROR, "matmul: half sums rounded each step go wrong on llvmpipe in a 32-bit ARM process");
-    return GT_ERR_UNSUPPORTED;
-  }
   GT__TRY(check_quantization(ctx, a, c, d, k));
   return check_epilogue(ctx, d, m, n, a.type, c.type);
 }

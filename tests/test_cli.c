@@ -652,17 +652,6 @@ static void write_half_ints(const char *name, uint32_t count, uint32_t rows, uin
 
 static double half_int(uint16_t h) { return h == 0xC000 ? -2 : h == 0xBC00 ? -1 : h == 0x3C00 ? 1 : h == 0x4000 ? 2 : 0; }
 
-/* Whether `--precision half` is refused here: its sums rounded each step
- * go wrong on llvmpipe in a 32-bit ARM process (src/device_table.c), the
- * one place that also lacks shader atomics. */
-static bool half_rounding_refused(void) {
-#if defined(__arm__) && !defined(__aarch64__)
-  return !device_has_atomics();
-#else
-  return false;
-#endif
-}
-
 /* `gltile matmul` on '<f2' files, C as f16 (default) and f32: exact. */
 static void test_matmul_half(void) {
   const uint32_t m = 13, n = 9, k = 23;
@@ -746,10 +735,6 @@ static void test_matmul_half(void) {
     const char *ones[] = {
         "matmul", path_in_dir("h1.npy"), path_in_dir("h2.npy"),   "-o", path_in_dir("h3.npy"), "--out-type",
         "f32",    "--precision",         half ? "half" : "float", NULL};
-    if (half && half_rounding_refused()) {
-      check_fails(ones, 1, "GT_ERR_UNSUPPORTED", path_in_dir("h3.npy"));
-      continue;
-    }
     CHECK_EQ_U(run(ones), 0);
     npy_array one;
     bool got = read_matrix("h3.npy", &one) && one.type == GT_F32 && one.rows == 1 && one.cols == 1;

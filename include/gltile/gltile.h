@@ -56,8 +56,9 @@
  *     context two texture objects (texture buffers over matmul's a and
  *     b, made at init), and after the first read one staging buffer
  *     (gt_limits.staging_bytes; size it with gt_context_desc.staging_bytes)
- *     and, while a read-back is pending, one fence. gt_context_release deletes them. A view naming the staging
- *     buffer is refused with GT_ERR_INVALID_ARGUMENT.
+ *     and, while a read-back is pending, one fence. gt_context_release
+ *     deletes them. A view naming the staging buffer is refused with
+ *     GT_ERR_INVALID_ARGUMENT.
  *   - Ordering with the application's own GL work: gltile's calls are GL
  *     commands on the current context, ordered with the application's as
  *     GL orders commands. Each operation ends with a shader-storage and
@@ -419,8 +420,9 @@ gt_view gt_section(gt_view v, uint32_t row, uint32_t col, uint32_t rows, uint32_
  * alias although their spans interleave. Views with a zero extent share
  * nothing. Views of different element sizes compare by the bytes they
  * cover (one whose bytes would pass 2^64, which no buffer holds, counts
- * as sharing with every view of its buffer). Whether an overlap matters depends on which view is written:
- * read-read overlap is allowed by every operation. */
+ * as sharing with every view of its buffer). Whether an overlap matters
+ * depends on which view is written: read-read overlap is allowed by every
+ * operation. */
 bool gt_views_alias(gt_view a, gt_view b);
 
 /* ------------------------------------------------------------------ */
@@ -786,32 +788,32 @@ gt_status gt_copy(gt_context *ctx, gt_view src, gt_view dst);
  * denormals (gt_context_flushes_denormals) every product and partial sum
  * below 2^-126 counts as zero, which adds up to (2 K + 2) 2^-126 to that.
  *
- * a, b, c    GT_F32 views, any offsets and pitches; or a and b GT_F16
- *            (half precision, widened to f32 for the sums) with c GT_F16
- *            or GT_F32. a and b may overlap each other (read-read), c may
- *            overlap neither. Half-precision operands run AUTO on the
- *            registers kernel; a GT_F16 c is rounded to the nearest half
- *            after each K chunk (overflow gives infinity), so its error is
- *            at most 2 (K + 2) 2^-24 S + chunks (2^-10 S + 2^-14), with
- *            S = |alpha| sum |a b| + |beta c|; products with an f16
- *            denormal factor may count as zero on devices that flush
- *            them. With d->precision HALF (or HALF_IF_FASTER where
- *            gt_context_half_is_faster) their sums, scaling and epilogue
- *            run in half instead, within gt_precision's far wider bound;
- *            AUTO then runs the registers kernel. Or a and b both GT_U8 or both GT_I8, quantised
- *            (d->quant): a GT_I32 c takes the exact 32-bit sums of
- *            (a - zero_a)(b - zero_b); a c of a's type takes them
+ * a, b, c    GT_F32 views, any offsets and pitches; or a and b GT_F16 (half
+ *            precision, widened to f32 for the sums) with c GT_F16 or GT_F32.
+ *            a and b may overlap each other (read-read), c may overlap
+ *            neither. AUTO runs half-precision operands on the context's
+ *            kernel (not texels); a GT_F16 c is rounded to the nearest half
+ *            after each K chunk (overflow gives infinity), so its error is at
+ *            most 2 (K + 2) 2^-24 S + chunks (2^-10 S + 2^-14), with
+ *            S = |alpha| sum |a b| + |beta c|; products with an f16 denormal
+ *            factor may count as zero on devices that flush them. With
+ *            d->precision HALF (or HALF_IF_FASTER where
+ *            gt_context_half_is_faster) their sums, scaling and epilogue run
+ *            in half instead, within gt_precision's far wider bound; AUTO
+ *            then runs the registers kernel. Or a and b both GT_U8 or both
+ *            GT_I8, quantised (d->quant): a GT_I32 c takes the exact 32-bit
+ *            sums of (a - zero_a)(b - zero_b); a c of a's type takes them
  *            requantised (gt_quantization) and needs shader atomics
- *            (gt_context_has_atomics). K may be at most
- *            (2^31 - 1) / (max |a - zero_a| max |b - zero_b|), 33,025
- *            where both reach 255, so no sum overflows; into an 8-bit c
- *            at most 4,096 too (K in one slice). AUTO runs the registers
- *            kernel for them on every device. Their epilogue is in
- *            integers: a GT_I32 bias added to the sum (wrapping) before
- *            requantisation; RELU clamps c's value at 0 (at zero_c in an
- *            8-bit c), CLAMP at act_lo, act_hi (whole numbers, inside an
- *            8-bit c's range). A per-column requantisation binds slots 4
- *            and 5 and needs 6 storage blocks per compute shader.
+ *            (gt_context_has_atomics). K may be at most (2^31 - 1) /
+ *            (max |a - zero_a| max |b - zero_b|), 33,025 where both reach
+ *            255, so no sum overflows; into an 8-bit c at most 4,096 too (K
+ *            in one slice). AUTO runs the registers kernel for them on every
+ *            device. Their epilogue is in integers: a GT_I32 bias added to
+ *            the sum (wrapping) before requantisation; RELU clamps c's value
+ *            at 0 (at zero_c in an 8-bit c), CLAMP at act_lo, act_hi (whole
+ *            numbers, inside an 8-bit c's range). A per-column requantisation
+ *            binds slots 4 and 5 and needs 6 storage blocks per compute
+ *            shader.
  * d          NULL = AUTO without transposes or scaling. TILED_EVEN needs
  *            a tile dividing M, N and K. TRUNCATE_A is not a matmul
  *            strategy. The epilogue (d->bias, d->act) runs in the
@@ -822,34 +824,39 @@ gt_status gt_copy(gt_context *ctx, gt_view src, gt_view dst);
  *            after it. The bias may overlap a and b, not c. RELU and
  *            CLAMP compare (v < 0, v < act_lo, v > act_hi), so a NaN
  *            result stays NaN where the device keeps NaNs.
- * Returns    GT_OK; GT_ERR_INVALID_ARGUMENT (NULL ctx, zero extent, pitch
- *            < cols, unknown type, strategy not accepted, tile not
- *            0/8/16/32, buffer 0 or not a buffer, an unknown act,
- *            CLAMP's act_lo > act_hi or NaN, d->quant fields out of
- *            their ranges, any of them set on a float product, a
- *            requantisation asked of an I32 c, per-column views with the
- *            per-tensor multiplier or shift, or only one of them, CLAMP
- *            bounds of an 8-bit product not whole or outside an 8-bit
- *            c's range, d->precision unknown or not FLOAT for operands
- *            other than GT_F16); GT_ERR_SHAPE_MISMATCH
- *            (inner dimensions differ, c not M x N, a bias neither 1 x N
- *            nor M x 1, per-column requantisation views not 1 x N, types that do not pair as above,
- * TILED_EVEN on extents the tile does not divide); GT_ERR_UNSUPPORTED (GT_PRECISION_HALF rounded each step on llvmpipe in a 32-bit ARM
- * process, where it came out wrong; types other than GT_F32, GT_F16, GT_U8
- * and GT_I8, scaling on 8-bit products, K past their bound above, an 8-bit c without shader atomics,
- * per-column requantisation views not GT_I32 or on a device with fewer than 6 storage blocks, a bias not
- *            GT_F32 (GT_I32 for 8-bit products) or longer
- *            than one storage block, TILED_EVEN whose
- *            one-tile blocks do not fit the storage-block limit, a tile
- *            beyond the device; longer views otherwise run in blocks);
- *            GT_ERR_OUT_OF_RANGE; GT_ERR_ALIASED (c overlaps a, b, the
- *            bias or the per-column requantisation); GT_ERR_NO_CONTEXT; GT_ERR_SHADER_BUILD;
- * GT_ERR_OUT_OF_MEMORY; GT_ERR_CONTEXT_LOST; GT_ERR_GL. Work       K is processed in chunks of at most 4096
- * (one dispatch each, accumulating into c), so no invocation loops past Mesa's silent 65,535-iteration cap
- * and no dispatch runs for long. GL state   binds its program, SSBO slots 0-2 (3 with an epilogue, 4-5 per
- * column) and sets its own uniforms; restores none. Where the texels kernel runs (a TEXELS context) it also
- * points texture units 0 and 1 at a and b for its dispatches, then detaches them and puts back those units'
- * GL_TEXTURE_BUFFER bindings and the active unit. Ends with a shader-storage and buffer-update barrier.
+ * Returns    GT_OK; GT_ERR_INVALID_ARGUMENT (NULL ctx, zero extent,
+ *            pitch < cols, unknown type, strategy not accepted, tile not
+ *            0/8/16/32, buffer 0 or not a buffer, an unknown act, CLAMP's
+ *            act_lo > act_hi or NaN, d->quant fields out of their ranges, any
+ *            of them set on a float product, a requantisation asked of an I32
+ *            c, per-column views with the per-tensor multiplier or shift, or
+ *            only one of them, CLAMP bounds of an 8-bit product not whole or
+ *            outside an 8-bit c's range, d->precision unknown or not FLOAT
+ *            for operands other than GT_F16); GT_ERR_SHAPE_MISMATCH (inner
+ *            dimensions differ, c not M x N, a bias neither 1 x N nor M x 1,
+ *            per-column requantisation views not 1 x N, types that do not
+ *            pair as above, TILED_EVEN on extents the tile does not divide);
+ *            GT_ERR_UNSUPPORTED (types other than GT_F32, GT_F16, GT_U8 and
+ *            GT_I8, scaling on 8-bit products, K past their bound above, an
+ *            8-bit c without shader atomics, per-column requantisation views
+ *            not GT_I32 or on a device with fewer than 6 storage blocks, a
+ *            bias not GT_F32 (GT_I32 for 8-bit products) or longer than one
+ *            storage block, TILED_EVEN whose one-tile blocks do not fit the
+ *            storage-block limit, a tile beyond the device; longer views
+ *            otherwise run in blocks); GT_ERR_OUT_OF_RANGE; GT_ERR_ALIASED (c
+ *            overlaps a, b, the bias or the per-column requantisation);
+ *            GT_ERR_NO_CONTEXT; GT_ERR_SHADER_BUILD; GT_ERR_OUT_OF_MEMORY;
+ *            GT_ERR_CONTEXT_LOST; GT_ERR_GL.
+ * Work       K is processed in chunks of at most 4096 (one dispatch each,
+ *            accumulating into c), so no invocation loops past Mesa's silent
+ *            65,535-iteration cap and no dispatch runs for long.
+ * GL state   binds its program, SSBO slots 0-2 (3 with an epilogue, 4-5 per
+ *            column) and sets its own uniforms; restores none. Where the
+ *            texels kernel runs (a TEXELS context) it also points texture
+ *            units 0 and 1 at a and b for its dispatches, then detaches them
+ *            and puts back those units' GL_TEXTURE_BUFFER bindings and the
+ *            active unit. Ends with a shader-storage and buffer-update
+ *            barrier.
  * Allocates  nothing; compiles a program only on its first use. */
 gt_status gt_matmul(gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_matmul_desc *d);
 
@@ -858,24 +865,30 @@ gt_status gt_matmul(gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_m
  * batch.stride_x elements: each exactly what gt_matmul(a_i, b_i, c_i, d)
  * gives, bit for bit, on the same context.
  *
- * a, b, c    as gt_matmul's (GT_F16 a and b with a GT_F16 or GT_F32 c,
- *            8-bit a and b with a GT_I32 or 8-bit c too), for product 0; every product's views must lie
- * inside their buffers. No c_i may overlap a_j, b_j or (i != j) c_j, compared by bytes; the a_i and b_j may
- * overlap one another. batch      count >= 1; strides in elements, 0 for a matrix every product shares (a or
- * b; c only when count is 1). d          as gt_matmul's; every product adds the same bias. Returns
- * gt_matmul's codes, and GT_ERR_INVALID_ARGUMENT for a count of 0, GT_ERR_OUT_OF_RANGE where a product's
- * views pass their buffers or the addresses overflow, GT_ERR_ALIASED where a c_i overlaps another product's
- * c, any product's a or b, or the bias. Nothing is written unless every product is valid. Work       one
- * dispatch (per slice of K and block of c, as gt_matmul's) runs every product as a layer of groups, up to the
- * device's group-count and FLOP limits per dispatch. Where the strides are not multiples of 4 elements,
- * products r, r + s, r + 2s,
- *            ... run together (s = 2 or 4: at most 4 such series), each
- *            series with the row alignment, and so the programs, of its
- *            products alone. A series spanning more than one storage block
- *            runs product by product. Bit equality with gt_matmul rests on
- *            the driver compiling the same sums alike in the batched and
- *            the single programs (GLSL ES has no `precise`); the tests
- *            check it on llvmpipe and an NVIDIA H100.
+ * a, b, c    as gt_matmul's (GT_F16 a and b with a GT_F16 or GT_F32 c, 8-bit
+ *            a and b with a GT_I32 or 8-bit c too), for product 0; every
+ *            product's views must lie inside their buffers. No c_i may
+ *            overlap a_j, b_j or (i != j) c_j, compared by bytes; the a_i and
+ *            b_j may overlap one another.
+ * batch      count >= 1; strides in elements, 0 for a matrix every product
+ *            shares (a or b; c only when count is 1).
+ * d          as gt_matmul's; every product adds the same bias.
+ * Returns    gt_matmul's codes, and GT_ERR_INVALID_ARGUMENT for a count of 0,
+ *            GT_ERR_OUT_OF_RANGE where a product's views pass their buffers
+ *            or the addresses overflow, GT_ERR_ALIASED where a c_i overlaps
+ *            another product's c, any product's a or b, or the bias. Nothing
+ *            is written unless every product is valid.
+ * Work       one dispatch (per slice of K and block of c, as gt_matmul's)
+ *            runs every product as a layer of groups, up to the device's
+ *            group-count and FLOP limits per dispatch. Where the strides are
+ *            not multiples of 4 elements, products r, r + s, r + 2s, ... run
+ *            together (s = 2 or 4: at most 4 such series), each series with
+ *            the row alignment, and so the programs, of its products alone. A
+ *            series spanning more than one storage block runs product by
+ *            product. Bit equality with gt_matmul rests on the driver
+ *            compiling the same sums alike in the batched and the single
+ *            programs (GLSL ES has no `precise`); the tests check it on
+ *            llvmpipe and an NVIDIA H100.
  * GL state   as gt_matmul.
  * Allocates  nothing; compiles the batched programs on first use. */
 gt_status gt_matmul_batched(gt_context *ctx, gt_view a, gt_view b, gt_view c, gt_batch batch,
