@@ -54,6 +54,16 @@
 #if defined(GT_K1) && defined(K_WHOLE)
 #error "GT_K1 moves no quad along K"
 #endif
+/* 8-bit operands one k a step with b stored transposed: b's 4 bytes of a
+ * k lie in 4 rows, 4 loads each with its own shift. The sums are then
+ * kept by column (c0 holds column 0 of the block), so each of b's bytes
+ * multiplies a's quad as it arrives and b's 4 are never live together:
+ * the Mali-G57 runs 2 threads, not 1, where a's quads are whole words.
+ * Each result sees the same operations in the same order as by rows. For
+ * halves it cost the Adreno 660 waves (compiler statistics). */
+#if defined(GT_K1) && defined(GT_TRANS_B) && defined(GT_QUANT)
+#define SUM_COLUMNS 1
+#endif
 
 /* One element of a or b, wherever the operand is declared as vec4s. */
 #if defined(GT_VEC4_A) && !defined(GT_QUANT)
@@ -164,15 +174,29 @@ void main() {
     /* The clamped rows and columns again, inside the loop: kept from
      * before it they held 5 more registers through it (Mali-G52: 35,
      * one thread). */
-    GT_SUM4 a = a_at_k(clamped(first.x, rows_m), k), b = b_at_k(clamped(first.y, cols_n), k);
+    GT_SUM4 a = a_at_k(clamped(first.x, rows_m), k);
+#ifdef SUM_COLUMNS
+    uvec4 col = clamped(first.y, cols_n);
+    GT_ADD_PRODUCT(c0, b_one(B_AT(k, col.x)), a);
+    GT_ADD_PRODUCT(c1, b_one(B_AT(k, col.y)), a);
+    GT_ADD_PRODUCT(c2, b_one(B_AT(k, col.z)), a);
+    GT_ADD_PRODUCT(c3, b_one(B_AT(k, col.w)), a);
+#else
+    GT_SUM4 b = b_at_k(clamped(first.y, cols_n), k);
     GT_ADD_PRODUCT(c0, a.x, b);
     GT_ADD_PRODUCT(c1, a.y, b);
     GT_ADD_PRODUCT(c2, a.z, b);
     GT_ADD_PRODUCT(c3, a.w, b);
+#endif
   }
 #endif
 
+#ifdef SUM_COLUMNS
+  GT_SUM4 rows[4] = GT_SUM4[4](GT_SUM4(c0.x, c1.x, c2.x, c3.x), GT_SUM4(c0.y, c1.y, c2.y, c3.y),
+                               GT_SUM4(c0.z, c1.z, c2.z, c3.z), GT_SUM4(c0.w, c1.w, c2.w, c3.w));
+#else
   GT_SUM4 rows[4] = GT_SUM4[4](c0, c1, c2, c3);
+#endif
   for (uint i = 0u; i < 4u; i++) {
     uint row = first.x + i;
 #ifdef GT_VEC4_C
