@@ -9,13 +9,13 @@
  *
  * Every layout runs this one kernel, with one inner loop: a or b
  * transposed, any offset and pitch, any extent. Each invocation loads
- * the next step's 4 + 4 elements before this step's multiply-adds, so
- * they are in flight while it computes. Where a view allows (GT_VEC4_A,
- * _B, _C: rows 16-byte aligned, and no vec4 straddling an edge of the
- * view; the host checks), a quad of an operand stored across K is one
- * vec4 load, and c's row of 4 results one vec4 store; elsewhere 4 float
- * loads, guarded only where the quad is not whole, and guarded float
- * stores. Halves (GT_HALF) across K load a whole quad as the 2 or 3
+ * the next step's 4 + 4 elements halfway through this step's
+ * multiply-adds, so they are in flight while it computes the rest, and
+ * loads them without a branch (edges are clamped, see struct quad).
+ * Where a view allows (GT_VEC4_A, _B, _C: rows 16-byte aligned, and no
+ * vec4 straddling an edge of the view; the host checks), a quad of an
+ * operand stored across K is one vec4 load, and c's row of 4 results one
+ * vec4 store; elsewhere 4 float loads and guarded float stores. Halves (GT_HALF) across K load a whole quad as the 2 or 3
  * words holding it, and a half c's row of 4 results starting on a word
  * is 2 plain word stores. (H100 figures: docs/performance.md.)
  *
@@ -86,47 +86,56 @@ shared vec4 b_slice[BK][BM / 4u + 1u];
 shared vec4 b_slice[BK][BM / 4u];
 #endif
 
-/* Invocation t's quad of one operand: at = the index of its first element
- * in the stored matrix, advanced by step each step of K; apart = the
- * distance between its elements there; row_k = its k within the step, q
- * its vec4 in the slice's row; inside = how many of its 4 rows of op(a)
- * (columns of op(b)) lie inside the matrix. */
+/* Invocation t's quad of one operand. Every load is unconditional and
+ * inside the view: a row (column) of op(a) (op(b)) past the matrix is
+ * read as the last one, which only feeds results that are never stored,
+ * and a k past the slice as its last k, the quad then set to zero. The
+ * K loop then has no branch around its loads (docs/performance.md: the
+ * guarded loads cost a b 18% on the H100).
+ *
+ * at: the index of its first element at k = 0; k then adds k times the
+ * pitch (across K) or k (along K). last: its last element inside the
+ * matrix (0 .. 3), which the elements after it repeat. row_k: its k
+ * within the step; q: its vec4 in the slice's row. One number, not the
+ * 4 elements' offsets, so that it costs one register: with the offsets
+ * held the compiler moved more of them to memory, and a b ran 41.7
+ * rather than 44.8 TFLOP/s. */
 struct quad {
-  uint at, step, apart, row_k, q, inside;
+  uint at, last, row_k, q;
 };
 
-/* How many of the rows (columns) first + 4 q .. + 3 lie inside extent. */
-uint inside(uint first, uint q, uint extent) {
-  return first + 4u * q < extent ? min(extent - first - 4u * q, 4u) : 0u;
-}
-
 /* v: the view's (rows, cols, offset, pitch); first: the block's first
- * row of op(a) (column of op(b)). */
+ * row of op(a) (column of op(b)); the quad's first element lies
+ * `apart` from the next one in the stored matrix. */
+quad quad_at(uvec4 v, uint kr, uint q, uint first, uint extent, uint apart) {
+  uint first_in = min(first + 4u * q, extent - 1u);
+  return quad(v.z + first_in * apart, min(extent - 1u - first_in, 3u), kr, q);
+}
 quad quad_across(uvec4 v, uint t, uint first, uint extent) {
-  uint kr = t / 32u, q = t % 32u;
-  return quad(v.z + (gt_k_range.x + kr) * v.w + first + 4u * q, BK * v.w, 1u, kr, q,
-              inside(first, q, extent));
+  return quad_at(v, t / 32u, t % 32u, first, extent, 1u);
 }
 quad quad_along(uvec4 v, uint t, uint first, uint extent) {
-  uint kr = t % 8u, q = t / 8u;
-  return quad(v.z + (first + 4u * q) * v.w + gt_k_range.x + kr, BK, v.w, kr, q, inside(first, q, extent));
+  return quad_at(v, t % 8u, t / 8u, first, extent, v.w);
 }
 
-/* How many of the quad's elements to load in the step at k0: those
- * inside op(x), or none where its k lies past the K slice. */
-uint valid(quad q, uint k0) { return k0 + q.row_k < gt_k_range.y ? q.inside : 0u; }
+/* The quad's k in the step at k0, kept inside the K slice. */
+uint quad_k(quad q, uint k0) { return min(k0 + q.row_k, max(gt_k_range.y, gt_k_range.x + 1u) - 1u); }
+/* The quad as loaded, or zero where its k lies past the K slice. */
+vec4 inside_k(quad q, uint k0, vec4 loaded) { return k0 + q.row_k < gt_k_range.y ? loaded : vec4(0.0); }
 
-/* The quad's elements, zero from the valid-th on (one function per
+/* The quad's elements from index i of its first (one function per
  * operand: GLSL cannot pass a storage block to a function). Across K:
- * one vec4 under GT_VEC4_x (valid is then 0 or 4), else 4 floats,
- * guarded only where the quad is not whole; along K, 4 floats `pitch`
- * apart. Unaligned quads once came from two vec4 loads and a shuffle:
- * the plain floats ran 31.5 TFLOP/s at 4099x4097x4101 on the H100, the
- * shuffle 21.5 (docs/performance.md). */
+ * one vec4 under GT_VEC4_x (the host keeps the quads whole there), else
+ * 4 floats; along K, 4 floats a pitch apart. Unaligned quads once came
+ * from two vec4 loads and a shuffle: the plain floats ran 31.5 TFLOP/s at
+ * 4099x4097x4101 on the H100, the shuffle 21.5 (docs/performance.md). */
+#define SPREAD(elem, i, last, apart)                                                               \
+  vec4(elem(i), elem((i) + min(1u, last) * (apart)), elem((i) + min(2u, last) * (apart)),           \
+       elem((i) + min(3u, last) * (apart)))
 #ifdef GT_HALF
 /* A whole quad of halves from the words holding it: 2 where it starts on
- * a word, else 3 (read only for a whole quad, valid == 4: its last
- * element lies in the view, so its word in the buffer). */
+ * a word, else 3 (read only for a whole quad: its last element lies in
+ * the view, so its word in the buffer). */
 vec4 half_quad(bool odd, uint w0, uint w1, uint w2) {
   vec2 lo = unpackHalf2x16(w0), mid = unpackHalf2x16(w1);
   return odd ? vec4(lo.y, mid, unpackHalf2x16(w2).x) : vec4(lo, mid);
@@ -134,8 +143,8 @@ vec4 half_quad(bool odd, uint w0, uint w1, uint w2) {
 #define HALF_QUAD(words, at)                                                                      \
   half_quad(((at)&1u) != 0u, words[(at) >> 1u], words[((at) >> 1u) + 1u],                         \
             ((at)&1u) != 0u ? words[((at) >> 1u) + 2u] : 0u)
-#define WHOLE_A(at) HALF_QUAD(a_words, at)
-#define WHOLE_B(at) HALF_QUAD(b_words, at)
+/* A quad of halves across K: a whole one from its words. */
+#define ACROSS(elem, words, i, last) ((last) == 3u ? HALF_QUAD(words, i) : SPREAD(elem, i, last, 1u))
 /* One half for the quads along K: one load, the half picked after. The
  * common a_elem picks between two loads: with it f16 > f32 took 5.95 ms
  * at 4096^3 on the H100, with this 4.64. a_elem stays as it is for the
@@ -147,34 +156,30 @@ float b_one(uint i) { return HALF_ONE(b_words, i); }
 #else
 #define a_one a_elem
 #define b_one b_elem
-#define WHOLE_A(at) vec4(a_data[at], a_data[at + 1u], a_data[at + 2u], a_data[at + 3u])
-#define WHOLE_B(at) vec4(b_data[at], b_data[at + 1u], b_data[at + 2u], b_data[at + 3u])
+/* A quad of floats across K: 4 loads, whole or not. */
+#define ACROSS(elem, words, i, last) SPREAD(elem, i, last, 1u)
 #endif
-/* Elements at, at + apart, at + 2 apart, at + 3 apart, those before valid. */
-#define SPREAD(elem, at, apart, valid)                                                              \
-  ((valid) == 4u                                                                                   \
-       ? vec4(elem(at), elem((at) + (apart)), elem((at) + 2u * (apart)), elem((at) + 3u * (apart))) \
-       : vec4((valid) > 0u ? elem(at) : 0.0, (valid) > 1u ? elem((at) + (apart)) : 0.0,            \
-              (valid) > 2u ? elem((at) + 2u * (apart)) : 0.0, 0.0))
-vec4 load_a(quad q, uint valid) {
+vec4 load_a(quad q, uint k0) {
+  uint k = quad_k(q, k0);
 #ifndef GT_TRANS_A
-  return SPREAD(a_one, q.at, q.apart, valid);
+  vec4 v = SPREAD(a_one, q.at + k, q.last, gt_views[0].w);
 #elif defined(GT_VEC4_A)
-  return valid != 0u ? a4[q.at >> 2u] : vec4(0.0);
+  vec4 v = a4[(q.at + k * gt_views[0].w) >> 2u];
 #else
-  if (valid == 4u) return WHOLE_A(q.at);
-  return SPREAD(a_elem, q.at, 1u, valid);
+  vec4 v = ACROSS(a_elem, a_words, q.at + k * gt_views[0].w, q.last);
 #endif
+  return inside_k(q, k0, v);
 }
-vec4 load_b(quad q, uint valid) {
+vec4 load_b(quad q, uint k0) {
+  uint k = quad_k(q, k0);
 #ifdef GT_TRANS_B
-  return SPREAD(b_one, q.at, q.apart, valid);
+  vec4 v = SPREAD(b_one, q.at + k, q.last, gt_views[1].w);
 #elif defined(GT_VEC4_B)
-  return valid != 0u ? b4[q.at >> 2u] : vec4(0.0);
+  vec4 v = b4[(q.at + k * gt_views[1].w) >> 2u];
 #else
-  if (valid == 4u) return WHOLE_B(q.at);
-  return SPREAD(b_elem, q.at, 1u, valid);
+  vec4 v = ACROSS(b_elem, b_words, q.at + k * gt_views[1].w, q.last);
 #endif
+  return inside_k(q, k0, v);
 }
 
 #ifdef GT_TRANS_A
@@ -245,18 +250,22 @@ void main() {
     acc[i] = vec4(0.0);
 
   uint k0 = gt_k_range.x;
-  vec4 la = load_a(qa, valid(qa, k0)), lb = load_b(qb, valid(qb, k0));
+  vec4 la = load_a(qa, k0), lb = load_b(qb, k0);
   for (; k0 < gt_k_range.y; k0 += BK) {
     a_slice[qa.row_k][slot_a(qa.row_k, qa.q)] = la;
     b_slice[qb.row_k][qb.q] = lb;
     memoryBarrierShared();
     barrier();
-    /* The next step's loads, in flight during this step's arithmetic. */
-    qa.at += qa.step;
-    qb.at += qb.step;
-    la = load_a(qa, valid(qa, k0 + BK));
-    lb = load_b(qb, valid(qb, k0 + BK));
-    for (uint kk = 0u; kk < BK; kk++)
+    /* The next step's loads, halfway through this step's arithmetic,
+     * and in flight during the rest of it. Written before it, NVIDIA's
+     * compiler put them after all of it in some layouts (a^T b then ran
+     * 42.7 TFLOP/s, not 48.0: docs/performance.md). */
+    for (uint kk = 0u; kk < BK / 2u; kk++)
+      multiply(a_slice[kk][slot_a(kk, ty)], a_slice[kk][slot_a(kk, ty + 16u)], b_slice[kk][tx],
+               b_slice[kk][tx + 16u]);
+    la = load_a(qa, k0 + BK);
+    lb = load_b(qb, k0 + BK);
+    for (uint kk = BK / 2u; kk < BK; kk++)
       multiply(a_slice[kk][slot_a(kk, ty)], a_slice[kk][slot_a(kk, ty + 16u)], b_slice[kk][tx],
                b_slice[kk][tx + 16u]);
     /* The next step overwrites the slices everyone is reading. */
