@@ -133,18 +133,19 @@ vec4 inside_k(quad q, uint k0, vec4 loaded) { return k0 + q.row_k < gt_k_range.y
   vec4(elem(i), elem((i) + min(1u, last) * (apart)), elem((i) + min(2u, last) * (apart)),           \
        elem((i) + min(3u, last) * (apart)))
 #ifdef GT_HALF
-/* A whole quad of halves from the words holding it: 2 where it starts on
- * a word, else 3 (read only for a whole quad: its last element lies in
- * the view, so its word in the buffer). */
+/* A quad of halves across K from the words holding it: 2 where it
+ * starts on a word, else 3. A word past the one holding its last element
+ * inside the matrix (end) is read as that one: the halves it gives only
+ * feed results never stored, and every load stays inside the view with
+ * no branch (a branch between this and 4 single halves, and one around
+ * the third word, cost f16 > f32 on the H100: docs/performance.md). */
 vec4 half_quad(bool odd, uint w0, uint w1, uint w2) {
   vec2 lo = unpackHalf2x16(w0), mid = unpackHalf2x16(w1);
   return odd ? vec4(lo.y, mid, unpackHalf2x16(w2).x) : vec4(lo, mid);
 }
-#define HALF_QUAD(words, at)                                                                      \
-  half_quad(((at)&1u) != 0u, words[(at) >> 1u], words[((at) >> 1u) + 1u],                         \
-            ((at)&1u) != 0u ? words[((at) >> 1u) + 2u] : 0u)
-/* A quad of halves across K: a whole one from its words. */
-#define ACROSS(elem, words, i, last) ((last) == 3u ? HALF_QUAD(words, i) : SPREAD(elem, i, last, 1u))
+#define ACROSS(elem, words, i, last)                                                              \
+  half_quad(((i)&1u) != 0u, words[(i) >> 1u], words[min(((i) >> 1u) + 1u, ((i) + (last)) >> 1u)], \
+            words[min(((i) >> 1u) + 2u, ((i) + (last)) >> 1u)])
 /* One half for the quads along K: one load, the half picked after. The
  * common a_elem picks between two loads: with it f16 > f32 took 5.95 ms
  * at 4096^3 on the H100, with this 4.64. a_elem stays as it is for the
