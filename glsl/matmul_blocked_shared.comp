@@ -15,9 +15,10 @@
  * Where a view allows (GT_VEC4_A, _B, _C: rows 16-byte aligned, and no
  * vec4 straddling an edge of the view; the host checks), a quad of an
  * operand stored across K is one vec4 load, and c's row of 4 results one
- * vec4 store; elsewhere 4 float loads and guarded float stores. Halves (GT_HALF) across K load a whole quad as the 2 or 3
- * words holding it, and a half c's row of 4 results starting on a word
- * is 2 plain word stores. (H100 figures: docs/performance.md.)
+ * vec4 store; elsewhere 4 float loads and guarded float stores. Halves
+ * (GT_HALF) across K load a quad as the 2 or 3 words holding it, and a
+ * half c's row of 4 results starting on a word is 2 plain word stores.
+ * (H100 figures: docs/performance.md.)
  *
  * Not double-buffered in shared memory: two shared buffers double the
  * shared memory for a gain at some sizes and a loss at others (the
