@@ -16,8 +16,9 @@
  * vec4 straddling an edge of the view; the host checks), a quad of an
  * operand stored across K is one vec4 load, and c's row of 4 results one
  * vec4 store; elsewhere 4 float loads and guarded float stores. Halves
- * (GT_HALF) across K load a quad as the 2 or 3 words holding it, and a
- * half c's row of 4 results starting on a word is 2 plain word stores.
+ * (GT_HALF) across K load a quad as one uvec2 where the view allows
+ * (rows 8-byte aligned), else as the 2 or 3 words holding it, and a half
+ * c's row of 4 results starting on a word is 2 plain word stores.
  * (H100 figures: docs/performance.md.)
  *
  * Not double-buffered in shared memory: two shared buffers double the
@@ -153,9 +154,22 @@ vec4 half_quad(bool odd, uint w0, uint w1, uint w2) {
  * registers kernel: this form cost the Mali-G57's half-precision
  * programs half their threads there (compiler statistics). */
 #define HALF_ONE(words, i) (unpackHalf2x16(words[(i) >> 1u])[(i)&1u])
+/* Along K only: an operand read as pairs runs across K. */
+#ifndef GT_VEC4_A
 float a_one(uint i) { return HALF_ONE(a_words, i); }
+#endif
+#ifndef GT_VEC4_B
 float b_one(uint i) { return HALF_ONE(b_words, i); }
+#endif
+/* A quad of halves across K on 8 bytes: one uvec2 load. With it f16 > f32
+ * at 4096^3 took 2.89 ms for a^T b on the H100, 3.40 from 2 or 3 words
+ * (docs/performance.md). */
+vec4 halves4(uvec2 w) { return vec4(unpackHalf2x16(w.x), unpackHalf2x16(w.y)); }
+#define A4(i) halves4(a_pairs[i])
+#define B4(i) halves4(b_pairs[i])
 #else
+#define A4(i) a4[i]
+#define B4(i) b4[i]
 #define a_one a_elem
 #define b_one b_elem
 /* A quad of floats across K: 4 loads, whole or not. */
@@ -166,7 +180,7 @@ vec4 load_a(quad q, uint k0) {
 #ifndef GT_TRANS_A
   vec4 v = SPREAD(a_one, q.at + k, q.last, gt_views[0].w);
 #elif defined(GT_VEC4_A)
-  vec4 v = a4[(q.at + k * gt_views[0].w) >> 2u];
+  vec4 v = A4((q.at + k * gt_views[0].w) >> 2u);
 #else
   vec4 v = ACROSS(a_elem, a_words, q.at + k * gt_views[0].w, q.last);
 #endif
@@ -177,7 +191,7 @@ vec4 load_b(quad q, uint k0) {
 #ifdef GT_TRANS_B
   vec4 v = SPREAD(b_one, q.at + k, q.last, gt_views[1].w);
 #elif defined(GT_VEC4_B)
-  vec4 v = b4[(q.at + k * gt_views[1].w) >> 2u];
+  vec4 v = B4((q.at + k * gt_views[1].w) >> 2u);
 #else
   vec4 v = ACROSS(b_elem, b_words, q.at + k * gt_views[1].w, q.last);
 #endif

@@ -7,7 +7,9 @@
  * GT_TRANS_A, b is N x K when GT_TRANS_B), 3 = the bias. */
 /* GT_VEC4_A, _B, _C (the shared kernel): that operand is read or written
  * as vec4s; its rows start 16-byte aligned and no vec4 straddles an edge
- * of the view or of the K slice (the host checks). */
+ * of the view or of the K slice (the host checks). With GT_HALF, a's or
+ * b's quads are read as uvec2s (a_pairs, b_pairs): 4 halves, rows
+ * starting 8-byte aligned. */
 /* GT_HALF (SIMPLE, tiled, registers and shared kernels): a and b hold IEEE
  * half-precision elements, two to a 32-bit word, the first in the low
  * half; a_elem / b_elem widen them with unpackHalf2x16 and the sums run in
@@ -38,14 +40,18 @@ precision mediump float;
 #define GT_SUM4 vec4
 #endif
 #ifndef GT_KERNEL_MATMUL_TEXELS
-#if defined(GT_HALF) || defined(GT_QUANT)
+#if defined(GT_HALF) && defined(GT_VEC4_A)
+layout(std430, binding = 0) readonly GT_RESTRICT buffer A2 { uvec2 a_pairs[]; };
+#elif defined(GT_HALF) || defined(GT_QUANT)
 layout(std430, binding = 0) readonly GT_RESTRICT buffer A { uint a_words[]; };
 #elif defined(GT_VEC4_A)
 layout(std430, binding = 0) readonly GT_RESTRICT buffer A4 { vec4 a4[]; };
 #else
 layout(std430, binding = 0) readonly GT_RESTRICT buffer A { float a_data[]; };
 #endif
-#if defined(GT_HALF) || defined(GT_QUANT)
+#if defined(GT_HALF) && defined(GT_VEC4_B)
+layout(std430, binding = 1) readonly GT_RESTRICT buffer B2 { uvec2 b_pairs[]; };
+#elif defined(GT_HALF) || defined(GT_QUANT)
 layout(std430, binding = 1) readonly GT_RESTRICT buffer B { uint b_words[]; };
 #elif defined(GT_VEC4_B)
 layout(std430, binding = 1) readonly GT_RESTRICT buffer B4 { vec4 b4[]; };
@@ -152,8 +158,16 @@ ivec4 b_quad(uint i) { return GT_BYTES4(b_words[i >> 2u]) - gt_zero_points.y; }
   ((words[(i) >> 2u] >> (((i) & 3u) * 8u)) | ((words[(last) >> 2u] << 1u) << (31u - ((i) & 3u) * 8u)))
 #elif defined(GT_KERNEL_MATMUL_TEXELS)
 #elif defined(GT_HALF)
+#ifdef GT_VEC4_A
+float a_elem(uint i) { return unpackHalf2x16(a_pairs[i >> 2u][(i >> 1u) & 1u])[i & 1u]; }
+#else
 float a_elem(uint i) { return GT_HALF_AT(a_words, i); }
+#endif
+#ifdef GT_VEC4_B
+float b_elem(uint i) { return unpackHalf2x16(b_pairs[i >> 2u][(i >> 1u) & 1u])[i & 1u]; }
+#else
 float b_elem(uint i) { return GT_HALF_AT(b_words, i); }
+#endif
 /* The 4 consecutive halves from element i on, where the run may end
  * early at element `last` (>= i, the last one inside the view), as
  * GT_RUN4 takes bytes: from the words holding i, i + 2 (or `last`, if

@@ -123,13 +123,17 @@ static void emit_matmuls(const emitter *e) {
         for (uint32_t k1 = 0; k1 <= GT_VARIANT_K1; k1 += GT_VARIANT_K1)
           emit(e, GT_KERNEL_MATMUL_BLOCKED, GT_BLOCKED_TILE, GT_BLOCKED_GROUP, GT_BLOCKED_GROUP, vh | k1,
                GT_F32, 0);
-        if (!sums[s]) emit(e, GT_KERNEL_MATMUL_BLOCKED_SHARED, 128, 16, 16, vh, GT_F32, 0);
-        if (!h) {
+        if (!h)
           for (uint32_t k1 = 0; k1 <= GT_VARIANT_K1; k1 += GT_VARIANT_K1)
             emit(e, GT_KERNEL_MATMUL_BLOCKED, GT_BLOCKED_TILE, GT_BLOCKED_GROUP, GT_BLOCKED_GROUP,
                  vh | GT_VARIANT_VEC4_C | k1, GT_F32, 0);
-          if (!sums[s])
-            emit(e, GT_KERNEL_MATMUL_BLOCKED_SHARED, 128, 16, 16, vh | GT_VARIANT_VEC4_C, GT_F32, 0);
+        /* The shared kernel: quads of halves across K as uvec2s (VEC4_A,
+         * _B), a float c as vec4s. */
+        for (uint32_t q = 0; q < 8 && !sums[s]; q++) {
+          uint32_t vq = vh | (q & 1 ? GT_VARIANT_VEC4_A : 0) | (q & 2 ? GT_VARIANT_VEC4_B : 0) |
+                        (q & 4 ? GT_VARIANT_VEC4_C : 0);
+          if ((vq & gt__vec4_along_k(v)) == 0 && !(h && (q & 4)))
+            emit(e, GT_KERNEL_MATMUL_BLOCKED_SHARED, 128, 16, 16, vq, GT_F32, 0);
         }
         emit_tiled(e, GT_KERNEL_MATMUL_TILED, vh, GT_F32, 0);
         emit_tiled(e, GT_KERNEL_MATMUL_TILED, vh | GT_VARIANT_GUARDED, GT_F32, 0);

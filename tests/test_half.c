@@ -26,6 +26,10 @@ enum { K_SLICE = 4096 };
 
 static gt_context *ctx;
 static uint32_t rng = 777;
+/* When set, run_case puts a's and b's rows on 8 bytes (offsets 4 and 8
+ * halves; their pitches, the shapes', multiples of 4). */
+static bool ab_aligned;
+
 /* When set, run_case puts c's rows on 16 bytes (offset 8, pitch a multiple
  * of 4), where a float c may be written as vec4s. */
 static bool c_aligned;
@@ -62,6 +66,7 @@ static bool run_case(uint32_t m, uint32_t n, uint32_t k, bool ta, bool tb, gt_ty
   uint32_t ar = ta ? k : m, ac = ta ? m : k, br = tb ? n : k, bc = tb ? k : n;
   size_t a_off = 1, b_off = 3, c_off = 5, c_pitch = n + 3; /* odd: c's halves share words with guards */
   if (c_aligned) c_off = 8, c_pitch = (n + 7) / 4 * 4;
+  if (ab_aligned) a_off = 4, b_off = 8;
   size_t a_n = a_off + (size_t)ar * ac, b_n = b_off + (size_t)br * bc, c_n = c_off + (size_t)(m - 1) * c_pitch + n + 7;
   size_t a_words = (a_n + 1) / 2, b_words = (b_n + 1) / 2;
   size_t c_words = c_type == GT_F16 ? (c_n + 1) / 2 : c_n;
@@ -329,12 +334,16 @@ static void test_batches(bool emulated) {
 }
 
 /* Counts the builds of the shared kernel's half-precision programs
- * (variant bit 12, GT_VARIANT_HALF in the library). */
+ * (variant bit 12, GT_VARIANT_HALF in the library), [0] all of them, [1]
+ * those reading a's or b's quads as uvec2s (bits 7, 8: GT_VARIANT_VEC4_A,
+ * _B). */
 static void count_shared_half_builds(int level, const char *msg, void *user) {
   const char *v = strstr(msg, "variant ");
-  if (level == GT_LOG_DEBUG && strncmp(msg, "built matmul_blocked_shared.comp", 32) == 0 && v &&
-      (strtoul(v + 8, NULL, 10) & (1u << 12)))
-    ++*(unsigned *)user;
+  unsigned long variant = v ? strtoul(v + 8, NULL, 10) : 0;
+  if (level == GT_LOG_DEBUG && strncmp(msg, "built matmul_blocked_shared.comp", 32) == 0 && (variant & (1u << 12))) {
+    ((unsigned *)user)[0]++;
+    if (variant & (3u << 7)) ((unsigned *)user)[1]++;
+  }
 }
 
 /* AUTO on a context whose matmul kernel is the shared one, whatever the
@@ -347,12 +356,12 @@ static void count_shared_half_builds(int level, const char *msg, void *user) {
  * where each product takes minutes, one transpose case and no long K. */
 static void test_shared_kernel(bool min_limits, bool emulated) {
   if (min_limits) return;
-  unsigned builds = 0;
+  unsigned builds[2] = {0, 0};
   gt_context_desc desc;
   memset(&desc, 0, sizeof desc);
   desc.matmul_kernel = GT_MATMUL_KERNEL_SHARED;
   desc.logger.log = count_shared_half_builds;
-  desc.logger.user = &builds;
+  desc.logger.user = builds;
   gt_context *saved = ctx, *shared = NULL;
   gt_status s = gt_context_init(NULL, 0, &desc, &shared);
   if (s == GT_ERR_UNSUPPORTED) return; /* fewer than 256 invocations: no shared kernel here */
@@ -372,6 +381,17 @@ static void test_shared_kernel(bool min_limits, bool emulated) {
     want += tr % 2 ? 1 : half_c;
   }
   if (!emulated) run_case(1024, 1024, 300, false, false, GT_F16, GT_STRATEGY_AUTO, 0, false, INPUT_LARGE);
+  /* a and b on 8 bytes: quads of halves across K as one uvec2 each (a^T
+   * b: both; a b: b's), M and N past whole blocks, K past whole steps. */
+  ab_aligned = true;
+  run_case(1028, 1032, 21, true, false, GT_F32, GT_STRATEGY_AUTO, 0, true, INPUT_UNIT);
+  want++;
+  if (!emulated) {
+    run_case(1032, 1028, 13, false, false, GT_F16, GT_STRATEGY_AUTO, 0, false, INPUT_DENORMALS);
+    want += half_c;
+  }
+  ab_aligned = false;
+  unsigned pairs_want = emulated ? 1 : 1 + half_c;
   /* A float c on 16 bytes, written as vec4s; and a batch of products
    * that each run the shared kernel, as layers of one dispatch. */
   c_aligned = true;
@@ -387,9 +407,10 @@ static void test_shared_kernel(bool min_limits, bool emulated) {
   }
   ctx = saved;
   gt_context_release(shared);
-  if (builds < want)
-    printf("FAILED: the shared kernel built %u half-precision programs, want %u\n", builds, want);
-  CHECK(builds >= want);
+  if (builds[0] < want || builds[1] < pairs_want)
+    printf("FAILED: the shared kernel built %u half-precision programs (%u on uvec2s), want %u (%u)\n",
+           builds[0], builds[1], want, pairs_want);
+  CHECK(builds[0] >= want && builds[1] >= pairs_want);
 }
 
 /* The conversions the test trusts, on values with known bits. */

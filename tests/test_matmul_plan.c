@@ -87,8 +87,12 @@ static void check_keys(const gt_context *ctx, const gt_matmul_choices *p, bool h
     CHECK(((k->variant & GT_VARIANT_TRANS_B) != 0) == p->trans_b);
     CHECK(((k->variant & GT_VARIANT_BATCHED) != 0) == (layers > 1));
     CHECK(((k->variant & GT_VARIANT_HALF) != 0) == half);
+    /* Halves: no texels, and quads as one load (uvec2s) only in the
+     * shared kernel. */
     if (half)
-      CHECK(k->kernel != GT_KERNEL_MATMUL_TEXELS && !(k->variant & (GT_VARIANT_VEC4_A | GT_VARIANT_VEC4_B)));
+      CHECK(k->kernel != GT_KERNEL_MATMUL_TEXELS &&
+            (k->kernel == GT_KERNEL_MATMUL_BLOCKED_SHARED ||
+             !(k->variant & (GT_VARIANT_VEC4_A | GT_VARIANT_VEC4_B))));
     bool registers = k->kernel == GT_KERNEL_MATMUL_BLOCKED;
     if (registers && ctx->device->scalar_loads)
       CHECK(!(k->variant & (GT_VARIANT_VEC4_A | GT_VARIANT_VEC4_B | GT_VARIANT_VEC4_C)));
@@ -291,7 +295,8 @@ static void named_cases(void) {
   expect("NVIDIA H100", 0, 1024, 1024, 1024, GT_F32, NULL, "shared 128 vec4 b,c");
   expect("NVIDIA H100", 0, 512, 512, 512, GT_F32, NULL, "registers 32 vec4 a,b,c");
   expect("NVIDIA H100", 0, 4099, 4097, 4101, GT_F32, NULL, "shared 128, blocks of 4099x4097x2176");
-  expect("NVIDIA H100", 0, 4096, 4096, 4096, GT_F16, NULL, "shared 128 vec4 c");
+  /* Halves: b's quads across K as uvec2s, the float c as vec4s. */
+  expect("NVIDIA H100", 0, 4096, 4096, 4096, GT_F16, NULL, "shared 128 vec4 b,c");
   /* llvmpipe: the texels kernel where a and b are whole texels; the
    * fallback where not; halves never. */
   expect("llvmpipe (LLVM 15.0.6, 256 bits)", 0, 1024, 1024, 1024, GT_F32, NULL, "texels 64");
