@@ -340,7 +340,8 @@ static void test_batches(bool emulated) {
 static void count_shared_half_builds(int level, const char *msg, void *user) {
   const char *v = strstr(msg, "variant ");
   unsigned long variant = v ? strtoul(v + 8, NULL, 10) : 0;
-  if (level == GT_LOG_DEBUG && strncmp(msg, "built matmul_blocked_shared.comp", 32) == 0 && (variant & (1u << 12))) {
+  if (level == GT_LOG_DEBUG && strncmp(msg, "built matmul_blocked_shared.comp", 32) == 0 &&
+      (variant & (1u << 12))) {
     ((unsigned *)user)[0]++;
     if (variant & (3u << 7)) ((unsigned *)user)[1]++;
   }
