@@ -148,19 +148,6 @@ vec4 half_quad(bool odd, uint w0, uint w1, uint w2) {
 #define ACROSS(elem, words, i, last)                                                              \
   half_quad(((i)&1u) != 0u, words[(i) >> 1u], words[min(((i) >> 1u) + 1u, ((i) + (last)) >> 1u)], \
             words[min(((i) >> 1u) + 2u, ((i) + (last)) >> 1u)])
-/* One half for the quads along K: one load, the half picked after. The
- * common a_elem picks between two loads: with it f16 > f32 took 5.95 ms
- * at 4096^3 on the H100, with this 4.64. a_elem stays as it is for the
- * registers kernel: this form cost the Mali-G57's half-precision
- * programs half their threads there (compiler statistics). */
-#define HALF_ONE(words, i) (unpackHalf2x16(words[(i) >> 1u])[(i)&1u])
-/* Along K only: an operand read as pairs runs across K. */
-#ifndef GT_VEC4_A
-float a_one(uint i) { return HALF_ONE(a_words, i); }
-#endif
-#ifndef GT_VEC4_B
-float b_one(uint i) { return HALF_ONE(b_words, i); }
-#endif
 /* A quad of halves across K on 8 bytes: one uvec2 load. With it f16 > f32
  * at 4096^3 took 2.89 ms for a^T b on the H100, 3.40 from 2 or 3 words
  * (docs/performance.md). */
@@ -170,8 +157,6 @@ vec4 halves4(uvec2 w) { return vec4(unpackHalf2x16(w.x), unpackHalf2x16(w.y)); }
 #else
 #define A4(i) a4[i]
 #define B4(i) b4[i]
-#define a_one a_elem
-#define b_one b_elem
 /* A quad of floats across K: 4 loads, whole or not. */
 #define ACROSS(elem, words, i, last) SPREAD(elem, i, last, 1u)
 #endif

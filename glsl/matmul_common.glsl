@@ -180,6 +180,21 @@ vec4 gt_halves_of(uint first, uint middle, uint end, uint odd) {
 }
 #define GT_HALF_RUN4(words, i, last) \
   gt_halves_of(words[(i) >> 1u], words[min((i) + 2u, last) >> 1u], words[(last) >> 1u], (i) & 1u)
+/* a_one / b_one (the shared and bands kernels; the registers kernel has
+ * its own): element i from one load, the half picked after. a_elem picks
+ * between two loads: in the shared kernel it took f16 > f32 at 4096^3 to
+ * 5.95 ms on the H100, this 4.64, and the bands kernel's half bands at
+ * 4099x4097x4101 to 0.52-0.60 ms (docs/performance.md). The registers
+ * kernel keeps a_elem: this form cost the Mali-G57's half-precision
+ * programs half their threads there. */
+#ifndef GT_KERNEL_MATMUL_BLOCKED
+#ifndef GT_VEC4_A
+float a_one(uint i) { return unpackHalf2x16(a_words[i >> 1u])[i & 1u]; }
+#endif
+#ifndef GT_VEC4_B
+float b_one(uint i) { return unpackHalf2x16(b_words[i >> 1u])[i & 1u]; }
+#endif
+#endif
 #else
 #ifdef GT_VEC4_A
 vec4 a_quad(uint i) { return a4[i >> 2u]; }
@@ -190,6 +205,11 @@ float a_elem(uint i) { return a_data[i]; }
 vec4 b_quad(uint i) { return b4[i >> 2u]; }
 #else
 float b_elem(uint i) { return b_data[i]; }
+#endif
+/* As a_one / b_one above (the registers kernel has its own). */
+#ifndef GT_KERNEL_MATMUL_BLOCKED
+#define a_one a_elem
+#define b_one b_elem
 #endif
 #endif
 

@@ -24,6 +24,10 @@ static gt_status run(gt_context *ctx, const gt_program *prog, const gt_product *
     gx = gt__div_up(n, tile);
     gy = gt__div_up(m, tile);
     break;
+  case GT_KERNEL_MATMUL_BANDS: /* along c's columns where it has at most GT_MATMUL_BAND_MAX rows */
+    gx = gt__div_up(m <= GT_MATMUL_BAND_MAX ? n : m, GT_MATMUL_BAND_ALONG);
+    gy = 1;
+    break;
   default: /* SIMPLE: an invocation a result */
     gx = gt__div_up(n, prog->key.group_cols);
     gy = gt__div_up(m, prog->key.group_rows);
@@ -157,10 +161,32 @@ static gt_status prepare(gt_context *ctx, gt_view a, gt_view b, gt_view c, const
   return build(ctx, mu);
 }
 
+/* Runs block q of a built multiply by its route. */
+static gt_status run_block(gt_context *ctx, const multiply *mu, const gt_product *q) {
+  const gt_matmul_choices *p = &mu->plan;
+  const gt_program *const *programs = mu->programs;
+  switch (gt__matmul_route(ctx, p, q)) {
+  case GT_MATMUL_ROUTE_MAIN_AND_BANDS:
+    return run_truncate_b(ctx, programs[GT_MATMUL_MAIN], programs[GT_MATMUL_SIMPLE], q, p->trans_a,
+                          p->trans_b);
+  case GT_MATMUL_ROUTE_BLOCKS_AND_BANDS: {
+    /* The parts write apart: no barrier between them. */
+    gt_product parts[3];
+    int count = gt__matmul_band_parts(p, q, parts);
+    GT__TRY(run_block(ctx, mu, &parts[0]));
+    for (int i = 1; i < count; i++)
+      GT__TRY(run(ctx, programs[GT_MATMUL_BANDS], &parts[i]));
+    return GT_OK;
+  }
+  case GT_MATMUL_ROUTE_TEXELS: return run_texels(ctx, programs[GT_MATMUL_TEXELS], q);
+  case GT_MATMUL_ROUTE_VEC4: return run(ctx, programs[GT_MATMUL_VEC4], q);
+  default: return run(ctx, programs[GT_MATMUL_MAIN], q);
+  }
+}
+
 /* Runs a built multiply, block by block, each by its route. */
 static gt_status execute(gt_context *ctx, const multiply *mu) {
   const gt_matmul_choices *p = &mu->plan;
-  const gt_program *const *programs = mu->programs;
   gt_status status = GT_OK;
   uint32_t at[3] = {0, 0, 0};
   do {
@@ -173,15 +199,7 @@ static gt_status execute(gt_context *ctx, const multiply *mu) {
       glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
       q.beta = 1.0f;
     }
-    switch (gt__matmul_route(ctx, p, &q)) {
-    case GT_MATMUL_ROUTE_MAIN_AND_BANDS:
-      status = run_truncate_b(ctx, programs[GT_MATMUL_MAIN], programs[GT_MATMUL_SIMPLE], &q, p->trans_a,
-                              p->trans_b);
-      break;
-    case GT_MATMUL_ROUTE_TEXELS: status = run_texels(ctx, programs[GT_MATMUL_TEXELS], &q); break;
-    case GT_MATMUL_ROUTE_VEC4: status = run(ctx, programs[GT_MATMUL_VEC4], &q); break;
-    default: status = run(ctx, programs[GT_MATMUL_MAIN], &q); break;
-    }
+    status = run_block(ctx, mu, &q);
   } while (status == GT_OK && gt__matmul_next_block(p, at));
   return status;
 }

@@ -402,32 +402,82 @@ static bool block_runs_vec4(const gt_matmul_choices *p, const gt_product *q) {
   return p->vec4_needs != 0 && (allowed & p->vec4_needs) == p->vec4_needs;
 }
 
+/* The rows and columns of c's section q that whole blocks of the shared
+ * kernel cover, where the rest is a thin band (at most
+ * GT_MATMUL_BAND_MAX past more than one block); else all of them, which
+ * the kernel pads. A band that wide padded is a block's work for a few
+ * results each (docs/performance.md). */
+static void whole_blocks(const gt_product *q, uint32_t *rows, uint32_t *cols) {
+  uint32_t m = q->c.view.rows, n = q->c.view.cols, m_rest = m % SHARED_TILE, n_rest = n % SHARED_TILE;
+  *rows = m > SHARED_TILE && m_rest <= GT_MATMUL_BAND_MAX ? m - m_rest : m;
+  *cols = n > SHARED_TILE && n_rest <= GT_MATMUL_BAND_MAX ? n - n_rest : n;
+}
+
+int gt__matmul_band_parts(const gt_matmul_choices *p, const gt_product *q, gt_product parts[3]) {
+  uint32_t m = q->c.view.rows, n = q->c.view.cols, k = q->a.view.cols, rows, cols;
+  if (p->trans_a) k = q->a.view.rows;
+  whole_blocks(q, &rows, &cols);
+  int count = 0;
+  parts[count] = gt__product_c_section(q, 0, 0, rows, cols);
+  parts[count].a = gt__op_section(&q->a, p->trans_a, 0, 0, rows, k);
+  parts[count++].b = gt__op_section(&q->b, p->trans_b, 0, 0, k, cols);
+  if (rows < m) {
+    parts[count] = gt__product_c_section(q, rows, 0, m - rows, n);
+    parts[count++].a = gt__op_section(&q->a, p->trans_a, rows, 0, m - rows, k);
+  }
+  if (cols < n) {
+    parts[count] = gt__product_c_section(q, 0, cols, rows, n - cols);
+    parts[count++].b = gt__op_section(&q->b, p->trans_b, 0, cols, k, n - cols);
+  }
+  return count;
+}
+
 gt_matmul_route gt__matmul_route(const gt_context *ctx, const gt_matmul_choices *p, const gt_product *q) {
   if (p->strategy == GT_STRATEGY_TRUNCATE_B) return GT_MATMUL_ROUTE_MAIN_AND_BANDS;
   if (p->keys[GT_MATMUL_TEXELS].group_cols && block_runs_texels(ctx, p, q)) return GT_MATMUL_ROUTE_TEXELS;
+  if (p->keys[GT_MATMUL_BANDS].group_cols) {
+    uint32_t rows, cols;
+    whole_blocks(q, &rows, &cols);
+    if (rows < q->c.view.rows || cols < q->c.view.cols) return GT_MATMUL_ROUTE_BLOCKS_AND_BANDS;
+  }
   if (p->keys[GT_MATMUL_VEC4].group_cols && block_runs_vec4(p, q)) return GT_MATMUL_ROUTE_VEC4;
   return GT_MATMUL_ROUTE_MAIN;
 }
 
-/* Which of the slots main, vec4 and texels some block's route takes: a
- * pass over the blocks, so programs are built only if used. */
-static gt_status routes_taken(const gt_context *ctx, const gt_matmul_choices *p,
-                              bool taken[GT_MATMUL_SLOTS]) {
+/* Marks the slot block q's route takes; for the bands route, the bands
+ * kernel's and the one its whole blocks take. Returns how many were new. */
+static int take_route(const gt_context *ctx, const gt_matmul_choices *p, const gt_product *q,
+                      bool taken[GT_MATMUL_SLOTS]) {
   static const int slot_of[] = {[GT_MATMUL_ROUTE_MAIN] = GT_MATMUL_MAIN,
                                 [GT_MATMUL_ROUTE_VEC4] = GT_MATMUL_VEC4,
                                 [GT_MATMUL_ROUTE_TEXELS] = GT_MATMUL_TEXELS,
-                                [GT_MATMUL_ROUTE_MAIN_AND_BANDS] = GT_MATMUL_MAIN};
+                                [GT_MATMUL_ROUTE_MAIN_AND_BANDS] = GT_MATMUL_MAIN,
+                                [GT_MATMUL_ROUTE_BLOCKS_AND_BANDS] = GT_MATMUL_BANDS};
+  gt_matmul_route route = gt__matmul_route(ctx, p, q);
+  int slot = slot_of[route], found = !taken[slot];
+  taken[slot] = true;
+  if (route == GT_MATMUL_ROUTE_BLOCKS_AND_BANDS) {
+    gt_product parts[3];
+    gt__matmul_band_parts(p, q, parts);
+    found += take_route(ctx, p, &parts[0], taken);
+  }
+  return found;
+}
+
+/* Which of the slots main, vec4, texels and bands some block's route
+ * takes: a pass over the blocks, so programs are built only if used. */
+static gt_status routes_taken(const gt_context *ctx, const gt_matmul_choices *p,
+                              bool taken[GT_MATMUL_SLOTS]) {
   memset(taken, 0, GT_MATMUL_SLOTS * sizeof taken[0]);
   uint32_t at[3] = {0, 0, 0}, walked = 0;
-  int found = 0,
-      possible = 1 + (p->keys[GT_MATMUL_VEC4].group_cols != 0) + (p->keys[GT_MATMUL_TEXELS].group_cols != 0);
+  int found = 0, possible = 1 + (p->keys[GT_MATMUL_VEC4].group_cols != 0) +
+                            (p->keys[GT_MATMUL_TEXELS].group_cols != 0) +
+                            (p->keys[GT_MATMUL_BANDS].group_cols != 0);
   bool more;
   do {
     gt_product q;
     GT__TRY(gt__matmul_block_at(ctx, p, at, &q));
-    int slot = slot_of[gt__matmul_route(ctx, p, &q)];
-    if (!taken[slot]) found++;
-    taken[slot] = true;
+    found += take_route(ctx, p, &q, taken);
     more = gt__matmul_next_block(p, at);
   } while (found < possible && more && ++walked < GT_BLOCK_WALK_MAX);
   if (more && found < possible) /* not walked to the end: every candidate */
@@ -506,11 +556,16 @@ static gt_status choose_auto(const gt_context *ctx, gt_view a, gt_view b, gt_vie
   uint32_t tile = shared ? SHARED_TILE : GT_BLOCKED_TILE, group = shared ? SHARED_GROUP : GT_BLOCKED_GROUP;
   p->keys[GT_MATMUL_MAIN] = matmul_key(k, tile, group, group, variant);
   if (needs) p->keys[GT_MATMUL_VEC4] = matmul_key(k, tile, group, group, variant | needs);
+  /* Thin bands past the shared kernel's whole blocks: the bands kernel. */
+  if (shared)
+    p->keys[GT_MATMUL_BANDS] =
+        matmul_key(GT_KERNEL_MATMUL_BANDS, 0, GT_MATMUL_BAND_ALONG, GT_MATMUL_BAND_SLICES, variant);
   /* Only the programs some block runs are built. */
   bool taken[GT_MATMUL_SLOTS];
   GT__TRY(routes_taken(ctx, p, taken));
   if (!taken[GT_MATMUL_MAIN]) memset(&p->keys[GT_MATMUL_MAIN], 0, sizeof p->keys[0]);
   if (!taken[GT_MATMUL_VEC4]) memset(&p->keys[GT_MATMUL_VEC4], 0, sizeof p->keys[0]);
+  if (!taken[GT_MATMUL_BANDS]) memset(&p->keys[GT_MATMUL_BANDS], 0, sizeof p->keys[0]);
   return GT_OK;
 }
 
@@ -655,6 +710,7 @@ static void name_key(const gt_program_key *key, char *out, size_t size) {
     break;
   case GT_KERNEL_MATMUL_BLOCKED_SHARED: snprintf(out, size, "shared %u%s", key->tile, operands[vec4]); break;
   case GT_KERNEL_MATMUL_TEXELS: snprintf(out, size, "texels %u", key->tile); break;
+  case GT_KERNEL_MATMUL_BANDS: snprintf(out, size, "bands"); break;
   default:
     snprintf(out, size, "%s %u%s", (v & GT_VARIANT_K1) ? "registers_k1" : "registers", key->tile,
              operands[vec4]);
@@ -682,7 +738,7 @@ gt_status gt_matmul_plan(const gt_context *ctx, gt_view a, gt_view b, gt_view c,
   for (int i = GT_MATMUL_SLOTS - 1; i >= 0 && p.strategy == GT_STRATEGY_AUTO; i--)
     if (p.keys[i].group_cols) plan.tile = p.keys[i].tile;
   /* The programs in the order of their slots: the texels kernel first. */
-  static const int order[] = {GT_MATMUL_TEXELS, GT_MATMUL_VEC4, GT_MATMUL_MAIN};
+  static const int order[] = {GT_MATMUL_TEXELS, GT_MATMUL_VEC4, GT_MATMUL_MAIN, GT_MATMUL_BANDS};
   size_t used = 0;
   if (p.strategy == GT_STRATEGY_TRUNCATE_B) {
     used = (size_t)snprintf(plan.kernels, sizeof plan.kernels, "tiled_even %u + simple bands", p.tile);

@@ -50,15 +50,17 @@ enum {
   GT_MATMUL_VEC4,   /* AUTO: the same moving aligned operands as vec4s */
   GT_MATMUL_SIMPLE, /* TRUNCATE_B's bands and K leftover */
   GT_MATMUL_TEXELS, /* AUTO: the texels kernel, a and b as texture buffers */
+  GT_MATMUL_BANDS,  /* AUTO: the bands kernel, beside the shared kernel */
   GT_MATMUL_SLOTS
 };
 
 /* How one block of the product runs. */
 typedef enum gt_matmul_route {
-  GT_MATMUL_ROUTE_MAIN,          /* the main program, one dispatch */
-  GT_MATMUL_ROUTE_VEC4,          /* the vec4 program, one dispatch */
-  GT_MATMUL_ROUTE_TEXELS,        /* the texels program, a and b as texels */
-  GT_MATMUL_ROUTE_MAIN_AND_BANDS /* TRUNCATE_B: even tiles, SIMPLE on the rest */
+  GT_MATMUL_ROUTE_MAIN,            /* the main program, one dispatch */
+  GT_MATMUL_ROUTE_VEC4,            /* the vec4 program, one dispatch */
+  GT_MATMUL_ROUTE_TEXELS,          /* the texels program, a and b as texels */
+  GT_MATMUL_ROUTE_MAIN_AND_BANDS,  /* TRUNCATE_B: even tiles, SIMPLE on the rest */
+  GT_MATMUL_ROUTE_BLOCKS_AND_BANDS /* AUTO: whole blocks by their route, the bands kernel on thin bands */
 } gt_matmul_route;
 
 /* Everything a multiply runs, decided before anything is built. */
@@ -130,6 +132,12 @@ bool gt__matmul_next_block(const gt_matmul_choices *p, uint32_t at[3]);
 
 /* The route of block q of the plan. */
 gt_matmul_route gt__matmul_route(const gt_context *ctx, const gt_matmul_choices *p, const gt_product *q);
+
+/* Block q of the plan cut for GT_MATMUL_ROUTE_BLOCKS_AND_BANDS: its
+ * whole blocks of the shared kernel (parts[0]), then the band of rows
+ * below them across all of c, then the band of columns beside them, each
+ * present only where q has it. Returns how many parts. */
+int gt__matmul_band_parts(const gt_matmul_choices *p, const gt_product *q, gt_product parts[3]);
 
 /* p with c, and the bias along it, cut to the section of c at (row, col). */
 gt_product gt__product_c_section(const gt_product *p, uint32_t row, uint32_t col, uint32_t rows,

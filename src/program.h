@@ -69,7 +69,9 @@ typedef struct gt_program {
  * matmul summing in half 320 (4 transpose cases x batched or not x
  * epilogue or not x (c half: SIMPLE, registers one k or 4 a step, 3 tiles
  * x even/pad; c float: those and the registers kernel's vec4 c twice));
- * images 22 per format x 4: about 2,118 of 4096. */
+ * the bands kernel 48 (4 transpose cases x batched or not x epilogue or
+ * not x f32, half into float or half); images 22 per format x 4: about
+ * 2,166 of 4096. */
 #define GT_PROGRAM_TABLE_SIZE 4096
 
 /* Longest slice of K one matmul dispatch sums. Mesa silently stops a
@@ -90,6 +92,10 @@ static inline uint32_t gt__vec4_along_k(uint32_t variant) {
   return ((variant & GT_VARIANT_TRANS_A) ? 0u : GT_VARIANT_VEC4_A) |
          ((variant & GT_VARIANT_TRANS_B) ? GT_VARIANT_VEC4_B : 0u);
 }
+
+/* The bands kernel (matmul_bands.comp): a group of 32 places along a
+ * band by 8 slices of K, for bands of at most 8 rows or columns. */
+enum { GT_MATMUL_BAND_ALONG = 32, GT_MATMUL_BAND_SLICES = 8, GT_MATMUL_BAND_MAX = 8 };
 
 /* Storage-block bindings, matched by the kernels' layout(binding = N). */
 enum { GT_BINDING_SRC = 0, GT_BINDING_DST = 1 };

@@ -91,6 +91,7 @@ static void emit_matmuls(const emitter *e) {
       }
     }
     emit(e, GT_KERNEL_MATMUL_TEXELS, 64, 8, 8, v, GT_F32, 0);
+    emit(e, GT_KERNEL_MATMUL_BANDS, 0, GT_MATMUL_BAND_ALONG, GT_MATMUL_BAND_SLICES, v, GT_F32, 0);
     emit_tiled(e, GT_KERNEL_MATMUL_TILED, v, GT_F32, 0);
     emit_tiled(e, GT_KERNEL_MATMUL_TILED, v | GT_VARIANT_GUARDED, GT_F32, 0);
     /* 8-bit a and b, u8 or i8, c GT_I32 or requantised to their type
@@ -129,6 +130,8 @@ static void emit_matmuls(const emitter *e) {
                  vh | GT_VARIANT_VEC4_C | k1, GT_F32, 0);
         /* The shared kernel: quads of halves across K as uvec2s (VEC4_A,
          * _B), a float c as vec4s. */
+        if (!sums[s])
+          emit(e, GT_KERNEL_MATMUL_BANDS, 0, GT_MATMUL_BAND_ALONG, GT_MATMUL_BAND_SLICES, vh, GT_F32, 0);
         for (uint32_t q = 0; q < 8 && !sums[s]; q++) {
           uint32_t vq = vh | (q & 1 ? GT_VARIANT_VEC4_A : 0) | (q & 2 ? GT_VARIANT_VEC4_B : 0) |
                         (q & 4 ? GT_VARIANT_VEC4_C : 0);

@@ -61,10 +61,34 @@ static void check_route(const gt_context *ctx, const gt_matmul_choices *p, const
     CHECK(has(p, GT_MATMUL_MAIN));
     used[GT_MATMUL_MAIN] = true;
     break;
+  case GT_MATMUL_ROUTE_BLOCKS_AND_BANDS: {
+    CHECK(has(p, GT_MATMUL_BANDS) && p->kernel == GT_MATMUL_KERNEL_SHARED);
+    used[GT_MATMUL_BANDS] = true;
+    gt_product parts[3];
+    int count = gt__matmul_band_parts(p, q, parts);
+    CHECK(count >= 2 && count <= 3);
+    /* Whole blocks where cut, thin bands that cover the rest once, each
+     * within the bands kernel's width. */
+    uint32_t rows = parts[0].c.view.rows, cols = parts[0].c.view.cols;
+    CHECK(rows == m || (rows % 128 == 0 && m - rows <= GT_MATMUL_BAND_MAX));
+    CHECK(cols == n || (cols % 128 == 0 && n - cols <= GT_MATMUL_BAND_MAX));
+    uint64_t covered = (uint64_t)rows * cols;
+    for (int i = 1; i < count; i++) {
+      const gt_bound_view *c = &parts[i].c;
+      CHECK(c->view.rows <= GT_MATMUL_BAND_MAX || c->view.cols <= GT_MATMUL_BAND_MAX);
+      CHECK(parts[i].k_begin == q->k_begin && parts[i].k_end == q->k_end);
+      covered += (uint64_t)c->view.rows * c->view.cols;
+    }
+    CHECK(covered == (uint64_t)m * n);
+    gt_matmul_route whole = gt__matmul_route(ctx, p, &parts[0]);
+    CHECK(whole == GT_MATMUL_ROUTE_MAIN || whole == GT_MATMUL_ROUTE_VEC4);
+    check_route(ctx, p, &parts[0], whole, used);
+    break;
+  }
   }
 }
 
-static unsigned long plans, refusals, blocked, routes_seen[GT_MATMUL_ROUTE_MAIN_AND_BANDS + 1];
+static unsigned long plans, refusals, blocked, routes_seen[GT_MATMUL_ROUTE_BLOCKS_AND_BANDS + 1];
 
 /* Every program the plan names: buildable, within the device. */
 static void check_keys(const gt_context *ctx, const gt_matmul_choices *p, bool half, uint32_t layers) {
@@ -213,6 +237,10 @@ static void walk(void) {
       for (int i = 0; i < 300; i++) {
         uint32_t m = plan_extent(&rng), n = plan_extent(&rng), k = plan_extent(&rng);
         if (i % 10 == 0 && limits < 2) k = GT_MATMUL_K_CHUNK + 1 + gt_test_rand(&rng) % 200; /* K slices */
+        if (i % 10 == 5 && limits < 2) { /* c of the shared kernel's size, thin bands or not */
+          m += 1024;
+          n += 1024;
+        }
         gt_matmul_desc d = {.strategy = strategies[gt_test_rand(&rng) % 5],
                             .tile = tiles[gt_test_rand(&rng) % 4],
                             .trans_a = gt_test_rand(&rng) % 2,
@@ -294,14 +322,16 @@ static void named_cases(void) {
   expect("NVIDIA H100", 0, 4096, 4096, 4096, GT_F32, NULL, "shared 128 vec4 b,c");
   expect("NVIDIA H100", 0, 1024, 1024, 1024, GT_F32, NULL, "shared 128 vec4 b,c");
   expect("NVIDIA H100", 0, 512, 512, 512, GT_F32, NULL, "registers 32 vec4 a,b,c");
-  expect("NVIDIA H100", 0, 4099, 4097, 4101, GT_F32, NULL, "shared 128, blocks of 4099x4097x2176");
+  /* Thin bands past whole blocks: the bands kernel; wider ones padded. */
+  expect("NVIDIA H100", 0, 4099, 4097, 4101, GT_F32, NULL, "shared 128 + bands, blocks of 4099x4097x2176");
+  expect("NVIDIA H100", 0, 4000, 4104, 1000, GT_F32, NULL, "shared 128 vec4 b,c + bands");
   /* Halves: b's quads across K as uvec2s, the float c as vec4s. */
   expect("NVIDIA H100", 0, 4096, 4096, 4096, GT_F16, NULL, "shared 128 vec4 b,c");
   /* llvmpipe: the texels kernel where a and b are whole texels; the
    * fallback where not; halves never. */
   expect("llvmpipe (LLVM 15.0.6, 256 bits)", 0, 1024, 1024, 1024, GT_F32, NULL, "texels 64");
   expect("llvmpipe (LLVM 15.0.6, 256 bits)", 0, 1023, 1025, 1027, GT_F32, NULL,
-         "texels 64 + shared 128, blocks of 1023x384x1027");
+         "texels 64 + shared 128 + bands, blocks of 1023x384x1027");
   expect("llvmpipe (LLVM 15.0.6, 256 bits)", 0, 256, 256, 256, GT_F16, NULL, "registers 32 vec4 c");
   /* Without texture buffers (the minimums): the registers kernel. */
   expect("llvmpipe (LLVM 15.0.6, 256 bits)", 1, 256, 256, 256, GT_F32, NULL, "registers 32 vec4 a,b,c");
@@ -351,11 +381,11 @@ int main(void) {
   printf("%lu series layered, %lu product by product\n", series_layered, series_apart);
   CHECK(series_layered > 0 && series_apart > 0);
   printf("%lu plans checked (%lu cut into blocks), %lu refused; routes:", plans, blocked, refusals);
-  for (int r = 0; r <= GT_MATMUL_ROUTE_MAIN_AND_BANDS; r++)
+  for (int r = 0; r <= GT_MATMUL_ROUTE_BLOCKS_AND_BANDS; r++)
     printf(" %lu", routes_seen[r]);
   printf("\n");
   /* The walk reaches every route. */
-  for (int r = 0; r <= GT_MATMUL_ROUTE_MAIN_AND_BANDS; r++)
+  for (int r = 0; r <= GT_MATMUL_ROUTE_BLOCKS_AND_BANDS; r++)
     CHECK(routes_seen[r] > 0);
   return CHECK_SUMMARY();
 }

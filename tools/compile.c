@@ -89,7 +89,10 @@ static void consider(const gt_program_key *key, void *user) {
       key->tile != 0 && key->tile == key->group_cols && key->kernel != GT_KERNEL_MATMUL_BLOCKED_SHARED;
   if (tiled && key->group_rows != gt__tiled_group_rows(ctx, key->tile, 0)) return;
   if (key->kernel == GT_KERNEL_MATMUL_TEXELS && ctx->matmul_kernel != GT_MATMUL_KERNEL_TEXELS) return;
-  if (key->kernel == GT_KERNEL_MATMUL_BLOCKED_SHARED && !gt__shared_kernel_fits(l)) return;
+  /* The bands kernel runs beside the shared kernel only. */
+  if ((key->kernel == GT_KERNEL_MATMUL_BLOCKED_SHARED || key->kernel == GT_KERNEL_MATMUL_BANDS) &&
+      !gt__shared_kernel_fits(l))
+    return;
   bool packed = key->elem == GT_U16 || key->elem == GT_U8 || (key->variant & GT_VARIANT_HALF_C);
   if (packed && !ctx->has_atomics) return;
   find_or_add(key);
