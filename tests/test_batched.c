@@ -438,6 +438,44 @@ static void test_refusals(void) {
   glDeleteBuffers(1, &other);
 }
 
+/* AUTO's shared kernel on batches whose c has thin bands past its whole
+ * 128 x 128 blocks (3 rows and 6 columns): the bands kernel runs them
+ * as layers (a b, packed), and product by product (a^T b^T, odd gaps,
+ * scaled, with an epilogue). Through gt_context_desc.matmul_kernel,
+ * whatever the device; the ES 3.1 minimums cannot run the shared kernel,
+ * and under an emulator its programs take too long to build.
+ * gt_matmul_plan says the bands kernel runs, so the cases cannot pass
+ * through another route. */
+static void test_shared_bands(bool emulated, bool min_limits) {
+  if (min_limits || emulated) return;
+  gt_context_desc desc;
+  memset(&desc, 0, sizeof desc);
+  desc.matmul_kernel = GT_MATMUL_KERNEL_SHARED;
+  gt_context *saved = ctx, *other = NULL;
+  CHECK_STATUS(gt_context_init(NULL, 0, &desc, &other), GT_OK);
+  if (other == NULL) return;
+  ctx = other;
+  gt_view a = {1, 0, 1027, 20, 0, GT_F32}, b = {2, 0, 20, 1030, 0, GT_F32}, c = {3, 0, 1027, 1030, 0, GT_F32};
+  gt_plan plan;
+  CHECK_STATUS(gt_matmul_plan(ctx, a, b, c, NULL, &plan), GT_OK);
+  CHECK(strstr(plan.kernels, "bands") != NULL);
+  for (int i = 0; i < 2; i++) {
+    batch_case t = {.m = 1027,
+                    .n = 1030,
+                    .k = 20,
+                    .count = 3,
+                    .trans_a = i,
+                    .trans_b = i,
+                    .scale = i,
+                    .strategy = GT_STRATEGY_AUTO,
+                    .stride_kind = i,
+                    .epilogue = i};
+    run_case(&t);
+  }
+  ctx = saved;
+  gt_context_release(other);
+}
+
 int main(int argc, char **argv) {
   gt_test_env env;
   int rc = gt_test_open(argc, argv, &env);
@@ -447,6 +485,7 @@ int main(int argc, char **argv) {
   test_user_loop();
   test_products(env.emulated);
   test_long_batch(env.emulated);
+  test_shared_bands(env.emulated, env.min_limits);
   printf("%lu batched cases\n", cases);
   gt_test_close(&env);
   return CHECK_SUMMARY();
