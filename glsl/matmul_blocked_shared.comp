@@ -48,7 +48,8 @@
  * each operand and stores it as one vec4:
  * - across K (a transposed, b untransposed) its 4 elements are adjacent
  *   in the stored matrix: step row t / 32, quad t % 32; one vec4 load
- *   where the view allows (GT_VEC4_A, GT_VEC4_B), else 4 float loads;
+ *   where the view allows (GT_VEC4_A, GT_VEC4_B), else 4 float loads,
+ *   which take 4 elements 32 apart (STRIDED_A, below);
  * - along K (a untransposed, b transposed) they lie in 4 stored rows,
  *   one pitch apart: step row t % 8, quad t / 8; 4 float loads, which
  *   the 8 invocations of a quad make into 32 contiguous bytes of each row.
@@ -98,10 +99,10 @@ shared vec4 b_slice[BK][BM / 4u];
  * at: the index of its first element at k = 0; k then adds k times the
  * pitch (across K) or k (along K). last: its last element inside the
  * matrix (0 .. 3), which the elements after it repeat. row_k: its k
- * within the step; q: its vec4 in the slice's row. One number, not the
- * 4 elements' offsets, so that it costs one register: with the offsets
- * held the compiler moved more of them to memory, and a b ran 41.7
- * rather than 44.8 TFLOP/s. */
+ * within the step; q: its place in the slice's row (see STRIDED_A).
+ * One number, not the 4 elements' offsets, so that it costs one
+ * register: with the offsets held the compiler moved more of them to
+ * memory, and a b ran 41.7 rather than 44.8 TFLOP/s. */
 struct quad {
   uint at, last, row_k, q;
 };
@@ -113,11 +114,31 @@ quad quad_at(uvec4 v, uint kr, uint q, uint first, uint extent, uint apart) {
   uint first_in = min(first + 4u * q, extent - 1u);
   return quad(v.z + first_in * apart, min(extent - 1u - first_in, 3u), kr, q);
 }
+
+/* Floats across K that no vec4 can load come as 4 float loads. Taken as
+ * the 4 adjacent elements of a quad, each of those loads touches 512
+ * bytes across a subgroup of 32 (one float in 4). Under STRIDED_x
+ * invocation t % 32 of a step row takes elements t % 32, + 32, + 64 and
+ * + 96 of it instead, so that each load is 128 contiguous bytes, and
+ * stores them as one vec4 at t % 32: the slice's vec4 s then holds rows
+ * (columns) s, s + 32, s + 64 and s + 96 of the block, and an
+ * invocation's results are those rows (columns); see row_of, col_of. */
+#if defined(GT_TRANS_A) && !defined(GT_VEC4_A) && !defined(GT_HALF)
+#define STRIDED_A 1
+#endif
+#if !defined(GT_TRANS_B) && !defined(GT_VEC4_B) && !defined(GT_HALF)
+#define STRIDED_B 1
+#endif
 quad quad_across(uvec4 v, uint t, uint first, uint extent) {
   return quad_at(v, t / 32u, t % 32u, first, extent, 1u);
 }
 quad quad_along(uvec4 v, uint t, uint first, uint extent) {
   return quad_at(v, t % 8u, t / 8u, first, extent, v.w);
+}
+/* Under STRIDED_x: last counts elements 32 apart. */
+quad quad_strided(uvec4 v, uint t, uint first, uint extent) {
+  uint first_in = min(first + t % 32u, extent - 1u);
+  return quad(v.z + first_in, min((extent - 1u - first_in) / 32u, 3u), t / 32u, t % 32u);
 }
 
 /* The quad's k in the step at k0, kept inside the K slice. */
@@ -157,44 +178,75 @@ vec4 halves4(uvec2 w) { return vec4(unpackHalf2x16(w.x), unpackHalf2x16(w.y)); }
 #else
 #define A4(i) a4[i]
 #define B4(i) b4[i]
-/* A quad of floats across K: 4 loads, whole or not. */
-#define ACROSS(elem, words, i, last) SPREAD(elem, i, last, 1u)
+/* A quad of floats across K: 4 loads, 32 apart (STRIDED_A). */
+#define ACROSS(elem, words, i, last) SPREAD(elem, i, last, 32u)
 #endif
-vec4 load_a(quad q, uint k0) {
+vec4 load_a(quad q, uint k0, uint last) {
   uint k = quad_k(q, k0);
 #ifndef GT_TRANS_A
-  vec4 v = SPREAD(a_one, q.at + k, q.last, gt_views[0].w);
+  vec4 v = SPREAD(a_one, q.at + k, last, gt_views[0].w);
 #elif defined(GT_VEC4_A)
   vec4 v = A4((q.at + k * gt_views[0].w) >> 2u);
 #else
-  vec4 v = ACROSS(a_elem, a_words, q.at + k * gt_views[0].w, q.last);
+  vec4 v = ACROSS(a_elem, a_words, q.at + k * gt_views[0].w, last);
 #endif
   return inside_k(q, k0, v);
 }
-vec4 load_b(quad q, uint k0) {
+vec4 load_b(quad q, uint k0, uint last) {
   uint k = quad_k(q, k0);
 #ifdef GT_TRANS_B
-  vec4 v = SPREAD(b_one, q.at + k, q.last, gt_views[1].w);
+  vec4 v = SPREAD(b_one, q.at + k, last, gt_views[1].w);
 #elif defined(GT_VEC4_B)
   vec4 v = B4((q.at + k * gt_views[1].w) >> 2u);
 #else
-  vec4 v = ACROSS(b_elem, b_words, q.at + k * gt_views[1].w, q.last);
+  vec4 v = ACROSS(b_elem, b_words, q.at + k * gt_views[1].w, last);
 #endif
   return inside_k(q, k0, v);
 }
 
-#ifdef GT_TRANS_A
-#define A_QUAD quad_across
-#else
+#ifndef GT_TRANS_A
 #define A_QUAD quad_along
+#elif defined(STRIDED_A)
+#define A_QUAD quad_strided
+#else
+#define A_QUAD quad_across
 #endif
 #ifdef GT_TRANS_B
 #define B_QUAD quad_along
+#elif defined(STRIDED_B)
+#define B_QUAD quad_strided
 #else
 #define B_QUAD quad_across
 #endif
 
-/* Stores columns n .. n + 3 of row m of c. */
+/* Where an invocation's results lie: its first row 4 ty (column 4 tx),
+ * row r (0 .. 7) ROW(r) below it (a0 holds rows 0 .. 3, a1 rows 4 .. 7),
+ * and b1's columns SIDE right of b0's. */
+#ifdef STRIDED_A
+#define FIRST_ROW(ty) (ty)
+#define ROW(r) (32u * ((r) % 4u) + 16u * ((r) / 4u))
+#else
+#define FIRST_ROW(ty) (4u * (ty))
+#define ROW(r) ((r) % 4u + 64u * ((r) / 4u))
+#endif
+#ifdef STRIDED_B
+#define FIRST_COL(tx) (tx)
+#define SIDE 16u
+#else
+#define FIRST_COL(tx) (4u * (tx))
+#define SIDE 64u
+#endif
+
+/* Stores columns n, n + COL_APART, n + 2 COL_APART and n + 3 COL_APART
+ * of row m of c. */
+#ifdef STRIDED_B
+#define COL_APART 32u
+#ifdef GT_VEC4_C
+#error "results 32 columns apart are not stored as vec4s"
+#endif
+#else
+#define COL_APART 1u
+#endif
 void store_quad(uint m, uint n, vec4 sum) {
 #ifdef GT_VEC4_C
   if (m >= gt_rows_m() || n >= gt_cols_n()) return;
@@ -220,26 +272,53 @@ void store_quad(uint m, uint n, vec4 sum) {
   }
 #endif
   store_c_guarded(m, n, sum.x);
-  store_c_guarded(m, n + 1u, sum.y);
-  store_c_guarded(m, n + 2u, sum.z);
-  store_c_guarded(m, n + 3u, sum.w);
+  store_c_guarded(m, n + COL_APART, sum.y);
+  store_c_guarded(m, n + 2u * COL_APART, sum.z);
+  store_c_guarded(m, n + 3u * COL_APART, sum.w);
 #endif
 }
 
-/* acc[2 r + side] holds columns side * 64 + 4 tx .. + 3 of row 4 ty + r
- * (r < 4) or 64 + 4 ty + r - 4. It is indexed by constants only: an
- * index the compiler cannot resolve moves the array to local memory. */
+/* acc[2 r + side] holds row ROW(r) of the invocation's results, columns
+ * side * SIDE on (see store_quad): without STRIDED_x rows 4 ty + r (r <
+ * 4) or 64 + 4 ty + r - 4, and columns 4 tx .. + 3 or 64 + 4 tx .. + 3. It is indexed by constants
+ * only: an index the compiler cannot resolve moves the array to local
+ * memory. */
 vec4 acc[16];
 
-/* One k of the step: a0 and a1 hold op(a) at rows 4 ty .. + 3 and
- * 64 + 4 ty .. + 3, b0 and b1 op(b) at columns 4 tx .. + 3 and
- * 64 + 4 tx .. + 3. */
+/* One k of the step: a0 and a1 hold op(a) at the invocation's rows 0 ..
+ * 3 and 4 .. 7, b0 and b1 op(b) at its columns (see ROW, SIDE). */
 void multiply(vec4 a0, vec4 a1, vec4 b0, vec4 b1) {
   acc[0] += a0.x * b0, acc[1] += a0.x * b1, acc[2] += a0.y * b0, acc[3] += a0.y * b1;
   acc[4] += a0.z * b0, acc[5] += a0.z * b1, acc[6] += a0.w * b0, acc[7] += a0.w * b1;
   acc[8] += a1.x * b0, acc[9] += a1.x * b1, acc[10] += a1.y * b0, acc[11] += a1.y * b1;
   acc[12] += a1.z * b0, acc[13] += a1.z * b1, acc[14] += a1.w * b0, acc[15] += a1.w * b1;
 }
+
+/* The K loop, with the last element inside the matrix of a's and b's
+ * quads (a macro: some programs run two copies of it, see main). */
+#define STEPS(last_a, last_b)                                                                      \
+  uint k0 = gt_k_range.x;                                                                          \
+  vec4 la = load_a(qa, k0, last_a), lb = load_b(qb, k0, last_b);                                   \
+  for (; k0 < gt_k_range.y; k0 += BK) {                                                            \
+    a_slice[qa.row_k][slot_a(qa.row_k, qa.q)] = la;                                                \
+    b_slice[qb.row_k][qb.q] = lb;                                                                  \
+    memoryBarrierShared();                                                                         \
+    barrier();                                                                                     \
+    for (uint kk = 0u; kk < BK / 2u; kk++)                                                         \
+      multiply(a_slice[kk][slot_a(kk, ty)], a_slice[kk][slot_a(kk, ty + 16u)], b_slice[kk][tx],     \
+               b_slice[kk][tx + 16u]);                                                             \
+    la = load_a(qa, k0 + BK, last_a);                                                              \
+    lb = load_b(qb, k0 + BK, last_b);                                                              \
+    for (uint kk = BK / 2u; kk < BK; kk++)                                                         \
+      multiply(a_slice[kk][slot_a(kk, ty)], a_slice[kk][slot_a(kk, ty + 16u)], b_slice[kk][tx],     \
+               b_slice[kk][tx + 16u]);                                                             \
+    barrier();                                                                                     \
+  }
+/* In STEPS: the next step's loads come halfway through this step's
+ * arithmetic, in flight during the rest of it. Written before it,
+ * NVIDIA's compiler put them after all of it in some layouts (a^T b then
+ * ran 42.7 TFLOP/s, not 48.0: docs/performance.md). The second barrier:
+ * the next step overwrites the slices everyone is reading. */
 
 void main() {
   uvec2 block = gt_tile() * BM; /* first row and column of c */
@@ -249,36 +328,28 @@ void main() {
   quad qb = B_QUAD(gt_layer_view(1u), t, block.y, gt_cols_n());
   for (int i = 0; i < 16; i++)
     acc[i] = vec4(0.0);
-
-  uint k0 = gt_k_range.x;
-  vec4 la = load_a(qa, k0), lb = load_b(qb, k0);
-  for (; k0 < gt_k_range.y; k0 += BK) {
-    a_slice[qa.row_k][slot_a(qa.row_k, qa.q)] = la;
-    b_slice[qb.row_k][qb.q] = lb;
-    memoryBarrierShared();
-    barrier();
-    /* The next step's loads, halfway through this step's arithmetic,
-     * and in flight during the rest of it. Written before it, NVIDIA's
-     * compiler put them after all of it in some layouts (a^T b then ran
-     * 42.7 TFLOP/s, not 48.0: docs/performance.md). */
-    for (uint kk = 0u; kk < BK / 2u; kk++)
-      multiply(a_slice[kk][slot_a(kk, ty)], a_slice[kk][slot_a(kk, ty + 16u)], b_slice[kk][tx],
-               b_slice[kk][tx + 16u]);
-    la = load_a(qa, k0 + BK);
-    lb = load_b(qb, k0 + BK);
-    for (uint kk = BK / 2u; kk < BK; kk++)
-      multiply(a_slice[kk][slot_a(kk, ty)], a_slice[kk][slot_a(kk, ty + 16u)], b_slice[kk][tx],
-               b_slice[kk][tx + 16u]);
-    /* The next step overwrites the slices everyone is reading. */
-    barrier();
+#if !defined(GT_TRANS_B) && (!defined(GT_VEC4_B) || (defined(GT_TRANS_A) && !defined(GT_VEC4_A)))
+  /* Where an operand across K loads no vec4s, a second copy of the K loop
+   * for blocks inside c loads every quad whole, at constant offsets
+   * (uniform in the group: both copies reach the barriers whole). On the
+   * H100 at 4099 x 4097 x 4101 it took a^T b from 3.31 to 3.17 ms and a b
+   * from 3.36 to 3.28, but a^T b^T from 3.25 to 3.44: not where b runs
+   * along K (docs/performance.md). */
+  if (block.x + BM <= gt_rows_m() && block.y + BM <= gt_cols_n()) {
+    STEPS(3u, 3u)
+  } else {
+    STEPS(qa.last, qb.last)
   }
-  uint m = block.x + 4u * ty, n = block.y + 4u * tx;
-  store_quad(m, n, acc[0]), store_quad(m, n + 64u, acc[1]);
-  store_quad(m + 1u, n, acc[2]), store_quad(m + 1u, n + 64u, acc[3]);
-  store_quad(m + 2u, n, acc[4]), store_quad(m + 2u, n + 64u, acc[5]);
-  store_quad(m + 3u, n, acc[6]), store_quad(m + 3u, n + 64u, acc[7]);
-  store_quad(m + 64u, n, acc[8]), store_quad(m + 64u, n + 64u, acc[9]);
-  store_quad(m + 65u, n, acc[10]), store_quad(m + 65u, n + 64u, acc[11]);
-  store_quad(m + 66u, n, acc[12]), store_quad(m + 66u, n + 64u, acc[13]);
-  store_quad(m + 67u, n, acc[14]), store_quad(m + 67u, n + 64u, acc[15]);
+#else
+  STEPS(qa.last, qb.last)
+#endif
+  uint m = block.x + FIRST_ROW(ty), n = block.y + FIRST_COL(tx);
+  store_quad(m, n, acc[0]), store_quad(m, n + SIDE, acc[1]);
+  store_quad(m + ROW(1u), n, acc[2]), store_quad(m + ROW(1u), n + SIDE, acc[3]);
+  store_quad(m + ROW(2u), n, acc[4]), store_quad(m + ROW(2u), n + SIDE, acc[5]);
+  store_quad(m + ROW(3u), n, acc[6]), store_quad(m + ROW(3u), n + SIDE, acc[7]);
+  store_quad(m + ROW(4u), n, acc[8]), store_quad(m + ROW(4u), n + SIDE, acc[9]);
+  store_quad(m + ROW(5u), n, acc[10]), store_quad(m + ROW(5u), n + SIDE, acc[11]);
+  store_quad(m + ROW(6u), n, acc[12]), store_quad(m + ROW(6u), n + SIDE, acc[13]);
+  store_quad(m + ROW(7u), n, acc[14]), store_quad(m + ROW(7u), n + SIDE, acc[15]);
 }

@@ -546,6 +546,7 @@ static gt_status choose_auto(const gt_context *ctx, gt_view a, gt_view b, gt_vie
    * stored matrix): vec4s only across K. */
   if (kernel == GT_MATMUL_KERNEL_REGISTERS_K1 || kernel == GT_MATMUL_KERNEL_SHARED)
     needs &= ~gt__vec4_along_k(variant);
+  if (kernel == GT_MATMUL_KERNEL_SHARED && !gt__shared_vec4_c(variant | needs)) needs &= ~GT_VARIANT_VEC4_C;
   if (kernel != GT_MATMUL_KERNEL_SHARED && ctx->device->scalar_loads && needs) {
     needs = 0;
     because(p, "scalar_loads");

@@ -93,6 +93,13 @@ static inline uint32_t gt__vec4_along_k(uint32_t variant) {
          ((variant & GT_VARIANT_TRANS_B) ? GT_VARIANT_VEC4_B : 0u);
 }
 
+/* Whether the shared kernel may write c as vec4s in a program of this
+ * variant: not where b is floats across K loaded without vec4s, whose
+ * results lie 32 columns apart (STRIDED_B in matmul_blocked_shared.comp). */
+static inline bool gt__shared_vec4_c(uint32_t variant) {
+  return (variant & (GT_VARIANT_TRANS_B | GT_VARIANT_VEC4_B | GT_VARIANT_HALF)) != 0;
+}
+
 /* The bands kernel (matmul_bands.comp): a group of 32 places along a
  * band by 8 slices of K, for bands of at most 8 rows or columns. */
 enum { GT_MATMUL_BAND_ALONG = 32, GT_MATMUL_BAND_SLICES = 8, GT_MATMUL_BAND_MAX = 8 };

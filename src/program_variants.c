@@ -85,7 +85,8 @@ static void emit_matmuls(const emitter *e) {
       /* One k per step, and the shared kernel: vec4s only across K (a
        * transposed, b not). */
       if ((vq & gt__vec4_along_k(v)) == 0) {
-        emit(e, GT_KERNEL_MATMUL_BLOCKED_SHARED, 128, 16, 16, vq, GT_F32, 0);
+        if (!(vq & GT_VARIANT_VEC4_C) || gt__shared_vec4_c(vq))
+          emit(e, GT_KERNEL_MATMUL_BLOCKED_SHARED, 128, 16, 16, vq, GT_F32, 0);
         emit(e, GT_KERNEL_MATMUL_BLOCKED, GT_BLOCKED_TILE, GT_BLOCKED_GROUP, GT_BLOCKED_GROUP,
              vq | GT_VARIANT_K1, GT_F32, 0);
       }
