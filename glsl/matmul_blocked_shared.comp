@@ -122,7 +122,7 @@ quad quad_at(uvec4 v, uint kr, uint q, uint first, uint extent, uint apart) {
  * + 96 of it instead, so that each load is 128 contiguous bytes, and
  * stores them as one vec4 at t % 32: the slice's vec4 s then holds rows
  * (columns) s, s + 32, s + 64 and s + 96 of the block, and an
- * invocation's results are those rows (columns); see row_of, col_of. */
+ * invocation's results are those rows (columns); see ROW and SIDE. */
 #if defined(GT_TRANS_A) && !defined(GT_VEC4_A) && !defined(GT_HALF)
 #define STRIDED_A 1
 #endif
@@ -229,24 +229,22 @@ vec4 load_b(quad q, uint k0, uint last) {
 #define FIRST_ROW(ty) (4u * (ty))
 #define ROW(r) ((r) % 4u + 64u * ((r) / 4u))
 #endif
+/* A result vec4's 4 columns lie COL_APART apart. */
 #ifdef STRIDED_B
 #define FIRST_COL(tx) (tx)
 #define SIDE 16u
-#else
-#define FIRST_COL(tx) (4u * (tx))
-#define SIDE 64u
-#endif
-
-/* Stores columns n, n + COL_APART, n + 2 COL_APART and n + 3 COL_APART
- * of row m of c. */
-#ifdef STRIDED_B
 #define COL_APART 32u
 #ifdef GT_VEC4_C
 #error "results 32 columns apart are not stored as vec4s"
 #endif
 #else
+#define FIRST_COL(tx) (4u * (tx))
+#define SIDE 64u
 #define COL_APART 1u
 #endif
+
+/* Stores columns n, n + COL_APART, n + 2 COL_APART and n + 3 COL_APART
+ * of row m of c. */
 void store_quad(uint m, uint n, vec4 sum) {
 #ifdef GT_VEC4_C
   if (m >= gt_rows_m() || n >= gt_cols_n()) return;
@@ -280,9 +278,9 @@ void store_quad(uint m, uint n, vec4 sum) {
 
 /* acc[2 r + side] holds row ROW(r) of the invocation's results, columns
  * side * SIDE on (see store_quad): without STRIDED_x rows 4 ty + r (r <
- * 4) or 64 + 4 ty + r - 4, and columns 4 tx .. + 3 or 64 + 4 tx .. + 3. It is indexed by constants
- * only: an index the compiler cannot resolve moves the array to local
- * memory. */
+ * 4) or 64 + 4 ty + r - 4, and columns 4 tx .. + 3 or 64 + 4 tx .. + 3.
+ * It is indexed by constants only: an index the compiler cannot resolve
+ * moves the array to local memory. */
 vec4 acc[16];
 
 /* One k of the step: a0 and a1 hold op(a) at the invocation's rows 0 ..
@@ -334,7 +332,9 @@ void main() {
    * (uniform in the group: both copies reach the barriers whole). On the
    * H100 at 4099 x 4097 x 4101 it took a^T b from 3.31 to 3.17 ms and a b
    * from 3.36 to 3.28, but a^T b^T from 3.25 to 3.44: not where b runs
-   * along K (docs/performance.md). */
+   * along K (docs/performance.md). A quad read whole at a block's edge
+   * would only feed results never stored, but could read past the view:
+   * the tests cannot see that, so the test of the block stays exact. */
   if (block.x + BM <= gt_rows_m() && block.y + BM <= gt_cols_n()) {
     STEPS(3u, 3u)
   } else {
