@@ -246,7 +246,17 @@ vec4 load_b(quad q, uint k0, uint last) {
 /* Stores columns n, n + COL_APART, n + 2 COL_APART and n + 3 COL_APART
  * of row m of c. */
 void store_quad(uint m, uint n, vec4 sum) {
-#ifdef GT_VEC4_C
+#if defined(GT_VEC4_C) && defined(GT_HALF_C)
+  /* 4 halves on 8 bytes, this invocation's alone: no atomics in the
+   * program (with them f16 > f16 ran 9% behind f16 > f32 at 4096^3 on the
+   * H100, and some processes 4-6x: docs/performance.md). */
+  if (m >= gt_rows_m() || n >= gt_cols_n()) return;
+  uint i = gt_index(2u, uvec2(m, n)) >> 2u;
+  vec4 value = gt_scale.x * sum;
+  if (gt_scale.y != 0.0) value += gt_scale.y * halves4(c_pairs[i]);
+  value = gt_finish4(m, n, value);
+  c_pairs[i] = uvec2(half_pair(value.xy), half_pair(value.zw));
+#elif defined(GT_VEC4_C)
   if (m >= gt_rows_m() || n >= gt_cols_n()) return;
   uint i = gt_index(2u, uvec2(m, n)) >> 2u;
   vec4 value = gt_scale.x * sum;

@@ -59,7 +59,10 @@ layout(std430, binding = 1) readonly GT_RESTRICT buffer B4 { vec4 b4[]; };
 layout(std430, binding = 1) readonly GT_RESTRICT buffer B { float b_data[]; };
 #endif
 #endif
-#ifdef GT_VEC4_C
+#if defined(GT_VEC4_C) && defined(GT_HALF_C)
+/* A half c's quads whole on 8 bytes (the shared kernel; the host checks). */
+layout(std430, binding = 2) GT_RESTRICT buffer C2 { uvec2 c_pairs[]; };
+#elif defined(GT_VEC4_C)
 layout(std430, binding = 2) GT_RESTRICT buffer C { vec4 c4[]; };
 #elif defined(GT_HALF_C) || defined(GT_QUANT_C)
 layout(std430, binding = 2) GT_RESTRICT buffer C { uint c_words[]; };
@@ -81,6 +84,9 @@ uint half_bits(highp float v) {
   if (abs(v) >= 65520.0) return v < 0.0 ? 0xFC00u : 0x7C00u;
   return packHalf2x16(vec2(v, 0.0)) & 0xFFFFu;
 }
+
+/* Two results in one word, the first in the low half. */
+uint half_pair(vec2 v) { return half_bits(v.x) | (half_bits(v.y) << 16u); }
 #endif
 
 /* sum += x * y, the step of every kernel's sums; under GT_HALF_ROUNDED
@@ -371,10 +377,7 @@ void c_set_byte(uint i, uint byte) {
   atomicAnd(c_words[i >> 2u], ~(0xFFu << shift));
   atomicOr(c_words[i >> 2u], byte << shift);
 }
-#elif defined(GT_HALF_C)
-/* Two results in one word, the first in the low half. */
-uint half_pair(vec2 v) { return half_bits(v.x) | (half_bits(v.y) << 16u); }
-
+#elif defined(GT_HALF_C) && !defined(GT_VEC4_C)
 float c_elem(uint i) { return GT_HALF_AT(c_words, i); }
 void c_set(uint i, float value) {
   uint shift = (i & 1u) * 16u;

@@ -43,7 +43,7 @@
   X(TRUNCATE_A, 4)     /* tiled transposes: edge threads do the bands */                                     \
   X(VEC4_A, 7)         /* shared matmul: a read as vec4s (halves: uvec2s) */                                 \
   X(VEC4_B, 8)         /* shared matmul: b read as vec4s (halves: uvec2s) */                                 \
-  X(VEC4_C, 9)         /* shared matmul: c read and written as vec4s */                                      \
+  X(VEC4_C, 9)         /* shared matmul: c read and written as vec4s (half c: uvec2s) */                     \
   X(ELEMENTS, 10)      /* transpose_quads: rows at any alignment, views in elements */                       \
   X(BATCHED, 11)       /* matmul: one product per layer of groups (gt_batch) */                              \
   X(HALF, 12)          /* matmul: a and b are GT_F16 */                                                      \

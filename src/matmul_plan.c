@@ -536,11 +536,13 @@ static gt_status choose_auto(const gt_context *ctx, gt_view a, gt_view b, gt_vie
    * alike: fewer, wider accesses; a quad of bytes as one word. Halves
    * move as words (two or three to a quad), except in the shared kernel,
    * which reads a quad across K as one uvec2 where rows start on 8 bytes
-   * (4 halves: the same test in elements). */
+   * (4 halves: the same test in elements) and writes a half c's quads
+   * likewise, with no atomics. */
   bool quad_loads = !half || kernel == GT_MATMUL_KERNEL_SHARED;
+  bool c_quads = c.type == GT_F32 || (c.type == GT_F16 && kernel == GT_MATMUL_KERNEL_SHARED);
   uint32_t needs =
       vec4_operands(gt__view_rows_aligned(a) && quad_loads, gt__view_rows_aligned(b) && quad_loads,
-                    gt__view_rows_aligned(c) && c.type == GT_F32, m, n, 0, p->k, p->trans_a, p->trans_b);
+                    gt__view_rows_aligned(c) && c_quads, m, n, 0, p->k, p->trans_a, p->trans_b);
   if (kernel == GT_MATMUL_KERNEL_REGISTERS_K1) variant |= GT_VARIANT_K1;
   /* One k per step, and the shared kernel's quads along K (4 rows of the
    * stored matrix): vec4s only across K. */

@@ -336,7 +336,8 @@ static void test_batches(bool emulated) {
 /* Counts the builds of the shared kernel's half-precision programs
  * (variant bit 12, GT_VARIANT_HALF in the library), [0] all of them, [1]
  * those reading a's or b's quads as uvec2s (bits 7, 8: GT_VARIANT_VEC4_A,
- * _B). */
+ * _B), [2] those writing a half c's quads as uvec2s (bits 13 and 9:
+ * GT_VARIANT_HALF_C and _VEC4_C). */
 static void count_shared_half_builds(int level, const char *msg, void *user) {
   const char *v = strstr(msg, "variant ");
   unsigned long variant = v ? strtoul(v + 8, NULL, 10) : 0;
@@ -344,6 +345,7 @@ static void count_shared_half_builds(int level, const char *msg, void *user) {
       (variant & (1u << 12))) {
     ((unsigned *)user)[0]++;
     if (variant & (3u << 7)) ((unsigned *)user)[1]++;
+    if ((variant & (1u << 13)) && (variant & (1u << 9))) ((unsigned *)user)[2]++;
   }
 }
 
@@ -357,7 +359,7 @@ static void count_shared_half_builds(int level, const char *msg, void *user) {
  * where each product takes minutes, one transpose case and no long K. */
 static void test_shared_kernel(bool min_limits, bool emulated) {
   if (min_limits) return;
-  unsigned builds[2] = {0, 0};
+  unsigned builds[3] = {0, 0, 0};
   gt_context_desc desc;
   memset(&desc, 0, sizeof desc);
   desc.matmul_kernel = GT_MATMUL_KERNEL_SHARED;
@@ -392,13 +394,19 @@ static void test_shared_kernel(bool min_limits, bool emulated) {
     want += half_c;
   }
   ab_aligned = false;
-  unsigned pairs_want = emulated ? 1 : 1 + half_c;
-  /* A float c on 16 bytes, written as vec4s; and a batch of products
-   * that each run the shared kernel, as layers of one dispatch. */
+  unsigned pairs_want = emulated ? 1 : 1 + half_c, half_c_vec4 = emulated ? 0 : half_c;
+  /* c on 16 bytes: a float c written as vec4s, a half c as uvec2s (its
+   * whole blocks; the bands beside them take atomics), each scaled (beta
+   * reads c); and a batch of products that each run the shared kernel, as
+   * layers of one dispatch. */
   c_aligned = true;
   run_case(1031, 1032, 12, false, true, GT_F32, GT_STRATEGY_AUTO, 0, true, INPUT_UNIT);
-  c_aligned = false;
   want++;
+  if (half_c && !emulated) {
+    run_case(1031, 1032, 12, false, true, GT_F16, GT_STRATEGY_AUTO, 0, true, INPUT_UNIT);
+    want++;
+  }
+  c_aligned = false;
   if (!emulated) {
     strides_by_4 = true;
     run_batch(1024, 1024, 8, 2, true, false, GT_F16, GT_STRATEGY_AUTO, false);
@@ -408,10 +416,11 @@ static void test_shared_kernel(bool min_limits, bool emulated) {
   }
   ctx = saved;
   gt_context_release(shared);
-  if (builds[0] < want || builds[1] < pairs_want)
-    printf("FAILED: the shared kernel built %u half-precision programs (%u on uvec2s), want %u (%u)\n",
-           builds[0], builds[1], want, pairs_want);
-  CHECK(builds[0] >= want && builds[1] >= pairs_want);
+  if (builds[0] < want || builds[1] < pairs_want || builds[2] < half_c_vec4)
+    printf("FAILED: the shared kernel built %u half-precision programs (%u on uvec2s, %u writing uvec2s), "
+           "want %u (%u, %u)\n",
+           builds[0], builds[1], builds[2], want, pairs_want, half_c_vec4);
+  CHECK(builds[0] >= want && builds[1] >= pairs_want && builds[2] >= half_c_vec4);
 }
 
 /* The conversions the test trusts, on values with known bits. */
