@@ -67,9 +67,12 @@
  * padding / with the XOR on both slices: a b 34.6 / 36.9, a^T b 42.7 /
  * 40.9, a b^T 39.4 / 35.6, a^T b^T 41.9 / 37.2; a b with the XOR on a's
  * slice alone 36.5. So a b of floats takes the XOR on a, the others the
- * padding; a b of halves ran 3.19 ms at 4096^3 with the XOR and 3.04
- * with the padding (docs/performance.md). */
+ * padding. Halves differ: at 4096^3, a b ran 3.19 ms with the XOR and
+ * 3.04 with the padding, a b^T 3.34 with the padding and 3.31 with the
+ * XOR (f16 > f16; docs/performance.md). */
 #if !defined(GT_TRANS_A) && !defined(GT_TRANS_B) && !defined(GT_HALF)
+#define SWIZZLE_A 1
+#elif !defined(GT_TRANS_A) && defined(GT_TRANS_B) && defined(GT_HALF)
 #define SWIZZLE_A 1
 #endif
 /* [k][m / 4], component m % 4 (m / 4 ^ k under SWIZZLE_A) */
