@@ -90,7 +90,10 @@ static const gt_device_entry table[] = {
      * 16-tile does not. Adreno: groups behind barriers of at most 64
      * invocations (its drivers fail large ones under register pressure),
      * and 16-tiles (a 32-tile's 32 x 2 group moves 16 rows an invocation:
-     * 4 to 12 waves; 16 x 4, 16 waves). V3D: scalar loads (vec4 loads took
+     * 4 to 12 waves; 16 x 4, 16 waves). Its transposes of 1- and 2-byte
+     * elements as a block of words per invocation (the 630: 6 and 5
+     * registers, 16 waves), not through the shared 32-tile of words (29
+     * and 24 registers, 4 and 8 waves). V3D: scalar loads (vec4 loads took
      * its compiler to 2 threads, scalar ones run 4).
      * half_is_faster, from the same statistics of the registers kernel
      * summing in mediump against f32: Midgard's threads 1 -> 2 (registers
@@ -111,7 +114,8 @@ static const gt_device_entry table[] = {
      .dispatch_bytes_log2 = BYTES_MOBILE, H100_ORDER},
     /* Qualcomm's driver says "Adreno (TM) 630", Mesa's freedreno "FD630". */
     {.renderer = "Adreno|^FD", .name = "Adreno", .compiled = true, .transpose = GT_STRATEGY_TILED_PAD,
-     .tile = 16, .matmul_kernel = GT_MATMUL_KERNEL_REGISTERS_K1, .barrier_invocations = 64,
+     .tile = 16, .matmul_kernel = GT_MATMUL_KERNEL_REGISTERS_K1, .words_in_registers = true,
+     .barrier_invocations = 64,
      .dispatch_flops_log2 = FLOPS_MOBILE, .dispatch_bytes_log2 = BYTES_MOBILE, H100_ORDER},
     {.renderer = "PowerVR", .name = "PowerVR", .transpose = GT_STRATEGY_TILED_PAD,
      .matmul_kernel = GT_MATMUL_KERNEL_SHARED, .dispatch_flops_log2 = FLOPS_MOBILE,

@@ -30,6 +30,9 @@ typedef struct gt_device_entry {
   bool scalar_loads;              /* the registers matmul kernel and the copy
                                      load no vec4s (they cost V3D's compiler
                                      half its threads) */
+  bool words_in_registers;        /* AUTO's tiled transposes of 1- and 2-byte
+                                     elements move a block of words per
+                                     invocation, with no shared tile */
   uint32_t barrier_invocations;   /* most invocations in a group with barriers
                                      (tiled kernels); 0 = 256 */
   bool half_is_faster;            /* mediump arithmetic runs at twice the f32

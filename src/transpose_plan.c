@@ -77,7 +77,8 @@ static void plan_programs(const gt_context *ctx, gt_view src, gt_view dst, bool 
   }
   /* AUTO's blocks of words, where it runs the tiled kernels (not on a
    * context whose AUTO truncates) and they fit the device: a block per
-   * invocation where AUTO moves 4x4 blocks (as uvec4s too), else through
+   * invocation where AUTO moves 4x4 blocks (as uvec4s too) or the
+   * device entry says so (words_in_registers: no uvec4s), else through
    * shared tiles. They write whole words only: a transpose they cover
    * whole (both views' rows on words, whole blocks, so no bands, in one
    * binding each, since blocks of views cut to fit one may leave bands)
@@ -85,13 +86,15 @@ static void plan_programs(const gt_context *ctx, gt_view src, gt_view dst, bool 
   uint32_t pack = gt__pack(elem);
   uint32_t words_rows = gt__tiled_group_rows(ctx, GT_WORDS_TILE, GT_WORDS_TILE * GT_WORDS_TILE * pack * 4);
   bool tiled_strategy = s == GT_STRATEGY_TILED_PAD || s == GT_STRATEGY_TILED_EVEN;
-  if (auto_ && packed && !p->in_place && tiled_strategy && (ctx->auto_quads || words_rows)) {
-    if (ctx->auto_quads) {
+  bool in_registers = ctx->auto_quads || ctx->device->words_in_registers;
+  if (auto_ && packed && !p->in_place && tiled_strategy && (in_registers || words_rows)) {
+    if (in_registers) {
       uint32_t registers = GT_VARIANT_REGISTERS;
       keys[GT_TRANSPOSE_WORDS] =
           key(GT_KERNEL_TRANSPOSE_WORDS, 0, GT_QUADS_GROUP_COLS, GT_QUADS_GROUP_ROWS, registers, elem);
-      keys[GT_TRANSPOSE_WORDS_UVEC4] = key(GT_KERNEL_TRANSPOSE_WORDS, 0, GT_QUADS_GROUP_COLS,
-                                           GT_QUADS_GROUP_ROWS, registers | GT_VARIANT_UVEC4, elem);
+      if (ctx->auto_quads)
+        keys[GT_TRANSPOSE_WORDS_UVEC4] = key(GT_KERNEL_TRANSPOSE_WORDS, 0, GT_QUADS_GROUP_COLS,
+                                             GT_QUADS_GROUP_ROWS, registers | GT_VARIANT_UVEC4, elem);
     } else {
       keys[GT_TRANSPOSE_WORDS] =
           key(GT_KERNEL_TRANSPOSE_WORDS, GT_WORDS_TILE, GT_WORDS_TILE, words_rows, 0, elem);
@@ -276,6 +279,10 @@ static void describe(const gt_transpose_choices *p, gt_transpose_route r, char *
   case GT_ROUTE_MAIN_AND_BANDS: snprintf(out, size, "tiled_even %u + simple bands", p->tile); break;
   case GT_ROUTE_BIG_AND_BANDS:
     snprintf(out, size, "big %u + %s %u", p->keys[GT_TRANSPOSE_BIG].tile, strategy, p->tile);
+    break;
+  case GT_ROUTE_WORDS:
+    snprintf(out, size, "%s",
+             (p->keys[GT_TRANSPOSE_WORDS].variant & GT_VARIANT_REGISTERS) ? "words in registers" : "words");
     break;
   default: snprintf(out, size, "%s", route_name(r)); break;
   }

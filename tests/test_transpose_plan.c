@@ -240,6 +240,11 @@ static void named_cases(void) {
   expect("llvmpipe (LLVM 15.0.6, 256 bits)", 0, 1024, 1024, 0, GT_U16, false, "words as uvec4s");
   /* Adreno: 16-tiles; Midgard: SIMPLE with no 4x4 blocks. */
   expect("FD630", 1, 100, 100, 0, GT_F32, false, "tiled_pad 16");
+  /* Adreno's 1- and 2-byte elements: blocks of words in registers, never
+   * as uvec4s (its compiler's registers: docs/performance.md). */
+  expect("FD630", 1, 1024, 1024, 0, GT_U8, false, "words in registers");
+  expect("FD630", 1, 1024, 1024, 0, GT_U16, false, "words in registers");
+  expect("llvmpipe (LLVM 15.0.6, 256 bits)", 0, 1022, 1022, 0, GT_U16, false, "words in registers");
   expect("Mali-T860", 1, 100, 100, 0, GT_F32, false, "simple");
   /* Views longer than a storage block go in blocks. */
   /* 4 KiB blocks at 256-byte alignment bind 960 elements: 4 rows of a
