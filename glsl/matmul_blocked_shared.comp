@@ -253,7 +253,7 @@ void store_quad(uint m, uint n, vec4 sum) {
 #if defined(GT_VEC4_C) && defined(GT_HALF_C)
   /* 4 halves on 8 bytes, this invocation's alone: no atomics in the
    * program (with them f16 > f16 ran 9% behind f16 > f32 at 4096^3 on the
-   * H100, and some processes 4-6x: docs/performance.md). */
+   * H100, and some processes 3-6x slower: docs/performance.md). */
   if (m >= gt_rows_m() || n >= gt_cols_n()) return;
   uint i = gt_index(2u, uvec2(m, n)) >> 2u;
   vec4 value = gt_scale.x * sum;
