@@ -176,11 +176,14 @@ void main() {
      * one thread). */
     GT_SUM4 a = a_at_k(clamped(first.x, rows_m), k);
 #ifdef SUM_COLUMNS
-    uvec4 col = clamped(first.y, cols_n);
-    GT_ADD_PRODUCT(c0, b_one(B_AT(k, col.x)), a);
-    GT_ADD_PRODUCT(c1, b_one(B_AT(k, col.y)), a);
-    GT_ADD_PRODUCT(c2, b_one(B_AT(k, col.z)), a);
-    GT_ADD_PRODUCT(c3, b_one(B_AT(k, col.w)), a);
+    /* Each column clamped where its byte is loaded: as one uvec4 before
+     * the loads, the 4 were live together and the Mali-G57 ran these
+     * programs at 1 thread, not 2 (compiler statistics). */
+    uint last = cols_n - 1u;
+    GT_ADD_PRODUCT(c0, b_one(B_AT(k, min(first.y, last))), a);
+    GT_ADD_PRODUCT(c1, b_one(B_AT(k, min(first.y + 1u, last))), a);
+    GT_ADD_PRODUCT(c2, b_one(B_AT(k, min(first.y + 2u, last))), a);
+    GT_ADD_PRODUCT(c3, b_one(B_AT(k, min(first.y + 3u, last))), a);
 #else
     GT_SUM4 b = b_at_k(clamped(first.y, cols_n), k);
     GT_ADD_PRODUCT(c0, a.x, b);
