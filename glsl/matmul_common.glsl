@@ -28,7 +28,8 @@
  * GT_HALF_ROUNDED instead, where half is not faster: floats stay highp
  * and each sum is rounded to half explicitly (GT_ADD_PRODUCT), so every
  * such device computes the same bits, whether its mediump is f32 or half
- * (llvmpipe's is, rounding products apart from sums). */
+ * (llvmpipe's is, rounding products apart from sums). GT_HALF_SCALED
+ * (with it) rounds by scaling rather than on the bits (gt_half_rounded). */
 #if defined(GT_HALF_SUMS) && !defined(GT_HALF_ROUNDED)
 precision mediump float;
 #endif
@@ -93,6 +94,28 @@ uint half_pair(vec2 v) { return half_bits(v.x) | (half_bits(v.y) << 16u); }
  * rounded to half after it (the product of two halves is exact in f32,
  * so fused or not the step gives the same f32, then the same half). */
 #ifdef GT_HALF_ROUNDED
+#ifdef GT_HALF_SCALED
+/* v rounded to the nearest half, ties to even, by scaling (GT_HALF_SCALED,
+ * where the device table says so): v times a power of two that makes
+ * the half's last significant bit the units, 2^(10 - e) for |v| in
+ * [2^e, 2^(e+1)) and 2^24 below 2^-14 (the half denormals, whole numbers
+ * of 2^-24), roundEven there, and the inverse power back. Each step is
+ * exact: the scaled value keeps v's 24 significant bits, and both powers
+ * are built from v's exponent bits (the scale's biased exponent 264 - e,
+ * at most 151; the inverse's 254 minus the scale's). What rounds past
+ * 65504 (from 65520 on) is v times infinity: infinite with v's sign; an
+ * infinity stays infinite and a NaN NaN, whichever way the compare is
+ * compiled. It holds 3 constants where the integer rounding below holds
+ * 8 through the K loop: the Mali-G52's and G57's rounded programs run 2
+ * threads, not 1. llvmpipe in a 32-bit ARM process computes roundEven
+ * and floor wrongly, and V3D's compiler ran these programs at 2 threads,
+ * not 4: their entries keep the integer rounding. */
+highp float gt_half_rounded(highp float v) {
+  uint scale = 0x84000000u - max(floatBitsToUint(v) & 0x7F800000u, 0x38800000u);
+  highp float rounded = roundEven(v * uintBitsToFloat(scale)) * uintBitsToFloat(0x7F000000u - scale);
+  return abs(v) < 65520.0 ? rounded : v * uintBitsToFloat(0x7F800000u);
+}
+#else
 /* v rounded to the nearest half, ties to even, in integer operations on
  * its bits rather than packHalf2x16, whose rounding GLSL ES leaves to
  * the device (and which llvmpipe gets wrong in a 32-bit ARM process),
@@ -123,6 +146,7 @@ highp float gt_half_rounded(highp float v) {
   }
   return uintBitsToFloat(rounded | sign);
 }
+#endif
 highp vec4 gt_half_rounded(highp vec4 v) {
   return vec4(gt_half_rounded(v.x), gt_half_rounded(v.y), gt_half_rounded(v.z), gt_half_rounded(v.w));
 }

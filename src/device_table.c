@@ -69,7 +69,7 @@ static const gt_device_entry table[] = {
      .dispatch_bytes_log2 = BYTES_MOBILE, CPU_ORDER},
     {.renderer = "NVIDIA", .name = "NVIDIA", .measured = true, .transpose = GT_STRATEGY_TILED_PAD, .auto_tile = 64,
      .matmul_kernel = GT_MATMUL_KERNEL_SHARED, .dispatch_flops_log2 = FLOPS_DESKTOP,
-     .dispatch_bytes_log2 = BYTES_DESKTOP, H100_ORDER},
+     .dispatch_bytes_log2 = BYTES_DESKTOP, H100_ORDER, .half_rounded_by_scaling = true},
     {.renderer = "Radeon", .name = "AMD", .transpose = GT_STRATEGY_TILED_PAD,
      .matmul_kernel = GT_MATMUL_KERNEL_SHARED, .dispatch_flops_log2 = FLOPS_DESKTOP,
      .dispatch_bytes_log2 = BYTES_DESKTOP, H100_ORDER},
@@ -102,20 +102,30 @@ static const gt_device_entry table[] = {
      * but 6% more instructions: no clear gain, so no; V3D has no fast
      * half arithmetic. Their vendors document fp16 at twice the f32 rate:
      * a kernel that loads its halves packed might show it there (not
-     * built). */
+     * built).
+     * half_rounded_by_scaling: the rounded half sums scaled by a power of
+     * two and rounded by roundEven hold 3 constants where the integer
+     * rounding holds 8: every such program at 2 threads on the G52 and the
+     * G57 (8 and 32 were at 1), 10-13% fewer instructions on Adreno (waves
+     * unchanged); on V3D its scheduler computed the 16 scaled sums side by
+     * side, 2 threads where the integer rounding runs 4, so not there.
+     * llvmpipe keeps the integer rounding: in a 32-bit ARM process its
+     * roundEven and floor give wrong values (docs/design.md). On the H100
+     * the scaled rounding ran half-sum products 1.3-1.7x faster. */
     {.renderer = "Mali-T", .name = "Mali Midgard", .compiled = true, .transpose = GT_STRATEGY_SIMPLE, .tile = 16,
      .matmul_kernel = GT_MATMUL_KERNEL_REGISTERS_K1, .dispatch_flops_log2 = FLOPS_MOBILE,
      .dispatch_bytes_log2 = BYTES_MOBILE, H100_ORDER, .half_is_faster = true},
     {.renderer = "Mali-G31|Mali-G51|Mali-G52|Mali-G71|Mali-G72|Mali-G76", .name = "Mali Bifrost",
      .compiled = true, .transpose = GT_STRATEGY_SIMPLE, .matmul_kernel = GT_MATMUL_KERNEL_REGISTERS_K1,
-     .dispatch_flops_log2 = FLOPS_MOBILE, .dispatch_bytes_log2 = BYTES_MOBILE, H100_ORDER},
+     .dispatch_flops_log2 = FLOPS_MOBILE, .dispatch_bytes_log2 = BYTES_MOBILE, H100_ORDER,
+     .half_rounded_by_scaling = true},
     {.renderer = "Mali", .name = "Mali Valhall", .compiled = true, .transpose = GT_STRATEGY_SIMPLE,
      .matmul_kernel = GT_MATMUL_KERNEL_REGISTERS_K1, .dispatch_flops_log2 = FLOPS_MOBILE,
-     .dispatch_bytes_log2 = BYTES_MOBILE, H100_ORDER},
+     .dispatch_bytes_log2 = BYTES_MOBILE, H100_ORDER, .half_rounded_by_scaling = true},
     /* Qualcomm's driver says "Adreno (TM) 630", Mesa's freedreno "FD630". */
     {.renderer = "Adreno|^FD", .name = "Adreno", .compiled = true, .transpose = GT_STRATEGY_TILED_PAD,
      .tile = 16, .matmul_kernel = GT_MATMUL_KERNEL_REGISTERS_K1, .words_in_registers = true,
-     .barrier_invocations = 64,
+     .barrier_invocations = 64, .half_rounded_by_scaling = true,
      .dispatch_flops_log2 = FLOPS_MOBILE, .dispatch_bytes_log2 = BYTES_MOBILE, H100_ORDER},
     {.renderer = "PowerVR", .name = "PowerVR", .transpose = GT_STRATEGY_TILED_PAD,
      .matmul_kernel = GT_MATMUL_KERNEL_SHARED, .dispatch_flops_log2 = FLOPS_MOBILE,

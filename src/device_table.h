@@ -37,6 +37,9 @@ typedef struct gt_device_entry {
                                      (tiled kernels); 0 = 256 */
   bool half_is_faster;            /* mediump arithmetic runs at twice the f32
                                      rate (gt_context_half_is_faster) */
+  bool half_rounded_by_scaling;   /* half sums rounded each step (where half
+                                     is not faster) by scaling and roundEven,
+                                     not integer operations on the bits */
 } gt_device_entry;
 
 /* The i-th entry of the table, the fallback last; NULL past it. */

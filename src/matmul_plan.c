@@ -618,7 +618,10 @@ gt_status gt__matmul_choose(const gt_context *ctx, gt_view a, gt_view b, gt_view
                      (quantized(c.type) ? GT_VARIANT_QUANT_C : 0) |
                      (p->whole.quant_columns ? GT_VARIANT_QUANT_COLUMNS : 0) |
                      (half_sums ? GT_VARIANT_HALF_SUMS : 0) |
-                     (half_sums && !ctx->device->half_is_faster ? GT_VARIANT_HALF_ROUNDED : 0);
+                     (half_sums && !ctx->device->half_is_faster ? GT_VARIANT_HALF_ROUNDED : 0) |
+                     (half_sums && !ctx->device->half_is_faster && ctx->device->half_rounded_by_scaling
+                          ? GT_VARIANT_HALF_SCALED
+                          : 0);
   gt_program_key simple =
       matmul_key(GT_KERNEL_MATMUL_SIMPLE, 0, SIMPLE_GROUP_COLS, SIMPLE_GROUP_ROWS, variant);
   switch (strategy) {

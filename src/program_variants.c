@@ -116,8 +116,10 @@ static void emit_matmuls(const emitter *e) {
     }
     /* Half-precision a and b, c half or float (then maybe written as
      * vec4s); sums in f32, in half (mediump), or in half rounded each
-     * step. The shared kernel sums only in f32. */
-    static const uint32_t sums[] = {0, GT_VARIANT_HALF_SUMS, GT_VARIANT_HALF_SUMS | GT_VARIANT_HALF_ROUNDED};
+     * step, in integer operations or by scaling. The shared kernel sums
+     * only in f32. */
+    static const uint32_t sums[] = {0, GT_VARIANT_HALF_SUMS, GT_VARIANT_HALF_SUMS | GT_VARIANT_HALF_ROUNDED,
+                                    GT_VARIANT_HALF_SUMS | GT_VARIANT_HALF_ROUNDED | GT_VARIANT_HALF_SCALED};
     for (uint32_t h = 0; h < 2; h++)
       for (size_t s = 0; s < sizeof sums / sizeof sums[0]; s++) {
         uint32_t vh = v | GT_VARIANT_HALF | (h ? GT_VARIANT_HALF_C : 0) | sums[s];
