@@ -57,7 +57,7 @@
   X(QUANT_C, 20)       /* quantised matmul: c 8-bit, requantised */                                          \
   X(QUANT_COLUMNS, 21) /* quantised matmul: multiplier and shift per column (slots 4, 5) */                  \
   X(HALF_SUMS, 22)     /* half matmul: every float mediump, sums in half (gt_precision) */                   \
-  X(HALF_ROUNDED, 23)  /* half sums: each rounded to half, where mediump is f32 */                      \
+  X(HALF_ROUNDED, 23)  /* half sums: each rounded to half, where mediump is f32 */                           \
   X(HALF_SCALED, 24)   /* rounded half sums: by scaling and roundEven, not integer operations */
 
 /* The kernels, one file each in glsl/: X(constant, file stem, the file
