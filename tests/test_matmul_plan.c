@@ -91,7 +91,8 @@ static void check_route(const gt_context *ctx, const gt_matmul_choices *p, const
 static unsigned long plans, refusals, blocked, routes_seen[GT_MATMUL_ROUTE_BLOCKS_AND_BANDS + 1];
 
 /* Every program the plan names: buildable, within the device. */
-static void check_keys(const gt_context *ctx, const gt_matmul_choices *p, bool half, uint32_t layers) {
+static void check_keys(const gt_context *ctx, const gt_matmul_choices *p, bool half, gt_precision precision,
+                       uint32_t layers) {
   const gt_limits *l = &ctx->limits;
   for (int i = 0; i < GT_MATMUL_SLOTS; i++) {
     if (!has(p, i)) continue;
@@ -111,6 +112,15 @@ static void check_keys(const gt_context *ctx, const gt_matmul_choices *p, bool h
     CHECK(((k->variant & GT_VARIANT_TRANS_B) != 0) == p->trans_b);
     CHECK(((k->variant & GT_VARIANT_BATCHED) != 0) == (layers > 1));
     CHECK(((k->variant & GT_VARIANT_HALF) != 0) == half);
+    /* Half sums where asked (and, for HALF_IF_FASTER, faster); where half
+     * is not faster each rounded, by scaling where the entry says so. */
+    const gt_device_entry *entry = ctx->device;
+    bool sums =
+        precision == GT_PRECISION_HALF || (precision == GT_PRECISION_HALF_IF_FASTER && entry->half_is_faster);
+    bool rounded = sums && !entry->half_is_faster;
+    CHECK(((k->variant & GT_VARIANT_HALF_SUMS) != 0) == sums);
+    CHECK(((k->variant & GT_VARIANT_HALF_ROUNDED) != 0) == rounded);
+    CHECK(((k->variant & GT_VARIANT_HALF_SCALED) != 0) == (rounded && entry->half_rounded_by_scaling));
     /* Halves: no texels, and quads as one load (uvec2s) only in the
      * shared kernel. */
     if (half)
@@ -185,7 +195,7 @@ static void check_plan(const gt_context *ctx, gt_view a, gt_view b, gt_view c, c
   if (d->strategy == GT_STRATEGY_AUTO) CHECK(!has(&p, GT_MATMUL_SIMPLE));
   if (d->strategy != GT_STRATEGY_AUTO) CHECK(!has(&p, GT_MATMUL_VEC4) && !has(&p, GT_MATMUL_TEXELS));
   CHECK(has(&p, GT_MATMUL_MAIN) || has(&p, GT_MATMUL_VEC4) || has(&p, GT_MATMUL_TEXELS));
-  check_keys(ctx, &p, a.type == GT_F16, layers);
+  check_keys(ctx, &p, a.type == GT_F16, d->precision, layers);
   check_blocks(ctx, &p, d);
 }
 
@@ -248,6 +258,7 @@ static void walk(void) {
         if (i % 2 == 0) d.strategy = GT_STRATEGY_AUTO, d.tile = 0;
         bool half = gt_test_rand(&rng) % 4 == 0;
         gt_type t = half ? GT_F16 : GT_F32, tc = half && gt_test_rand(&rng) % 2 ? GT_F16 : GT_F32;
+        if (half) d.precision = (gt_precision)(gt_test_rand(&rng) % 3);
         gt_view a = d.trans_a ? plan_view(&rng, 1, k, m, t) : plan_view(&rng, 1, m, k, t);
         gt_view b = d.trans_b ? plan_view(&rng, 2, n, k, t) : plan_view(&rng, 2, k, n, t);
         gt_view c = plan_view(&rng, 3, m, n, tc);
