@@ -7,11 +7,15 @@
  * and destination windows: rows and cols in texels, (x, y) the window's
  * origin in the texture level. */
 /* Each format also says how the tiled kernel keeps a texel in shared
- * memory: the 32-bit formats as one uint (4 bytes; the tile gets a spare
- * column against bank conflicts), rgba8 as the vec4 imageLoad gave (16
- * bytes, no spare column, so a 32-tile still fits the 16 KiB ES 3.1
- * minimum). Packing rgba8 into a uint instead came out wrong on llvmpipe's
- * 128-bit path (armhf under qemu): every channel read back as 2. */
+ * memory: as one uint (4 bytes; the tile gets a spare column against bank
+ * conflicts). rgba8's 4 channels, unorm floats k / 255 from imageLoad,
+ * go back to their bytes as k / 255 * 255 + 0.5 truncated, which is
+ * exact, and imageStore turns k / 255 into k again. packUnorm4x8 came out
+ * wrong on llvmpipe's 128-bit path (armhf under qemu: every channel read
+ * back as 2; its rounding functions fail there, truncation does not).
+ * Kept as the vec4 imageLoad gave (16 bytes), the tile took V3D's
+ * compiler to 2 threads where the packed one runs 4 (compiler
+ * statistics). */
 #if defined(GT_FORMAT_R32F)
 #define GT_IMAGE_FORMAT r32f
 #define GT_IMAGE image2D
@@ -36,10 +40,13 @@ uvec4 unpack_texel(uint u) { return uvec4(u, 0u, 0u, 1u); }
 #elif defined(GT_FORMAT_RGBA8)
 #define GT_IMAGE_FORMAT rgba8
 #define GT_IMAGE image2D
-#define GT_SHARED_TEXEL vec4
-#define GT_TILE_SPARE 0
-vec4 pack_texel(vec4 t) { return t; }
-vec4 unpack_texel(vec4 t) { return t; }
+#define GT_SHARED_TEXEL uint
+#define GT_TILE_SPARE 1
+uint pack_texel(vec4 t) {
+  uvec4 b = uvec4(t * 255.0 + 0.5);
+  return b.x | (b.y << 8u) | (b.z << 16u) | (b.w << 24u);
+}
+vec4 unpack_texel(uint u) { return vec4((uvec4(u) >> uvec4(0u, 8u, 16u, 24u)) & 0xFFu) / 255.0; }
 #else
 #error "one of GT_FORMAT_R32F, _R32I, _R32UI, _RGBA8 must be defined"
 #endif
