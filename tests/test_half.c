@@ -393,6 +393,14 @@ static void test_shared_kernel(bool min_limits, bool emulated) {
     run_case(1032, 1028, 13, false, false, GT_F16, GT_STRATEGY_AUTO, 0, false, INPUT_DENORMALS);
     want += half_c;
   }
+  /* K a multiple of 4 but not of the step: rows on 8 bytes along K too,
+   * in every layout, M and N past whole blocks by more than a band (the
+   * program pads them), and one step's worth of K or less. */
+  for (int tr = 0; tr < 4 && !emulated; tr++) {
+    run_case(1044, 1040, 44, tr & 1, tr & 2, tr % 2 ? GT_F16 : GT_F32, GT_STRATEGY_AUTO, 0, tr >= 2,
+             tr % 2 ? INPUT_DENORMALS : INPUT_UNIT);
+    run_case(1040, 1044, 4, tr & 1, tr & 2, GT_F32, GT_STRATEGY_AUTO, 0, tr < 2, INPUT_UNIT);
+  }
   ab_aligned = false;
   unsigned pairs_want = emulated ? 1 : 1 + half_c, half_c_vec4 = emulated ? 0 : half_c;
   /* c on 16 bytes: a float c written as vec4s, a half c as uvec2s (its
