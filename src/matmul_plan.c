@@ -609,6 +609,7 @@ gt_status gt__matmul_choose(const gt_context *ctx, gt_view a, gt_view b, gt_view
    * explicitly, the same bits on every such device. */
   bool half_sums = d->precision == GT_PRECISION_HALF ||
                    (d->precision == GT_PRECISION_HALF_IF_FASTER && ctx->device->half_is_faster);
+  bool rounded = half_sums && !ctx->device->half_is_faster;
   /* a and b may share elements (both are only read), so restrict stays. */
   uint32_t variant = (d->trans_a ? GT_VARIANT_TRANS_A : 0) | (d->trans_b ? GT_VARIANT_TRANS_B : 0) |
                      (layers > 1 ? GT_VARIANT_BATCHED : 0) | (a.type == GT_F16 ? GT_VARIANT_HALF : 0) |
@@ -617,11 +618,8 @@ gt_status gt__matmul_choose(const gt_context *ctx, gt_view a, gt_view b, gt_view
                      (quantized(a.type) ? GT_VARIANT_QUANT : 0) | (a.type == GT_I8 ? GT_VARIANT_SIGNED : 0) |
                      (quantized(c.type) ? GT_VARIANT_QUANT_C : 0) |
                      (p->whole.quant_columns ? GT_VARIANT_QUANT_COLUMNS : 0) |
-                     (half_sums ? GT_VARIANT_HALF_SUMS : 0) |
-                     (half_sums && !ctx->device->half_is_faster ? GT_VARIANT_HALF_ROUNDED : 0) |
-                     (half_sums && !ctx->device->half_is_faster && ctx->device->half_rounded_by_scaling
-                          ? GT_VARIANT_HALF_SCALED
-                          : 0);
+                     (half_sums ? GT_VARIANT_HALF_SUMS : 0) | (rounded ? GT_VARIANT_HALF_ROUNDED : 0) |
+                     (rounded && ctx->device->half_rounded_by_scaling ? GT_VARIANT_HALF_SCALED : 0);
   gt_program_key simple =
       matmul_key(GT_KERNEL_MATMUL_SIMPLE, 0, SIMPLE_GROUP_COLS, SIMPLE_GROUP_ROWS, variant);
   switch (strategy) {
