@@ -18,8 +18,9 @@
  * vec4 store; elsewhere 4 float loads and guarded float stores. Halves
  * (GT_HALF) across K load a quad as one uvec2 where the view allows
  * (rows 8-byte aligned), else as the 2 or 3 words holding it, and a half
- * c's row of 4 results starting on a word is 2 plain word stores.
- * (H100 figures: docs/performance.md.)
+ * c's row of 4 results starting on a word is 2 plain word stores. Halves
+ * with b transposed, both operands aligned, step 16 k at a time from
+ * whole words (WORD_STEPS). (H100 figures: docs/performance.md.)
  *
  * Not double-buffered in shared memory: two shared buffers double the
  * shared memory for a gain at some sizes and a loss at others (the
@@ -30,11 +31,23 @@
  * shared slices are then either broadcast (a) or 16 distinct vec4s of
  * one row, consecutive ones (b). The K loop has uniform bounds, so both
  * barriers are reached by the whole group. Needs a 16 x 16 group (256
- * invocations) and 8,448 bytes of shared memory. */
+ * invocations) and 8,448 bytes of shared memory (16,384 for WORD_STEPS,
+ * below). */
 #define BM 128u
+/* WORD_STEPS: halves with b stored transposed (along K), both operands'
+ * rows on 8 bytes (GT_VEC4_A and _B), step 16 k at a time from whole
+ * words, see below; every other program 8 k. Where b runs across K it
+ * did not pay: a b f16 > f32 1% and a^T b f16 > f16 7% slower on the
+ * H100 (docs/performance.md). */
+#if defined(GT_HALF) && defined(GT_TRANS_B) && defined(GT_VEC4_A) && defined(GT_VEC4_B)
+#define WORD_STEPS 1
+#define BK 16u
+#else
 #define BK 8u
-#if (defined(GT_VEC4_A) && !defined(GT_TRANS_A)) || (defined(GT_VEC4_B) && defined(GT_TRANS_B))
-#error "the shared kernel moves no quad along K as a vec4"
+#endif
+#if (defined(GT_VEC4_A) && !defined(GT_TRANS_A) && !(defined(GT_HALF) && defined(GT_TRANS_B))) ||                 \
+    (defined(GT_VEC4_B) && defined(GT_TRANS_B) && !defined(GT_HALF))
+#error "the shared kernel moves quads along K as words only for halves with b transposed"
 #endif
 
 /* NVIDIA's compiler unrolls every loop where asked (8% at 4096^3);
@@ -72,11 +85,13 @@
  * XOR (f16 > f16; docs/performance.md). */
 #if !defined(GT_TRANS_A) && !defined(GT_TRANS_B) && !defined(GT_HALF)
 #define SWIZZLE_A 1
-#elif !defined(GT_TRANS_A) && defined(GT_TRANS_B) && defined(GT_HALF)
+#elif !defined(GT_TRANS_A) && defined(GT_TRANS_B) && defined(GT_HALF) && !defined(WORD_STEPS)
 #define SWIZZLE_A 1
 #endif
-/* [k][m / 4], component m % 4 (m / 4 ^ k under SWIZZLE_A) */
-#if defined(GT_TRANS_A) || defined(SWIZZLE_A)
+/* [k][m / 4], component m % 4 (m / 4 ^ k under SWIZZLE_A); WORD_STEPS
+ * stores without conflicts unpadded (see quad_along), in 16,384 bytes
+ * for both slices, the ES 3.1 minimum. */
+#if defined(GT_TRANS_A) || defined(SWIZZLE_A) || defined(WORD_STEPS)
 shared vec4 a_slice[BK][BM / 4u];
 #else
 shared vec4 a_slice[BK][BM / 4u + 1u];
@@ -87,7 +102,7 @@ uint slot_a(uint k, uint q) { return q ^ k; }
 uint slot_a(uint k, uint q) { return q; }
 #endif
 /* [k][n / 4], component n % 4 */
-#ifdef GT_TRANS_B
+#if defined(GT_TRANS_B) && !defined(WORD_STEPS)
 shared vec4 b_slice[BK][BM / 4u + 1u];
 #else
 shared vec4 b_slice[BK][BM / 4u];
@@ -137,7 +152,19 @@ quad quad_across(uvec4 v, uint t, uint first, uint extent) {
   return quad_at(v, t / 32u, t % 32u, first, extent, 1u);
 }
 quad quad_along(uvec4 v, uint t, uint first, uint extent) {
+#ifdef WORD_STEPS
+  /* 2 k (one word) of 4 rows: k 2 j and 2 j + 1 of quad q, t's bits
+   * being, low to high, 3 of q, 2 of j, 2 of q and 1 of j. A 16-byte
+   * store goes through the banks 8 invocations at a time: 8 adjacent
+   * ones store 8 adjacent quads of one slice row, no two on a bank, with
+   * no padding. (2 quads of 4 rows each ran a b^T 3.41 ms at 4096^3 on
+   * the H100, this 3.09: docs/performance.md.) A subgroup's load reads 16
+   * bytes of each of 8 rows. */
+  uint j = (t / 8u) % 4u + 4u * (t / 128u), q = t % 8u + 8u * ((t / 32u) % 4u);
+  return quad_at(v, 2u * j, q, first, extent, v.w);
+#else
   return quad_at(v, t % 8u, t / 8u, first, extent, v.w);
+#endif
 }
 /* Under STRIDED_x: last counts elements 32 apart. */
 quad quad_strided(uvec4 v, uint t, uint first, uint extent) {
@@ -207,6 +234,80 @@ vec4 load_b(quad q, uint k0, uint last) {
 #endif
   return inside_k(q, k0, v);
 }
+
+#ifdef WORD_STEPS
+/* An invocation's share of each slice under WORD_STEPS: 2 quads, held
+ * from their loads to their stores (through half a step) as the 4 words
+ * that hold them, as many registers as the one quad of floats per 8 k
+ * elsewhere, and widened as they are stored:
+ * - across K, the quads at step rows row_k and row_k + 8, a uvec2 each;
+ * - along K, one word of each of the quad's 4 rows: k and k + 1 (rows,
+ *   the view and the K slice on whole words: the host checks).
+ * Words past the K slice are zero (0.0); rows and k past the matrix are
+ * read as its last, as above. A half is widened once, where the group
+ * stores it; the loads and barriers per k are halved. */
+uint pair_k(quad q, uint k0) { return min(k0 + q.row_k, max(gt_k_range.y, gt_k_range.x + 2u) - 2u); }
+uvec2 inside_k(quad q, uint k0, uvec2 w) { return k0 + q.row_k < gt_k_range.y ? w : uvec2(0u); }
+uvec4 inside_k(quad q, uint k0, uvec4 w) { return k0 + q.row_k < gt_k_range.y ? w : uvec4(0u); }
+#define WORDS_ACROSS(pairs, q, k0, pitch)                                                          \
+  uvec4(inside_k(q, k0, pairs[((q).at + quad_k(q, k0) * (pitch)) >> 2u]),                          \
+        inside_k(q, (k0) + 8u, pairs[((q).at + quad_k(q, (k0) + 8u) * (pitch)) >> 2u]))
+#define WORDS_ALONG(words, q, k0, last, pitch)                                                     \
+  inside_k(q, k0,                                                                                  \
+           uvec4(words[((q).at + pair_k(q, k0)) >> 1u],                                            \
+                 words[((q).at + pair_k(q, k0) + min(1u, last) * (pitch)) >> 1u],                  \
+                 words[((q).at + pair_k(q, k0) + min(2u, last) * (pitch)) >> 1u],                  \
+                 words[((q).at + pair_k(q, k0) + min(3u, last) * (pitch)) >> 1u]))
+uvec4 words_a(quad q, uint k0, uint last) {
+#ifdef GT_TRANS_A
+  return WORDS_ACROSS(a_pairs, q, k0, gt_views[0].w);
+#else
+  return WORDS_ALONG(a_words, q, k0, last, gt_views[0].w);
+#endif
+}
+uvec4 words_b(quad q, uint k0, uint last) {
+#ifdef GT_TRANS_B
+  return WORDS_ALONG(b_words, q, k0, last, gt_views[1].w);
+#else
+  return WORDS_ACROSS(b_pairs, q, k0, gt_views[1].w);
+#endif
+}
+/* The words `held` of quad qd, widened into its 2 slice rows (macros:
+ * GLSL cannot pass a shared array to a function). */
+#define STASH_ACROSS(slice, qd, held)                                                              \
+  slice[qd.row_k][qd.q] = halves4(held.xy), slice[qd.row_k + 8u][qd.q] = halves4(held.zw)
+#define STASH_ALONG(slice, qd, held)                                                               \
+  {                                                                                                \
+    vec2 r0 = unpackHalf2x16(held.x), r1 = unpackHalf2x16(held.y), r2 = unpackHalf2x16(held.z),    \
+         r3 = unpackHalf2x16(held.w);                                                              \
+    slice[qd.row_k][qd.q] = vec4(r0.x, r1.x, r2.x, r3.x);                                          \
+    slice[qd.row_k + 1u][qd.q] = vec4(r0.y, r1.y, r2.y, r3.y);                                     \
+  }
+void stash(quad qa, uvec4 wa, quad qb, uvec4 wb) {
+#ifdef GT_TRANS_A
+  STASH_ACROSS(a_slice, qa, wa);
+#else
+  STASH_ALONG(a_slice, qa, wa)
+#endif
+#ifdef GT_TRANS_B
+  STASH_ALONG(b_slice, qb, wb)
+#else
+  STASH_ACROSS(b_slice, qb, wb);
+#endif
+}
+#define HELD uvec4
+#define LOAD_A words_a
+#define LOAD_B words_b
+#else
+/* Elsewhere an invocation holds one quad of each operand, as loaded. */
+void stash(quad qa, vec4 la, quad qb, vec4 lb) {
+  a_slice[qa.row_k][slot_a(qa.row_k, qa.q)] = la;
+  b_slice[qb.row_k][qb.q] = lb;
+}
+#define HELD vec4
+#define LOAD_A load_a
+#define LOAD_B load_b
+#endif
 
 #ifndef GT_TRANS_A
 #define A_QUAD quad_along
@@ -310,17 +411,16 @@ void multiply(vec4 a0, vec4 a1, vec4 b0, vec4 b1) {
  * quads (a macro: some programs run two copies of it, see main). */
 #define STEPS(last_a, last_b)                                                                      \
   uint k0 = gt_k_range.x;                                                                          \
-  vec4 la = load_a(qa, k0, last_a), lb = load_b(qb, k0, last_b);                                   \
+  HELD la = LOAD_A(qa, k0, last_a), lb = LOAD_B(qb, k0, last_b);                                   \
   for (; k0 < gt_k_range.y; k0 += BK) {                                                            \
-    a_slice[qa.row_k][slot_a(qa.row_k, qa.q)] = la;                                                \
-    b_slice[qb.row_k][qb.q] = lb;                                                                  \
+    stash(qa, la, qb, lb);                                                                         \
     memoryBarrierShared();                                                                         \
     barrier();                                                                                     \
     for (uint kk = 0u; kk < BK / 2u; kk++)                                                         \
       multiply(a_slice[kk][slot_a(kk, ty)], a_slice[kk][slot_a(kk, ty + 16u)], b_slice[kk][tx],     \
                b_slice[kk][tx + 16u]);                                                             \
-    la = load_a(qa, k0 + BK, last_a);                                                              \
-    lb = load_b(qb, k0 + BK, last_b);                                                              \
+    la = LOAD_A(qa, k0 + BK, last_a);                                                              \
+    lb = LOAD_B(qb, k0 + BK, last_b);                                                              \
     for (uint kk = BK / 2u; kk < BK; kk++)                                                         \
       multiply(a_slice[kk][slot_a(kk, ty)], a_slice[kk][slot_a(kk, ty + 16u)], b_slice[kk][tx],     \
                b_slice[kk][tx + 16u]);                                                             \

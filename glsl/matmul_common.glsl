@@ -8,8 +8,8 @@
 /* GT_VEC4_A, _B, _C (the shared kernel): that operand is read or written
  * as vec4s; its rows start 16-byte aligned and no vec4 straddles an edge
  * of the view or of the K slice (the host checks). With GT_HALF, a's or
- * b's quads are read as uvec2s (a_pairs, b_pairs): 4 halves, rows
- * starting 8-byte aligned. */
+ * b's quads across K are read as uvec2s (a_pairs, b_pairs): 4 halves, rows
+ * starting 8-byte aligned; along K (b transposed) as words of 2 k. */
 /* GT_HALF (SIMPLE, tiled, registers and shared kernels): a and b hold IEEE
  * half-precision elements, two to a 32-bit word, the first in the low
  * half; a_elem / b_elem widen them with unpackHalf2x16 and the sums run in
@@ -40,8 +40,17 @@ precision mediump float;
 #define GT_SUM float
 #define GT_SUM4 vec4
 #endif
+/* GT_A_PAIRS, GT_B_PAIRS: that operand's halves are read as uvec2s, their
+ * quads across K (GT_VEC4_x along K gives whole words: the shared kernel's
+ * WORD_STEPS). */
+#if defined(GT_HALF) && defined(GT_VEC4_A) && defined(GT_TRANS_A)
+#define GT_A_PAIRS 1
+#endif
+#if defined(GT_HALF) && defined(GT_VEC4_B) && !defined(GT_TRANS_B)
+#define GT_B_PAIRS 1
+#endif
 #ifndef GT_KERNEL_MATMUL_TEXELS
-#if defined(GT_HALF) && defined(GT_VEC4_A)
+#ifdef GT_A_PAIRS
 layout(std430, binding = 0) readonly GT_RESTRICT buffer A2 { uvec2 a_pairs[]; };
 #elif defined(GT_HALF) || defined(GT_QUANT)
 layout(std430, binding = 0) readonly GT_RESTRICT buffer A { uint a_words[]; };
@@ -50,7 +59,7 @@ layout(std430, binding = 0) readonly GT_RESTRICT buffer A4 { vec4 a4[]; };
 #else
 layout(std430, binding = 0) readonly GT_RESTRICT buffer A { float a_data[]; };
 #endif
-#if defined(GT_HALF) && defined(GT_VEC4_B)
+#ifdef GT_B_PAIRS
 layout(std430, binding = 1) readonly GT_RESTRICT buffer B2 { uvec2 b_pairs[]; };
 #elif defined(GT_HALF) || defined(GT_QUANT)
 layout(std430, binding = 1) readonly GT_RESTRICT buffer B { uint b_words[]; };
@@ -188,12 +197,12 @@ ivec4 b_quad(uint i) { return GT_BYTES4(b_words[i >> 2u]) - gt_zero_points.y; }
   ((words[(i) >> 2u] >> (((i) & 3u) * 8u)) | ((words[(last) >> 2u] << 1u) << (31u - ((i) & 3u) * 8u)))
 #elif defined(GT_KERNEL_MATMUL_TEXELS)
 #elif defined(GT_HALF)
-#ifdef GT_VEC4_A
+#ifdef GT_A_PAIRS
 float a_elem(uint i) { return unpackHalf2x16(a_pairs[i >> 2u][(i >> 1u) & 1u])[i & 1u]; }
 #else
 float a_elem(uint i) { return GT_HALF_AT(a_words, i); }
 #endif
-#ifdef GT_VEC4_B
+#ifdef GT_B_PAIRS
 float b_elem(uint i) { return unpackHalf2x16(b_pairs[i >> 2u][(i >> 1u) & 1u])[i & 1u]; }
 #else
 float b_elem(uint i) { return GT_HALF_AT(b_words, i); }
@@ -218,10 +227,10 @@ vec4 gt_halves_of(uint first, uint middle, uint end, uint odd) {
  * kernel keeps a_elem: this form cost the Mali-G57's half-precision
  * programs half their threads there. */
 #ifndef GT_KERNEL_MATMUL_BLOCKED
-#ifndef GT_VEC4_A
+#ifndef GT_A_PAIRS
 float a_one(uint i) { return unpackHalf2x16(a_words[i >> 1u])[i & 1u]; }
 #endif
-#ifndef GT_VEC4_B
+#ifndef GT_B_PAIRS
 float b_one(uint i) { return unpackHalf2x16(b_words[i >> 1u])[i & 1u]; }
 #endif
 #endif

@@ -25,7 +25,7 @@ static void because(gt_matmul_choices *p, const char *why) {
 
 bool gt__shared_kernel_fits(const gt_limits *l) {
   return l->max_invocations >= 256 && l->max_group_size[0] >= 16 && l->max_group_size[1] >= 16 &&
-         l->max_shared_bytes >= 8448;
+         l->max_shared_bytes >= 16384;
 }
 
 gt_status gt__matmul_context_kernel(const gt_device_entry *e, const gt_limits *l, gt_matmul_kernel wanted,
@@ -35,7 +35,7 @@ gt_status gt__matmul_context_kernel(const gt_device_entry *e, const gt_limits *l
   gt_matmul_kernel k = wanted ? wanted : e->matmul_kernel;
   *refusal = NULL;
   if (k == GT_MATMUL_KERNEL_SHARED && !gt__shared_kernel_fits(l)) {
-    if (wanted) *refusal = "matmul_kernel SHARED needs 256 invocations and 8,448 bytes of shared memory";
+    if (wanted) *refusal = "matmul_kernel SHARED needs 256 invocations and 16,384 bytes of shared memory";
     k = GT_MATMUL_KERNEL_REGISTERS;
   }
   if (k == GT_MATMUL_KERNEL_TEXELS && !texture_buffers) {
@@ -545,8 +545,10 @@ static gt_status choose_auto(const gt_context *ctx, gt_view a, gt_view b, gt_vie
                     gt__view_rows_aligned(c) && c_quads, m, n, 0, p->k, p->trans_a, p->trans_b);
   if (kernel == GT_MATMUL_KERNEL_REGISTERS_K1) variant |= GT_VARIANT_K1;
   /* One k per step, and the shared kernel's quads along K (4 rows of the
-   * stored matrix): vec4s only across K. */
-  if (kernel == GT_MATMUL_KERNEL_REGISTERS_K1 || kernel == GT_MATMUL_KERNEL_SHARED)
+   * stored matrix): vec4s only across K; but halves with b transposed
+   * move along K as words of 2 k where rows and the K slice allow. */
+  if (kernel == GT_MATMUL_KERNEL_REGISTERS_K1 ||
+      (kernel == GT_MATMUL_KERNEL_SHARED && !gt__shared_words_along_k(variant)))
     needs &= ~gt__vec4_along_k(variant);
   if (kernel == GT_MATMUL_KERNEL_SHARED && !gt__shared_vec4_c(variant | needs)) needs &= ~GT_VARIANT_VEC4_C;
   if (kernel != GT_MATMUL_KERNEL_SHARED && ctx->device->scalar_loads && needs) {

@@ -147,8 +147,9 @@ gt_product gt__product_c_section(const gt_product *p, uint32_t row, uint32_t col
 gt_bound_view gt__op_section(const gt_bound_view *x, bool trans, uint32_t row, uint32_t col, uint32_t rows,
                              uint32_t cols);
 
-/* Whether the shared-memory matmul kernel fits: 16x16 invocations, 8,448 bytes
- * of shared memory. */
+/* Whether the shared-memory matmul kernel fits: 16x16 invocations, 16,384
+ * bytes of shared memory (its programs of halves on whole words; the ES 3.1
+ * minimum). */
 bool gt__shared_kernel_fits(const gt_limits *l);
 
 /* The kernel a context's AUTO multiplies with: `wanted` (the desc's), else

@@ -87,10 +87,18 @@ enum { GT_BLOCKED_GROUP = 8, GT_BLOCKED_TILE = 4 * GT_BLOCKED_GROUP };
 
 /* The GT_VARIANT_VEC4_A / _B bits whose quads run along K given a
  * variant's transposes (a untransposed, b transposed): GT_VARIANT_K1
- * programs and the shared kernel move none of them as vec4s. */
+ * programs and the shared kernel move none of them as vec4s, except as
+ * below. */
 static inline uint32_t gt__vec4_along_k(uint32_t variant) {
   return ((variant & GT_VARIANT_TRANS_A) ? 0u : GT_VARIANT_VEC4_A) |
          ((variant & GT_VARIANT_TRANS_B) ? GT_VARIANT_VEC4_B : 0u);
+}
+
+/* Whether the shared kernel moves this variant's quads along K as words
+ * of 2 k (WORD_STEPS in matmul_blocked_shared.comp): halves with b
+ * transposed. */
+static inline bool gt__shared_words_along_k(uint32_t variant) {
+  return (variant & GT_VARIANT_HALF) && (variant & GT_VARIANT_TRANS_B);
 }
 
 /* Whether the shared kernel may write c as vec4s in a program of this

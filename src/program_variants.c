@@ -132,13 +132,14 @@ static void emit_matmuls(const emitter *e) {
             emit(e, GT_KERNEL_MATMUL_BLOCKED, GT_BLOCKED_TILE, GT_BLOCKED_GROUP, GT_BLOCKED_GROUP,
                  vh | GT_VARIANT_VEC4_C | k1, GT_F32, 0);
         /* The shared kernel: quads of halves across K as uvec2s (VEC4_A,
-         * _B), c's quads as vec4s or, half, as uvec2s. */
+         * _B), along K as words of 2 k, c's quads as vec4s or, half, as
+         * uvec2s. */
         if (!sums[s])
           emit(e, GT_KERNEL_MATMUL_BANDS, 0, GT_MATMUL_BAND_ALONG, GT_MATMUL_BAND_SLICES, vh, GT_F32, 0);
         for (uint32_t q = 0; q < 8 && !sums[s]; q++) {
           uint32_t vq = vh | (q & 1 ? GT_VARIANT_VEC4_A : 0) | (q & 2 ? GT_VARIANT_VEC4_B : 0) |
                         (q & 4 ? GT_VARIANT_VEC4_C : 0);
-          if ((vq & gt__vec4_along_k(v)) == 0)
+          if ((vq & gt__vec4_along_k(v)) == 0 || gt__shared_words_along_k(vq))
             emit(e, GT_KERNEL_MATMUL_BLOCKED_SHARED, 128, 16, 16, vq, GT_F32, 0);
         }
         emit_tiled(e, GT_KERNEL_MATMUL_TILED, vh, GT_F32, 0);

@@ -335,9 +335,10 @@ static void test_batches(bool emulated) {
 
 /* Counts the builds of the shared kernel's half-precision programs
  * (variant bit 12, GT_VARIANT_HALF in the library), [0] all of them, [1]
- * those reading a's or b's quads as uvec2s (bits 7, 8: GT_VARIANT_VEC4_A,
- * _B), [2] those writing a half c's quads as uvec2s (bits 13 and 9:
- * GT_VARIANT_HALF_C and _VEC4_C). */
+ * those reading a's or b's quads as whole words (bits 7, 8:
+ * GT_VARIANT_VEC4_A, _B), [2] those writing a half c's quads as uvec2s
+ * (bits 13 and 9: GT_VARIANT_HALF_C and _VEC4_C), [3] those stepping 16 k
+ * from whole words: b transposed (bit 3), both bits 7 and 8. */
 static void count_shared_half_builds(int level, const char *msg, void *user) {
   const char *v = strstr(msg, "variant ");
   unsigned long variant = v ? strtoul(v + 8, NULL, 10) : 0;
@@ -346,6 +347,7 @@ static void count_shared_half_builds(int level, const char *msg, void *user) {
     ((unsigned *)user)[0]++;
     if (variant & (3u << 7)) ((unsigned *)user)[1]++;
     if ((variant & (1u << 13)) && (variant & (1u << 9))) ((unsigned *)user)[2]++;
+    if ((variant & (1u << 3)) && (variant & (3u << 7)) == (3u << 7)) ((unsigned *)user)[3]++;
   }
 }
 
@@ -359,7 +361,7 @@ static void count_shared_half_builds(int level, const char *msg, void *user) {
  * where each product takes minutes, one transpose case and no long K. */
 static void test_shared_kernel(bool min_limits, bool emulated) {
   if (min_limits) return;
-  unsigned builds[3] = {0, 0, 0};
+  unsigned builds[4] = {0, 0, 0, 0};
   gt_context_desc desc;
   memset(&desc, 0, sizeof desc);
   desc.matmul_kernel = GT_MATMUL_KERNEL_SHARED;
@@ -395,7 +397,10 @@ static void test_shared_kernel(bool min_limits, bool emulated) {
   }
   /* K a multiple of 4 but not of the step: rows on 8 bytes along K too,
    * in every layout, M and N past whole blocks by more than a band (the
-   * program pads them), and one step's worth of K or less. */
+   * program pads them), and one step's worth of K or less. With b
+   * transposed, 16 k a step from whole words: 3 programs (2 where the
+   * context cannot write a half c). */
+  unsigned words_want = emulated ? 0 : 2 + half_c;
   for (int tr = 0; tr < 4 && !emulated; tr++) {
     run_case(1044, 1040, 44, tr & 1, tr & 2, tr % 2 ? GT_F16 : GT_F32, GT_STRATEGY_AUTO, 0, tr >= 2,
              tr % 2 ? INPUT_DENORMALS : INPUT_UNIT);
@@ -424,11 +429,11 @@ static void test_shared_kernel(bool min_limits, bool emulated) {
   }
   ctx = saved;
   gt_context_release(shared);
-  if (builds[0] < want || builds[1] < pairs_want || builds[2] < half_c_vec4)
-    printf("FAILED: the shared kernel built %u half-precision programs (%u on uvec2s, %u writing uvec2s), "
-           "want %u (%u, %u)\n",
-           builds[0], builds[1], builds[2], want, pairs_want, half_c_vec4);
-  CHECK(builds[0] >= want && builds[1] >= pairs_want && builds[2] >= half_c_vec4);
+  if (builds[0] < want || builds[1] < pairs_want || builds[2] < half_c_vec4 || builds[3] < words_want)
+    printf("FAILED: the shared kernel built %u half-precision programs (%u on words, %u writing uvec2s, %u "
+           "16 k a step), want %u (%u, %u, %u)\n",
+           builds[0], builds[1], builds[2], builds[3], want, pairs_want, half_c_vec4, words_want);
+  CHECK(builds[0] >= want && builds[1] >= pairs_want && builds[2] >= half_c_vec4 && builds[3] >= words_want);
 }
 
 /* The conversions the test trusts, on values with known bits. */

@@ -132,7 +132,8 @@ static void check_keys(const gt_context *ctx, const gt_matmul_choices *p, bool h
       CHECK(!(k->variant & (GT_VARIANT_VEC4_A | GT_VARIANT_VEC4_B | GT_VARIANT_VEC4_C)));
     if (registers)
       CHECK(((k->variant & GT_VARIANT_K1) != 0) == (ctx->matmul_kernel == GT_MATMUL_KERNEL_REGISTERS_K1));
-    if ((k->variant & GT_VARIANT_K1) || k->kernel == GT_KERNEL_MATMUL_BLOCKED_SHARED)
+    if ((k->variant & GT_VARIANT_K1) ||
+        (k->kernel == GT_KERNEL_MATMUL_BLOCKED_SHARED && !gt__shared_words_along_k(k->variant)))
       CHECK(!(k->variant & gt__vec4_along_k(k->variant)));
   }
 }
@@ -336,8 +337,11 @@ static void named_cases(void) {
   /* Thin bands past whole blocks: the bands kernel; wider ones padded. */
   expect("NVIDIA H100", 0, 4099, 4097, 4101, GT_F32, NULL, "shared 128 + bands, blocks of 4099x4097x2176");
   expect("NVIDIA H100", 0, 4000, 4104, 1000, GT_F32, NULL, "shared 128 vec4 b,c + bands");
-  /* Halves: b's quads across K as uvec2s, the float c as vec4s. */
+  /* Halves: b's quads across K as uvec2s, the float c as vec4s; with b
+   * transposed, quads along K as words of 2 k. */
   expect("NVIDIA H100", 0, 4096, 4096, 4096, GT_F16, NULL, "shared 128 vec4 b,c");
+  gt_matmul_desc b_transposed = {.trans_b = true};
+  expect("NVIDIA H100", 0, 4096, 4096, 4096, GT_F16, &b_transposed, "shared 128 vec4 a,b,c");
   /* llvmpipe: the texels kernel where a and b are whole texels; the
    * fallback where not; halves never. */
   expect("llvmpipe (LLVM 15.0.6, 256 bits)", 0, 1024, 1024, 1024, GT_F32, NULL, "texels 64");
