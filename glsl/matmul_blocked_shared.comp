@@ -174,8 +174,10 @@ quad quad_strided(uvec4 v, uint t, uint first, uint extent) {
 
 /* The quad's k in the step at k0, kept inside the K slice. */
 uint quad_k(quad q, uint k0) { return min(k0 + q.row_k, max(gt_k_range.y, gt_k_range.x + 1u) - 1u); }
+/* Whether the quad's k in the step at k0 lies inside the K slice. */
+bool k_inside(quad q, uint k0) { return k0 + q.row_k < gt_k_range.y; }
 /* The quad as loaded, or zero where its k lies past the K slice. */
-vec4 inside_k(quad q, uint k0, vec4 loaded) { return k0 + q.row_k < gt_k_range.y ? loaded : vec4(0.0); }
+vec4 inside_k(quad q, uint k0, vec4 loaded) { return k_inside(q, k0) ? loaded : vec4(0.0); }
 
 /* The quad's elements from index i of its first (one function per
  * operand: GLSL cannot pass a storage block to a function). Across K:
@@ -247,8 +249,8 @@ vec4 load_b(quad q, uint k0, uint last) {
  * read as its last, as above. A half is widened once, where the group
  * stores it; the loads and barriers per k are halved. */
 uint pair_k(quad q, uint k0) { return min(k0 + q.row_k, max(gt_k_range.y, gt_k_range.x + 2u) - 2u); }
-uvec2 inside_k(quad q, uint k0, uvec2 w) { return k0 + q.row_k < gt_k_range.y ? w : uvec2(0u); }
-uvec4 inside_k(quad q, uint k0, uvec4 w) { return k0 + q.row_k < gt_k_range.y ? w : uvec4(0u); }
+uvec2 inside_k(quad q, uint k0, uvec2 w) { return k_inside(q, k0) ? w : uvec2(0u); }
+uvec4 inside_k(quad q, uint k0, uvec4 w) { return k_inside(q, k0) ? w : uvec4(0u); }
 #define WORDS_ACROSS(pairs, q, k0, pitch)                                                          \
   uvec4(inside_k(q, k0, pairs[((q).at + quad_k(q, k0) * (pitch)) >> 2u]),                          \
         inside_k(q, (k0) + 8u, pairs[((q).at + quad_k(q, (k0) + 8u) * (pitch)) >> 2u]))

@@ -546,9 +546,10 @@ static gt_status choose_auto(const gt_context *ctx, gt_view a, gt_view b, gt_vie
   if (kernel == GT_MATMUL_KERNEL_REGISTERS_K1) variant |= GT_VARIANT_K1;
   /* One k per step, and the shared kernel's quads along K (4 rows of the
    * stored matrix): vec4s only across K; but halves with b transposed
-   * move along K as words of 2 k where rows and the K slice allow. */
+   * move along K as words of 2 k where both operands' rows and the K
+   * slice allow. */
   if (kernel == GT_MATMUL_KERNEL_REGISTERS_K1 ||
-      (kernel == GT_MATMUL_KERNEL_SHARED && !gt__shared_words_along_k(variant)))
+      (kernel == GT_MATMUL_KERNEL_SHARED && !gt__shared_along_k_fits(variant | needs)))
     needs &= ~gt__vec4_along_k(variant);
   if (kernel == GT_MATMUL_KERNEL_SHARED && !gt__shared_vec4_c(variant | needs)) needs &= ~GT_VARIANT_VEC4_C;
   if (kernel != GT_MATMUL_KERNEL_SHARED && ctx->device->scalar_loads && needs) {

@@ -101,6 +101,15 @@ static inline bool gt__shared_words_along_k(uint32_t variant) {
   return (variant & GT_VARIANT_HALF) && (variant & GT_VARIANT_TRANS_B);
 }
 
+/* Whether a shared-kernel program may carry these vec4 bits along K: none,
+ * or both operands' under WORD_STEPS, which needs each one's rows on 8
+ * bytes. One alone would change nothing in the program but its name. */
+static inline bool gt__shared_along_k_fits(uint32_t variant) {
+  uint32_t both = GT_VARIANT_VEC4_A | GT_VARIANT_VEC4_B;
+  return (variant & gt__vec4_along_k(variant)) == 0 ||
+         (gt__shared_words_along_k(variant) && (variant & both) == both);
+}
+
 /* Whether the shared kernel may write c as vec4s in a program of this
  * variant: not where b is floats across K loaded without vec4s, whose
  * results lie 32 columns apart (STRIDED_B in matmul_blocked_shared.comp). */

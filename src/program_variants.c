@@ -139,7 +139,7 @@ static void emit_matmuls(const emitter *e) {
         for (uint32_t q = 0; q < 8 && !sums[s]; q++) {
           uint32_t vq = vh | (q & 1 ? GT_VARIANT_VEC4_A : 0) | (q & 2 ? GT_VARIANT_VEC4_B : 0) |
                         (q & 4 ? GT_VARIANT_VEC4_C : 0);
-          if ((vq & gt__vec4_along_k(v)) == 0 || gt__shared_words_along_k(vq))
+          if (gt__shared_along_k_fits(vq))
             emit(e, GT_KERNEL_MATMUL_BLOCKED_SHARED, 128, 16, 16, vq, GT_F32, 0);
         }
         emit_tiled(e, GT_KERNEL_MATMUL_TILED, vh, GT_F32, 0);

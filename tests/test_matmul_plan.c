@@ -132,9 +132,8 @@ static void check_keys(const gt_context *ctx, const gt_matmul_choices *p, bool h
       CHECK(!(k->variant & (GT_VARIANT_VEC4_A | GT_VARIANT_VEC4_B | GT_VARIANT_VEC4_C)));
     if (registers)
       CHECK(((k->variant & GT_VARIANT_K1) != 0) == (ctx->matmul_kernel == GT_MATMUL_KERNEL_REGISTERS_K1));
-    if ((k->variant & GT_VARIANT_K1) ||
-        (k->kernel == GT_KERNEL_MATMUL_BLOCKED_SHARED && !gt__shared_words_along_k(k->variant)))
-      CHECK(!(k->variant & gt__vec4_along_k(k->variant)));
+    if (k->variant & GT_VARIANT_K1) CHECK(!(k->variant & gt__vec4_along_k(k->variant)));
+    if (k->kernel == GT_KERNEL_MATMUL_BLOCKED_SHARED) CHECK(gt__shared_along_k_fits(k->variant));
   }
 }
 
@@ -312,18 +311,26 @@ static void context_kernels(void) {
   CHECK(k == GT_MATMUL_KERNEL_REGISTERS_K1);
 }
 
-/* What AUTO (or d) plans in named cases, as gt_matmul_plan tells it. */
-static void expect(const char *renderer, int limits, uint32_t m, uint32_t n, uint32_t k, gt_type type,
-                   const gt_matmul_desc *d, const char *kernels) {
+/* What AUTO (or d) plans for views a, b and c, as gt_matmul_plan tells
+ * it. */
+static void expect_views(const char *renderer, int limits, gt_view a, gt_view b, gt_view c,
+                         const gt_matmul_desc *d, const char *kernels) {
   gt_context ctx;
   CHECK_STATUS(plan_context(&ctx, gt__device_entry(renderer), limits, GT_STRATEGY_AUTO), GT_OK);
-  gt_view a = {1, 0, m, k, 0, type}, b = {2, 0, k, n, 0, type}, c = {3, 0, m, n, 0, GT_F32};
   gt_plan plan;
-  char what[96];
-  snprintf(what, sizeof what, "%s %ux%ux%u type %d", renderer, m, n, k, (int)type);
+  char what[128];
+  snprintf(what, sizeof what, "%s a %ux%u+%zu b %ux%u+%zu type %d", renderer, a.rows, a.cols, a.offset,
+           b.rows, b.cols, b.offset, (int)a.type);
   gt_status s = gt_matmul_plan(&ctx, a, b, c, d, &plan);
   CHECK(plan_is(s, &plan, what, kernels));
   if (s == GT_OK) CHECK(plan.strategy != GT_STRATEGY_AUTO && plan.tile != 0 && plan.reason[0] != '\0');
+}
+
+/* The same in named cases of tight views. */
+static void expect(const char *renderer, int limits, uint32_t m, uint32_t n, uint32_t k, gt_type type,
+                   const gt_matmul_desc *d, const char *kernels) {
+  gt_view a = {1, 0, m, k, 0, type}, b = {2, 0, k, n, 0, type}, c = {3, 0, m, n, 0, GT_F32};
+  expect_views(renderer, limits, a, b, c, d, kernels);
 }
 
 static void named_cases(void) {
@@ -342,6 +349,11 @@ static void named_cases(void) {
   expect("NVIDIA H100", 0, 4096, 4096, 4096, GT_F16, NULL, "shared 128 vec4 b,c");
   gt_matmul_desc b_transposed = {.trans_b = true};
   expect("NVIDIA H100", 0, 4096, 4096, 4096, GT_F16, &b_transposed, "shared 128 vec4 a,b,c");
+  /* Only a's rows on 8 bytes: not a's words along K alone, which would
+   * build the plain program under another name. */
+  gt_view a = {1, 0, 4096, 4096, 0, GT_F16}, b = {2, 2, 4096, 4096, 0, GT_F16},
+          c = {3, 0, 4096, 4096, 0, GT_F32};
+  expect_views("NVIDIA H100", 0, a, b, c, &b_transposed, "shared 128 vec4 c");
   /* llvmpipe: the texels kernel where a and b are whole texels; the
    * fallback where not; halves never. */
   expect("llvmpipe (LLVM 15.0.6, 256 bits)", 0, 1024, 1024, 1024, GT_F32, NULL, "texels 64");
