@@ -64,7 +64,12 @@ double tool_time_once(gt_context *ctx, tool_op_fn fn, const void *args, gt_statu
 /* The timed runs come after untimed ones that last at least TOOL_WARM_UP_MS
  * (and at least one run): drivers may keep a new buffer, or one the CPU
  * has just mapped, in host memory until the GPU has used it for a while.
- * (See also tool_buffer: buffers are always created with contents.) */
+ * (See also tool_buffer: buffers are always created with contents.) The
+ * clock starts after the first run, which builds the programs: a build
+ * that took most of the warm-up left it one or two runs, and on the H100
+ * a half c through atomics then ran 4-6 times slower in every timed run
+ * of a process whose programs the driver had not cached
+ * (docs/performance.md). */
 enum { WARM_UP_MAX_RUNS = 1000 };
 
 /* Warm-up runs, then the median of reps timed runs into *ms. The CPU
@@ -73,7 +78,9 @@ enum { WARM_UP_MAX_RUNS = 1000 };
  * hundreds of runs of the next kernel, 400 times slower. */
 gt_status tool_time_median(gt_context *ctx, tool_op_fn fn, const void *args, unsigned reps, double *scratch,
                            double *ms) {
-  gt_status s = GT_OK;
+  gt_status s = fn(ctx, args);
+  if (s == GT_OK) s = gt_finish(ctx);
+  if (s != GT_OK) return s;
   double start = tool_now_ms();
   for (unsigned r = 0; r < WARM_UP_MAX_RUNS; r++) {
     if ((s = fn(ctx, args)) != GT_OK) return s;
