@@ -98,35 +98,26 @@ static gt_status run_truncate_b(gt_context *ctx, const gt_program *tiled, const 
   /* An 8-bit c takes whole sums only: no K leftover added after the
    * tiles, so SIMPLE runs the main block too. */
   if ((tiled->key.variant & GT_VARIANT_QUANT_C) && kt < k) kt = 0;
+  gt_product parts[3];
+  int count = gt__product_cut(p, trans_a, trans_b, mt, nt, parts);
+  gt_product *main = &parts[0];
   if (mt && nt) {
-    gt_product main = gt__product_c_section(p, 0, 0, mt, nt);
-    main.a = gt__op_section(&p->a, trans_a, 0, 0, mt, k);
-    main.b = gt__op_section(&p->b, trans_b, 0, 0, k, nt);
     if (kt) {
-      main.k_end = kt;
-      main.finishes = p->finishes && kt == k; /* else the leftover's dispatch finishes */
-      GT__TRY(run(ctx, tiled, &main));
+      main->k_end = kt;
+      main->finishes = p->finishes && kt == k; /* else the leftover's dispatch finishes */
+      GT__TRY(run(ctx, tiled, main));
       glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-      main.beta = 1.0f; /* the K leftover adds to what the tiles made */
-      main.finishes = p->finishes;
+      main->beta = 1.0f; /* the K leftover adds to what the tiles made */
+      main->finishes = p->finishes;
     }
     if (kt < k) {
-      main.k_begin = kt;
-      main.k_end = k;
-      GT__TRY(run(ctx, simple, &main));
+      main->k_begin = kt;
+      main->k_end = k;
+      GT__TRY(run(ctx, simple, main));
     }
   }
-  if (mt < m && nt) {
-    gt_product bottom = gt__product_c_section(p, mt, 0, m - mt, nt);
-    bottom.a = gt__op_section(&p->a, trans_a, mt, 0, m - mt, k);
-    bottom.b = gt__op_section(&p->b, trans_b, 0, 0, k, nt);
-    GT__TRY(run(ctx, simple, &bottom));
-  }
-  if (nt < n) {
-    gt_product right = gt__product_c_section(p, 0, nt, m, n - nt);
-    right.b = gt__op_section(&p->b, trans_b, 0, nt, k, n - nt);
-    GT__TRY(run(ctx, simple, &right));
-  }
+  for (int i = 1; i < count; i++)
+    GT__TRY(run(ctx, simple, &parts[i]));
   return GT_OK;
 }
 

@@ -413,23 +413,28 @@ static void whole_blocks(const gt_product *q, uint32_t *rows, uint32_t *cols) {
   *cols = n > SHARED_TILE && n_rest <= GT_MATMUL_BAND_MAX ? n - n_rest : n;
 }
 
-int gt__matmul_band_parts(const gt_matmul_choices *p, const gt_product *q, gt_product parts[3]) {
-  uint32_t m = q->c.view.rows, n = q->c.view.cols, k = q->a.view.cols, rows, cols;
-  if (p->trans_a) k = q->a.view.rows;
-  whole_blocks(q, &rows, &cols);
+int gt__product_cut(const gt_product *q, bool trans_a, bool trans_b, uint32_t rows, uint32_t cols,
+                    gt_product parts[3]) {
+  uint32_t m = q->c.view.rows, n = q->c.view.cols, k = trans_a ? q->a.view.rows : q->a.view.cols;
   int count = 0;
   parts[count] = gt__product_c_section(q, 0, 0, rows, cols);
-  parts[count].a = gt__op_section(&q->a, p->trans_a, 0, 0, rows, k);
-  parts[count++].b = gt__op_section(&q->b, p->trans_b, 0, 0, k, cols);
+  parts[count].a = gt__op_section(&q->a, trans_a, 0, 0, rows, k);
+  parts[count++].b = gt__op_section(&q->b, trans_b, 0, 0, k, cols);
   if (rows < m) {
     parts[count] = gt__product_c_section(q, rows, 0, m - rows, n);
-    parts[count++].a = gt__op_section(&q->a, p->trans_a, rows, 0, m - rows, k);
+    parts[count++].a = gt__op_section(&q->a, trans_a, rows, 0, m - rows, k);
   }
-  if (cols < n) {
+  if (cols < n && rows > 0) {
     parts[count] = gt__product_c_section(q, 0, cols, rows, n - cols);
-    parts[count++].b = gt__op_section(&q->b, p->trans_b, 0, cols, k, n - cols);
+    parts[count++].b = gt__op_section(&q->b, trans_b, 0, cols, k, n - cols);
   }
   return count;
+}
+
+int gt__matmul_band_parts(const gt_matmul_choices *p, const gt_product *q, gt_product parts[3]) {
+  uint32_t rows, cols;
+  whole_blocks(q, &rows, &cols);
+  return gt__product_cut(q, p->trans_a, p->trans_b, rows, cols, parts);
 }
 
 gt_matmul_route gt__matmul_route(const gt_context *ctx, const gt_matmul_choices *p, const gt_product *q) {

@@ -139,6 +139,14 @@ gt_matmul_route gt__matmul_route(const gt_context *ctx, const gt_matmul_choices 
  * present only where q has it. Returns how many parts. */
 int gt__matmul_band_parts(const gt_matmul_choices *p, const gt_product *q, gt_product parts[3]);
 
+/* q cut at row `rows` and column `cols` of c: parts[0] the rows x cols
+ * corner, then the rows below it across all of c, then the columns right
+ * of parts[0], each with the sections of op(a) and op(b) it reads (all of
+ * K) and present only where not empty (parts[0] always, perhaps empty).
+ * The parts write apart. Returns how many. */
+int gt__product_cut(const gt_product *q, bool trans_a, bool trans_b, uint32_t rows, uint32_t cols,
+                    gt_product parts[3]);
+
 /* p with c, and the bias along it, cut to the section of c at (row, col). */
 gt_product gt__product_c_section(const gt_product *p, uint32_t row, uint32_t col, uint32_t rows,
                                  uint32_t cols);
