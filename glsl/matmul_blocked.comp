@@ -91,7 +91,7 @@ GT_SUM4 a_at_k(uvec4 m, uint k) {
   return a_quad(A_AT(m.x, k));
 #elif defined(GT_TRANS_A) && defined(GT_QUANT)
   return GT_BYTES4(GT_RUN4(a_words, A_AT(m.x, k), A_AT(m.w, k))) - gt_zero_points.x;
-#elif defined(GT_TRANS_A) && defined(GT_HALF)
+#elif defined(GT_TRANS_A) && defined(GT_HALF) && !defined(GT_HALF_TEXELS)
   return GT_HALF_RUN4(a_words, A_AT(m.x, k), A_AT(m.w, k));
 #else
   return GT_SUM4(a_one(A_AT(m.x, k)), a_one(A_AT(m.y, k)), a_one(A_AT(m.z, k)), a_one(A_AT(m.w, k)));
@@ -102,7 +102,7 @@ GT_SUM4 b_at_k(uvec4 n, uint k) {
   return b_quad(B_AT(k, n.x));
 #elif !defined(GT_TRANS_B) && defined(GT_QUANT)
   return GT_BYTES4(GT_RUN4(b_words, B_AT(k, n.x), B_AT(k, n.w))) - gt_zero_points.y;
-#elif !defined(GT_TRANS_B) && defined(GT_HALF)
+#elif !defined(GT_TRANS_B) && defined(GT_HALF) && !defined(GT_HALF_TEXELS)
   return GT_HALF_RUN4(b_words, B_AT(k, n.x), B_AT(k, n.w));
 #else
   return GT_SUM4(b_one(B_AT(k, n.x)), b_one(B_AT(k, n.y)), b_one(B_AT(k, n.z)), b_one(B_AT(k, n.w)));

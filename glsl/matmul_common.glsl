@@ -49,7 +49,15 @@ precision mediump float;
 #if defined(GT_HALF) && defined(GT_VEC4_B) && !defined(GT_TRANS_B)
 #define GT_B_PAIRS 1
 #endif
-#ifndef GT_KERNEL_MATMUL_TEXELS
+#ifdef GT_HALF_TEXELS
+/* The registers kernel's half a and b through texture buffers on units 0
+ * and 1, one half a texel (R16F), widened by the texture unit: on the
+ * Adreno 660 the compiler widens a half from a word in integer operations
+ * and a register more (docs/performance.md). The host binds each
+ * operand's range in that format. */
+layout(binding = 0) uniform highp samplerBuffer a_texels;
+layout(binding = 1) uniform highp samplerBuffer b_texels;
+#elif !defined(GT_KERNEL_MATMUL_TEXELS)
 #ifdef GT_A_PAIRS
 layout(std430, binding = 0) readonly GT_RESTRICT buffer A2 { uvec2 a_pairs[]; };
 #elif defined(GT_HALF) || defined(GT_QUANT)
@@ -196,6 +204,9 @@ ivec4 b_quad(uint i) { return GT_BYTES4(b_words[i >> 2u]) - gt_zero_points.y; }
 #define GT_RUN4(words, i, last) \
   ((words[(i) >> 2u] >> (((i) & 3u) * 8u)) | ((words[(last) >> 2u] << 1u) << (31u - ((i) & 3u) * 8u)))
 #elif defined(GT_KERNEL_MATMUL_TEXELS)
+#elif defined(GT_HALF_TEXELS)
+float a_elem(uint i) { return texelFetch(a_texels, int(i)).x; }
+float b_elem(uint i) { return texelFetch(b_texels, int(i)).x; }
 #elif defined(GT_HALF)
 #ifdef GT_A_PAIRS
 float a_elem(uint i) { return unpackHalf2x16(a_pairs[i >> 2u][(i >> 1u) & 1u])[i & 1u]; }

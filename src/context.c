@@ -225,12 +225,14 @@ gt_status gt_context_init(void *mem, size_t size, const gt_context_desc *d, gt_c
   gt__choose_transpose(ctx, d);
   ctx->has_atomics = gt__renderer_has_atomics(ctx->renderer);
   /* The kernel matmul's AUTO runs (matmul_plan.c); texture buffers are
-   * looked for only where it would be the texels kernel. */
+   * looked for only where it would be the texels kernel, or the entry
+   * fetches halves as texels (without them it reads them as words). */
   const char *refusal;
   s = gt__matmul_context_kernel(ctx->device, &ctx->limits, d->matmul_kernel, true, &ctx->matmul_kernel,
                                 &refusal);
-  if (s == GT_OK && ctx->matmul_kernel == GT_MATMUL_KERNEL_TEXELS &&
-      !gt__texels_init(ctx, major, minor, d->min_limits))
+  bool texels = s == GT_OK && (ctx->matmul_kernel == GT_MATMUL_KERNEL_TEXELS || ctx->device->half_texels) &&
+                gt__texels_init(ctx, major, minor, d->min_limits);
+  if (s == GT_OK && ctx->matmul_kernel == GT_MATMUL_KERNEL_TEXELS && !texels)
     s = gt__matmul_context_kernel(ctx->device, &ctx->limits, d->matmul_kernel, false, &ctx->matmul_kernel,
                                   &refusal);
   if (s != GT_OK) {

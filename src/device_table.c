@@ -111,7 +111,14 @@ static const gt_device_entry table[] = {
      * side, 2 threads where the integer rounding runs 4, so not there.
      * llvmpipe keeps the integer rounding: in a 32-bit ARM process its
      * roundEven and floor give wrong values (docs/design.md). On the H100
-     * the scaled rounding ran half-sum products 1.3-1.7x faster. */
+     * the scaled rounding ran half-sum products 1.3-1.7x faster.
+     * half_texels (Adreno): freedreno widens a half read from a word in
+     * integer operations (masks, shifts, selects, a multiply for
+     * denormals); fetched as R16F texels the texture unit widens it. On
+     * the 660 the half-precision registers programs AUTO chooses, 14 of 16
+     * waves at 9 registers (12 at 10), ran 16 at 8, all but 10 batched
+     * ones (14), with 2-65% fewer instructions; floats as texels gained
+     * nothing there, so they stay in storage blocks (docs/performance.md). */
     {.renderer = "Mali-T", .name = "Mali Midgard", .compiled = true, .transpose = GT_STRATEGY_SIMPLE, .tile = 16,
      .matmul_kernel = GT_MATMUL_KERNEL_REGISTERS_K1, .dispatch_flops_log2 = FLOPS_MOBILE,
      .dispatch_bytes_log2 = BYTES_MOBILE, H100_ORDER, .half_is_faster = true},
@@ -125,7 +132,7 @@ static const gt_device_entry table[] = {
     /* Qualcomm's driver says "Adreno (TM) 630", Mesa's freedreno "FD630". */
     {.renderer = "Adreno|^FD", .name = "Adreno", .compiled = true, .transpose = GT_STRATEGY_TILED_PAD,
      .tile = 16, .matmul_kernel = GT_MATMUL_KERNEL_REGISTERS_K1, .words_in_registers = true,
-     .barrier_invocations = 64, .half_rounded_by_scaling = true,
+     .barrier_invocations = 64, .half_rounded_by_scaling = true, .half_texels = true,
      .dispatch_flops_log2 = FLOPS_MOBILE, .dispatch_bytes_log2 = BYTES_MOBILE, H100_ORDER},
     {.renderer = "PowerVR", .name = "PowerVR", .transpose = GT_STRATEGY_TILED_PAD,
      .matmul_kernel = GT_MATMUL_KERNEL_SHARED, .dispatch_flops_log2 = FLOPS_MOBILE,

@@ -40,6 +40,10 @@ typedef struct gt_device_entry {
   bool half_rounded_by_scaling;   /* half sums rounded each step (where half
                                      is not faster) by scaling and roundEven,
                                      not integer operations on the bits */
+  bool half_texels;               /* the registers matmul kernel fetches half
+                                     a and b as R16F texels where the context
+                                     has texture buffers and their bindings
+                                     fit (GT_VARIANT_HALF_TEXELS) */
 } gt_device_entry;
 
 /* The i-th entry of the table, the fallback last; NULL past it. */

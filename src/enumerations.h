@@ -58,7 +58,8 @@
   X(QUANT_COLUMNS, 21) /* quantised matmul: multiplier and shift per column (slots 4, 5) */                  \
   X(HALF_SUMS, 22)     /* half matmul: every float mediump, sums in half (gt_precision) */                   \
   X(HALF_ROUNDED, 23)  /* half sums: each rounded to half, where mediump is f32 */                           \
-  X(HALF_SCALED, 24)   /* rounded half sums: by scaling and roundEven, not integer operations */
+  X(HALF_SCALED, 24)   /* rounded half sums: by scaling and roundEven, not integer operations */             \
+  X(HALF_TEXELS, 25)   /* registers matmul: half a and b fetched as R16F texels (ES 3.2) */
 
 /* The kernels, one file each in glsl/: X(constant, file stem, the file
  * its family shares or none, the tiled transposes' group order or none).

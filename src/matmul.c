@@ -10,7 +10,7 @@
 
 /* Runs prog over p in one dispatch. The caller keeps the K range within
  * GT_MATMUL_K_CHUNK and the work within the dispatch budget. */
-static gt_status run(gt_context *ctx, const gt_program *prog, const gt_product *p) {
+static gt_status dispatch_product(gt_context *ctx, const gt_program *prog, const gt_product *p) {
   uint32_t m = p->c.view.rows, n = p->c.view.cols, gx, gy;
   uint32_t tile = prog->key.tile;
   switch (prog->key.kernel) {
@@ -77,13 +77,22 @@ static gt_status run(gt_context *ctx, const gt_program *prog, const gt_product *
   return GT_OK;
 }
 
-/* Runs the texels kernel over p: a and b as the context's texture
- * buffers for the dispatch, those texture units as the caller had them
+/* The texel format prog fetches a and b in through texture buffers, or 0
+ * where it reads them from storage blocks. */
+static GLenum texel_format(const gt_program *prog) {
+  if (prog->key.kernel == GT_KERNEL_MATMUL_TEXELS) return GL_RGBA32F;
+  return (prog->key.variant & GT_VARIANT_HALF_TEXELS) ? GL_R16F : 0;
+}
+
+/* dispatch_product, with a and b as the context's texture buffers where
+ * prog fetches them so, and those texture units as the caller had them
  * after. */
-static gt_status run_texels(gt_context *ctx, const gt_program *prog, const gt_product *p) {
+static gt_status run(gt_context *ctx, const gt_program *prog, const gt_product *p) {
+  GLenum format = texel_format(prog);
+  if (!format) return dispatch_product(ctx, prog, p);
   gt_texel_units saved;
-  gt__texels_bind(ctx, &p->a, &p->b, &saved);
-  gt_status status = run(ctx, prog, p);
+  gt__texels_bind(ctx, &p->a, &p->b, format, &saved);
+  gt_status status = dispatch_product(ctx, prog, p);
   gt__texels_unbind(ctx, &saved);
   return status;
 }
@@ -169,7 +178,7 @@ static gt_status run_block(gt_context *ctx, const multiply *mu, const gt_product
       GT__TRY(run(ctx, programs[GT_MATMUL_BANDS], &parts[i]));
     return GT_OK;
   }
-  case GT_MATMUL_ROUTE_TEXELS: return run_texels(ctx, programs[GT_MATMUL_TEXELS], q);
+  case GT_MATMUL_ROUTE_TEXELS: return run(ctx, programs[GT_MATMUL_TEXELS], q);
   case GT_MATMUL_ROUTE_VEC4: return run(ctx, programs[GT_MATMUL_VEC4], q);
   default: return run(ctx, programs[GT_MATMUL_MAIN], q);
   }

@@ -549,6 +549,14 @@ static gt_status choose_auto(const gt_context *ctx, gt_view a, gt_view b, gt_vie
       vec4_operands(gt__view_rows_aligned(a) && quad_loads, gt__view_rows_aligned(b) && quad_loads,
                     gt__view_rows_aligned(c) && c_quads, m, n, 0, p->k, p->trans_a, p->trans_b);
   if (kernel == GT_MATMUL_KERNEL_REGISTERS_K1) variant |= GT_VARIANT_K1;
+  /* Halves as R16F texels in the registers kernel where the entry says so
+   * and both operands' bindings can be texture buffers of halves: every
+   * block reads a section of them (none where blocks bind their own). */
+  if (half && kernel != GT_MATMUL_KERNEL_SHARED && ctx->device->half_texels && !p->rebind &&
+      gt__texels_range_fits(ctx, &p->whole.a, 2) && gt__texels_range_fits(ctx, &p->whole.b, 2)) {
+    variant |= GT_VARIANT_HALF_TEXELS;
+    because(p, "half a and b as texels");
+  }
   /* One k per step, and the shared kernel's quads along K (4 rows of the
    * stored matrix): vec4s only across K; but halves with b transposed
    * move along K as words of 2 k where both operands' rows and the K
@@ -724,8 +732,8 @@ static void name_key(const gt_program_key *key, char *out, size_t size) {
   case GT_KERNEL_MATMUL_TEXELS: snprintf(out, size, "texels %u", key->tile); break;
   case GT_KERNEL_MATMUL_BANDS: snprintf(out, size, "bands"); break;
   default:
-    snprintf(out, size, "%s %u%s", (v & GT_VARIANT_K1) ? "registers_k1" : "registers", key->tile,
-             operands[vec4]);
+    snprintf(out, size, "%s %u%s%s", (v & GT_VARIANT_K1) ? "registers_k1" : "registers", key->tile,
+             operands[vec4], (v & GT_VARIANT_HALF_TEXELS) ? " texels a,b" : "");
     break;
   }
 }

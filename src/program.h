@@ -70,8 +70,11 @@ typedef struct gt_program {
  * epilogue or not x (c half: SIMPLE, registers one k or 4 a step, 3 tiles
  * x even/pad; c float: those and the registers kernel's vec4 c twice));
  * the bands kernel 48 (4 transpose cases x batched or not x epilogue or
- * not x f32, half into float or half); images 22 per format x 4: about
- * 2,166 of 4096. */
+ * not x f32, half into float or half); on an entry with half texels the
+ * half registers programs again as texels (at most 4 transpose cases x
+ * batched or not x epilogue or not x (c half, float, float as vec4s) x
+ * sums in f32 or half: 96); images 22 per format x 4: about 2,262 of
+ * 4096. */
 #define GT_PROGRAM_TABLE_SIZE 4096
 
 /* Longest slice of K one matmul dispatch sums. Mesa silently stops a

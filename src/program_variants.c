@@ -124,13 +124,15 @@ static void emit_matmuls(const emitter *e) {
       for (size_t s = 0; s < sizeof sums / sizeof sums[0]; s++) {
         uint32_t vh = v | GT_VARIANT_HALF | (h ? GT_VARIANT_HALF_C : 0) | sums[s];
         emit(e, GT_KERNEL_MATMUL_SIMPLE, 0, 16, 8, vh, GT_F32, 0);
-        for (uint32_t k1 = 0; k1 <= GT_VARIANT_K1; k1 += GT_VARIANT_K1)
-          emit(e, GT_KERNEL_MATMUL_BLOCKED, GT_BLOCKED_TILE, GT_BLOCKED_GROUP, GT_BLOCKED_GROUP, vh | k1,
-               GT_F32, 0);
-        if (!h)
-          for (uint32_t k1 = 0; k1 <= GT_VARIANT_K1; k1 += GT_VARIANT_K1)
-            emit(e, GT_KERNEL_MATMUL_BLOCKED, GT_BLOCKED_TILE, GT_BLOCKED_GROUP, GT_BLOCKED_GROUP,
-                 vh | GT_VARIANT_VEC4_C | k1, GT_F32, 0);
+        /* The registers kernel, one k a step or 4, a and b from words or
+         * as texels, a float c maybe as vec4s. */
+        for (uint32_t r = 0; r < 8; r++) {
+          uint32_t vr = vh | (r & 1 ? GT_VARIANT_K1 : 0) | (r & 2 ? GT_VARIANT_HALF_TEXELS : 0) |
+                        (r & 4 ? GT_VARIANT_VEC4_C : 0);
+          if (!h || !(vr & GT_VARIANT_VEC4_C))
+            emit(e, GT_KERNEL_MATMUL_BLOCKED, GT_BLOCKED_TILE, GT_BLOCKED_GROUP, GT_BLOCKED_GROUP, vr, GT_F32,
+                 0);
+        }
         /* The shared kernel: quads of halves across K as uvec2s (VEC4_A,
          * _B), along K as words of 2 k, c's quads as vec4s or, half, as
          * uvec2s. */

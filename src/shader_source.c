@@ -84,23 +84,23 @@ size_t gt__program_preamble(const gt_program_key *key, char *buf, size_t size) {
   char kernel_define[48] = "";
   if ((unsigned)key->kernel < GT_KERNEL_COUNT)
     snprintf(kernel_define, sizeof kernel_define, "#define GT_KERNEL_%s 1\n", kernels[key->kernel].constant);
-  int n =
-      snprintf(buf, size,
-               "#version %s\n"
-               "%s"
-               "#define GT_ELEM %s\n"
-               "#define GT_PACK %u\n"
-               "#define GT_VIEWS %d\n"
-               "#define GT_TILE_ROWS %u\n"
-               "#define GT_TILE_COLS %u\n"
-               "#define GT_GROUP_ROWS %u\n"
-               "%s%s%s"
-               "layout(local_size_x = %u, local_size_y = %u) in;\n"
-               "#line 1 1\n",
-               /* Texture buffers are ES 3.2; every other kernel is ES 3.1. */
-               key->kernel == GT_KERNEL_MATMUL_TEXELS ? "320 es" : "310 es", kernel_define,
-               gt__glsl_type(key->elem), gt__pack(key->elem), GT_MAX_VIEWS, tile_rows, tile_cols,
-               key->group_rows, tile_define, image_defines, flag_defines, key->group_cols, key->group_rows);
+  /* Texture buffers are ES 3.2; every other program is ES 3.1. */
+  bool texels = key->kernel == GT_KERNEL_MATMUL_TEXELS || (key->variant & GT_VARIANT_HALF_TEXELS);
+  int n = snprintf(buf, size,
+                   "#version %s\n"
+                   "%s"
+                   "#define GT_ELEM %s\n"
+                   "#define GT_PACK %u\n"
+                   "#define GT_VIEWS %d\n"
+                   "#define GT_TILE_ROWS %u\n"
+                   "#define GT_TILE_COLS %u\n"
+                   "#define GT_GROUP_ROWS %u\n"
+                   "%s%s%s"
+                   "layout(local_size_x = %u, local_size_y = %u) in;\n"
+                   "#line 1 1\n",
+                   texels ? "320 es" : "310 es", kernel_define, gt__glsl_type(key->elem), gt__pack(key->elem),
+                   GT_MAX_VIEWS, tile_rows, tile_cols, key->group_rows, tile_define, image_defines,
+                   flag_defines, key->group_cols, key->group_rows);
   return n < 0 || (size_t)n >= size ? 0 : (size_t)n;
 }
 

@@ -1,8 +1,10 @@
 /* Texture buffers over matmul's operands: on llvmpipe a storage-buffer
  * load is a loop over the 8 lanes with a bounds check per element, while
  * a texel fetch gathers the lanes' vec4s at once (matmul_texels.comp; the
- * figures are in docs/performance.md). ES 3.2 core; the context makes two
- * texture objects once and points them at a and b for each dispatch. */
+ * figures are in docs/performance.md); on Adreno the texture unit widens
+ * halves, which its compiler does from words in integer operations
+ * (GT_VARIANT_HALF_TEXELS). ES 3.2 core; the context makes two texture
+ * objects once and points them at a and b for each dispatch. */
 #include "texels.h"
 #include "context.h"
 
@@ -45,14 +47,18 @@ void gt__texels_release(gt_context *ctx) {
   ctx->texel_textures[0] = ctx->texel_textures[1] = 0;
 }
 
-bool gt__texels_fit(const gt_context *ctx, const gt_bound_view *v) {
+bool gt__texels_range_fits(const gt_context *ctx, const gt_bound_view *v, uint32_t texel_bytes) {
   /* Without texture buffers (ES 3.1, minimum limits) the alignment is 0. */
-  return ctx->texel_offset_alignment != 0 && gt__bound_rows_aligned(v) &&
-         (uint64_t)v->bind_offset % ctx->texel_offset_alignment == 0 &&
-         (uint64_t)v->bind_size / 16 <= ctx->max_texels;
+  return ctx->texel_offset_alignment != 0 && (uint64_t)v->bind_offset % ctx->texel_offset_alignment == 0 &&
+         (uint64_t)v->bind_size / texel_bytes <= ctx->max_texels;
 }
 
-void gt__texels_bind(gt_context *ctx, const gt_bound_view *a, const gt_bound_view *b, gt_texel_units *saved) {
+bool gt__texels_fit(const gt_context *ctx, const gt_bound_view *v) {
+  return gt__bound_rows_aligned(v) && gt__texels_range_fits(ctx, v, 16);
+}
+
+void gt__texels_bind(gt_context *ctx, const gt_bound_view *a, const gt_bound_view *b, GLenum format,
+                     gt_texel_units *saved) {
   const gt_bound_view *views[2] = {a, b};
   /* What a failed query leaves: unit 0 active, nothing bound. */
   saved->active = GL_TEXTURE0;
@@ -63,7 +69,7 @@ void gt__texels_bind(gt_context *ctx, const gt_bound_view *a, const gt_bound_vie
     glGetIntegerv(GL_TEXTURE_BINDING_BUFFER, &saved->bound[unit]);
     glBindTexture(GL_TEXTURE_BUFFER, ctx->texel_textures[unit]);
     const gt_bound_view *v = views[unit];
-    TEX_BUFFER_RANGE(ctx, GL_TEXTURE_BUFFER, GL_RGBA32F, v->view.buffer, v->bind_offset, v->bind_size);
+    TEX_BUFFER_RANGE(ctx, GL_TEXTURE_BUFFER, format, v->view.buffer, v->bind_offset, v->bind_size);
   }
 }
 

@@ -12,18 +12,23 @@
 #define GL_TEXTURE_BUFFER_OFFSET_ALIGNMENT 0x919F
 #endif
 
-/* Sets up a TEXELS context: glTexBufferRange, the texel limits and the two
- * texture objects. false (nothing made) where the context is older than
+/* Sets up texture buffers for a TEXELS context, or one whose entry fetches
+ * halves as texels: glTexBufferRange, the texel limits and the two texture
+ * objects. false (nothing made) where the context is older than
  * ES 3.2, under min_limits (ES 3.1 has no texture buffers) or GL fails. */
 bool gt__texels_init(gt_context *ctx, int major, int minor, bool min_limits);
 
 /* Deletes the texture objects (the context is current). */
 void gt__texels_release(gt_context *ctx);
 
-/* true when the bound view v can be fetched as vec4 texels: its rows start
- * 16-byte aligned, its binding starts at a multiple of the texture-buffer
- * offset alignment and holds no more texels than a texture buffer may;
- * false on a context without texture buffers. */
+/* true when the binding of the bound view v can be a texture buffer of
+ * texel_bytes texels: it starts at a multiple of the texture-buffer offset
+ * alignment and holds no more texels than a texture buffer may; false on a
+ * context without texture buffers. */
+bool gt__texels_range_fits(const gt_context *ctx, const gt_bound_view *v, uint32_t texel_bytes);
+
+/* true when v can be fetched as vec4 texels of floats (the texels kernel):
+ * its binding fits as 16-byte texels and its rows start 16-byte aligned. */
 bool gt__texels_fit(const gt_context *ctx, const gt_bound_view *v);
 
 /* The GL_TEXTURE_BUFFER bindings of units 0-1 and the active unit, as the
@@ -32,9 +37,11 @@ typedef struct gt_texel_units {
   GLint active, bound[2];
 } gt_texel_units;
 
-/* Attaches a's and b's bindings to the context's texture buffers on units
- * 0 and 1 (saving what those units held into saved). */
-void gt__texels_bind(gt_context *ctx, const gt_bound_view *a, const gt_bound_view *b, gt_texel_units *saved);
+/* Attaches a's and b's bindings, as texels of format (GL_RGBA32F,
+ * GL_R16F), to the context's texture buffers on units 0 and 1 (saving what
+ * those units held into saved). */
+void gt__texels_bind(gt_context *ctx, const gt_bound_view *a, const gt_bound_view *b, GLenum format,
+                     gt_texel_units *saved);
 
 /* Detaches a and b from the texture buffers and puts back what
  * gt__texels_bind saved. */

@@ -15,6 +15,7 @@
 #include "harness.h"
 #include "matmul_plan.h"
 #include "plan_contexts.h"
+#include "texels.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -128,6 +129,12 @@ static void check_keys(const gt_context *ctx, const gt_matmul_choices *p, bool h
             (k->kernel == GT_KERNEL_MATMUL_BLOCKED_SHARED ||
              !(k->variant & (GT_VARIANT_VEC4_A | GT_VARIANT_VEC4_B))));
     bool registers = k->kernel == GT_KERNEL_MATMUL_BLOCKED;
+    /* Halves as texels in the registers kernel where the entry says so
+     * and both bindings fit, which every block reads sections of. */
+    bool half_texels = half && entry->half_texels && !p->rebind &&
+                       gt__texels_range_fits(ctx, &p->whole.a, 2) &&
+                       gt__texels_range_fits(ctx, &p->whole.b, 2);
+    CHECK(((k->variant & GT_VARIANT_HALF_TEXELS) != 0) == (registers && half_texels));
     if (registers && ctx->device->scalar_loads)
       CHECK(!(k->variant & (GT_VARIANT_VEC4_A | GT_VARIANT_VEC4_B | GT_VARIANT_VEC4_C)));
     if (registers)
@@ -366,6 +373,9 @@ static void named_cases(void) {
   expect("Mali-G52", 1, 256, 256, 256, GT_F32, NULL, "registers_k1 32 vec4 b,c");
   expect("FD630", 1, 256, 256, 256, GT_F32, NULL, "registers_k1 32 vec4 b,c");
   expect("V3D 4.2", 1, 256, 256, 256, GT_F32, NULL, "registers_k1 32");
+  /* Adreno: halves as texels where there are texture buffers. */
+  expect("FD630", 0, 256, 256, 256, GT_F16, NULL, "registers_k1 32 vec4 c texels a,b");
+  expect("FD630", 1, 256, 256, 256, GT_F16, NULL, "registers_k1 32 vec4 c");
   /* The caller's strategies. */
   gt_matmul_desc truncate_b = {.strategy = GT_STRATEGY_TRUNCATE_B, .tile = 16};
   expect("NVIDIA H100", 0, 100, 100, 100, GT_F32, &truncate_b, "tiled_even 16 + simple bands");
@@ -376,6 +386,28 @@ static void named_cases(void) {
    * planner walks, so both programs are named. */
   expect("NVIDIA H100", 2, 200, 200, 200, GT_F32, NULL,
          "registers 32 vec4 a,b,c + registers 32, blocks of 4x200x4");
+}
+
+/* Halves as texels only where both bindings can be texture buffers of
+ * halves: from a multiple of the texture-buffer offset alignment, within
+ * the texel limit. */
+static void half_texels_fit(void) {
+  gt_context ctx;
+  CHECK_STATUS(plan_context(&ctx, gt__device_entry("FD630"), 0, GT_STRATEGY_AUTO), GT_OK);
+  ctx.texel_offset_alignment = 64;
+  gt_view a = {1, 0, 64, 64, 0, GT_F16}, b = {2, 0, 64, 64, 0, GT_F16}, c = {3, 0, 64, 64, 0, GT_F32};
+  gt_plan plan;
+  CHECK(plan_is(gt_matmul_plan(&ctx, a, b, c, NULL, &plan), &plan, "aligned",
+                "registers_k1 32 vec4 c texels a,b"));
+  gt_view moved = b;
+  moved.offset = 8; /* 16 bytes: a storage binding starts there, a texture buffer may not */
+  CHECK(plan_is(gt_matmul_plan(&ctx, a, moved, c, NULL, &plan), &plan, "b at 16 bytes",
+                "registers_k1 32 vec4 c"));
+  moved.offset = 32;
+  CHECK(plan_is(gt_matmul_plan(&ctx, a, moved, c, NULL, &plan), &plan, "b at 64 bytes",
+                "registers_k1 32 vec4 c texels a,b"));
+  ctx.max_texels = 64 * 64 - 1; /* a's binding one half too long */
+  CHECK(plan_is(gt_matmul_plan(&ctx, a, b, c, NULL, &plan), &plan, "a too long", "registers_k1 32 vec4 c"));
 }
 
 /* gt_matmul_plan's own checks: the statuses gt_matmul gives. */
@@ -404,6 +436,7 @@ int main(void) {
   walk();
   context_kernels();
   named_cases();
+  half_texels_fit();
   refusals_of_plan();
   printf("%lu series layered, %lu product by product\n", series_layered, series_apart);
   CHECK(series_layered > 0 && series_apart > 0);
