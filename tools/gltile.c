@@ -59,7 +59,9 @@ static const char usage[] =
     "  --no-verify        skip the CPU check (the table then says skipped)\n"
     "  --min-limits       clamp the device limits to the ES 3.1 minimums\n"
     "  --matmul-kernel registers|registers-k1|shared|texels|device   the kernel matmul's\n"
-    "                     AUTO runs\n";
+    "                     AUTO runs\n"
+    "  --device-entry R   make every choice from the device-table entry of renderer R\n"
+    "                     (FD630, Mali-G52, V3D: a mobile entry's programs on this GPU)\n";
 
 static int cmd_info(bool min_limits, gt_matmul_kernel kernel) {
   gt_egl egl;
@@ -224,6 +226,8 @@ int main(int argc, char **argv) {
       o.csv = v;
     else if (strcmp(a, "--svg") == 0)
       o.svg = v;
+    else if (strcmp(a, "--device-entry") == 0)
+      gt__device_entry_pretend(v); /* before any context is made */
     else
       bad = 1;
     if (bad) {
