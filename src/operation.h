@@ -15,8 +15,10 @@
    GT__STRATEGY(GT_STRATEGY_TILED_EVEN) | GT__STRATEGY(GT_STRATEGY_TILED_PAD))
 
 /* What buffer-writing operations end with: later dispatches and transfers
- * see their writes. */
-#define GT__BUFFER_WRITE_BARRIERS (GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT)
+ * see their writes, texel fetches from texture buffers over them too (the
+ * texels kernel's and the half texels' reads of a and b). */
+#define GT__BUFFER_WRITE_BARRIERS                                                                            \
+  (GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT | GL_TEXTURE_FETCH_BARRIER_BIT)
 
 /* true for the tiles a desc may ask: 0 (the default), 8, 16, 32. */
 bool gt__tile_valid(uint32_t tile);
