@@ -693,7 +693,9 @@ void gt__matmul_series(const gt_context *ctx, gt_view a, gt_view b, gt_view c, c
   memset(s, 0, sizeof *s);
   /* step * stride a multiple of 4 elements for every operand, so each
    * product's rows are aligned as its series' first product's, and they
-   * run the programs that product would run alone. */
+   * run the programs that product would run alone (but for halves as
+   * texels, which a binding over every layer may be too long for: the
+   * same sums from words). */
   size_t all = batch->stride_a | batch->stride_b | batch->stride_c;
   s->count = gt__min_u32(all % 4 == 0 ? 1 : all % 2 == 0 ? 2 : 4, batch->count);
   uint32_t m, n, k;

@@ -26,10 +26,12 @@ bool gt__texels_init(gt_context *ctx, int major, int minor, bool min_limits) {
   GLint align = 0, texels = 0;
   glGetIntegerv(GL_TEXTURE_BUFFER_OFFSET_ALIGNMENT, &align);
   glGetIntegerv(GL_MAX_TEXTURE_BUFFER_SIZE, &texels);
-  /* Binding starts are multiples of 16 bytes before they are of this. */
+  if (texels <= 0) return false;
+  /* Set only here, past every refusal: 0 tells the planners there are no
+   * texture buffers. Binding starts are multiples of 16 bytes before they
+   * are of this. */
   ctx->texel_offset_alignment = align > 16 ? (uint32_t)align : 16;
-  ctx->max_texels = texels > 0 ? (uint64_t)texels : 0;
-  if (ctx->max_texels == 0) return false;
+  ctx->max_texels = (uint64_t)texels;
   /* A GL error here stays pending for gt_context_init's own check. A
    * name is only reserved until first bound: bind both, so the context
    * owns its objects from the start, and put the unit back. */
