@@ -103,8 +103,13 @@ uint half_bits(highp float v) {
   return packHalf2x16(vec2(v, 0.0)) & 0xFFFFu;
 }
 
-/* Two results in one word, the first in the low half. */
-uint half_pair(vec2 v) { return half_bits(v.x) | (half_bits(v.y) << 16u); }
+/* Two results in one word, the first in the low half: one packHalf2x16
+ * where both are ordinary halves (the common case, one conversion for the
+ * pair), else each through half_bits. */
+uint half_pair(vec2 v) {
+  if (all(lessThan(abs(v), vec2(65520.0))) && !any(isnan(v))) return packHalf2x16(v);
+  return half_bits(v.x) | (half_bits(v.y) << 16u);
+}
 #endif
 
 /* sum += x * y, the step of every kernel's sums; under GT_HALF_ROUNDED
