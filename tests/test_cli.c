@@ -863,8 +863,8 @@ static void test_failures(void) {
   CHECK_EQ_U(count_temporaries(), 0);
 }
 
-/* info names the device-table entry; tune and bench --op calls run and
- * print what they promise (not under an emulator: they time for seconds). */
+/* info names the device-table entry; tune, bench --op calls and --op
+ * arith run and print what they promise (not under an emulator: they time for seconds). */
 static void test_info_tune_calls(void) {
   const char *info[] = {"info", NULL};
   CHECK_EQ_U(run(info), 0);
@@ -881,9 +881,17 @@ static void test_info_tune_calls(void) {
   CHECK_EQ_U(run(tune), 0);
   CHECK(last_stdout_contains("entry for src/device_table.c"));
   CHECK(last_stdout_contains("GT_MATMUL_KERNEL_"));
+  CHECK(last_stdout_contains(".half_is_faster = "));
   const char *calls[] = {"bench", "--op", "calls", NULL};
   CHECK_EQ_U(run(calls), 0);
   CHECK(last_stdout_contains("us of CPU per call"));
+  /* Every precision offered is measured: highp and mediump everywhere. */
+  const char *arith[] = {"bench", "--op", "arith", "--reps", "1", NULL};
+  CHECK_EQ_U(run(arith), 0);
+  CHECK(last_stdout_contains("highp float"));
+  CHECK(last_stdout_contains("mediump float"));
+  CHECK(!last_stdout_contains("not measured"));
+  CHECK(last_stdout_contains("half sums "));
 }
 
 /* The bench's comparison columns: of peak with --peak-gbs (the copy of a

@@ -2,6 +2,7 @@
  * GLSL copy of the same bytes runs in the same process as the ceiling, each
  * strategy is timed (median of several runs after a warm-up that is also
  * verified against the CPU), and the results go to a table, CSV and SVG. */
+#include "bench_arith.h"
 #include "bench_calls.h"
 #include "bench_clblast.h"
 #include "bench_loop.h"
@@ -876,6 +877,7 @@ int tool_bench(const tool_bench_options *o) {
          TOOL_WARM_UP_MS);
   int failures = 0;
   if (strcmp(o->ops, "loop") == 0) failures += tool_bench_loop(ctx, o);
+  if (strcmp(o->ops, "arith") == 0) failures += tool_bench_arith(ctx, o->reps, scratch, NULL);
   if (op_wanted(o, "matmul")) {
     char why[256];
     have_clblast = tool_clblast_open(why, sizeof why);

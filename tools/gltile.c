@@ -29,10 +29,13 @@ static const char usage[] =
     "            which AUTO chooses and the compiler's statistics (gltile compile --help)\n"
     "\n"
     "options (demo, bench; tune takes --reps and --min-limits):\n"
-    "  --op transpose|matmul|copy|calls|loop|all   what to run (bench; default all);\n"
+    "  --op transpose|matmul|copy|calls|loop|arith|all   what to run (bench; default\n"
+    "                     all: transpose, matmul and calls);\n"
     "                     calls: the CPU cost of a warm 64x64 gt_transpose;\n"
     "                     loop: transpose and matmul after gt_write / gt_read of\n"
-    "                     their operands against never-mapped buffers (square N)\n"
+    "                     their operands against never-mapped buffers (square N);\n"
+    "                     arith: multiply-adds a second in highp, mediump and\n"
+    "                     16-bit float vectors (whether half sums can be faster)\n"
     "  --sizes LIST       comma list: N (every op), RxC (transpose, copy) or\n"
     "                     MxNxK (matmul); bench default 1024,4099\n"
     "  --strategy NAME    simple, tiled_even, tiled_pad, truncate_a, truncate_b,\n"
@@ -189,7 +192,7 @@ int main(int argc, char **argv) {
     else if (strcmp(a, "--op") == 0) {
       o.ops = v;
       bad = strcmp(v, "transpose") && strcmp(v, "matmul") && strcmp(v, "copy") && strcmp(v, "calls") &&
-            strcmp(v, "loop") && strcmp(v, "all");
+            strcmp(v, "loop") && strcmp(v, "arith") && strcmp(v, "all");
     } else if (strcmp(a, "--sizes") == 0)
       o.sizes = v;
     else if (strcmp(a, "--strategy") == 0)

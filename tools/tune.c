@@ -3,6 +3,8 @@
  * entry for src/device_table.c. Times only: `gltile bench` verifies. */
 #include "tune.h"
 
+#include "bench_arith.h"
+
 #include "timing.h"
 
 #include <stdlib.h>
@@ -166,6 +168,9 @@ int tool_tune(const tool_tune_options *o) {
     if (c->tile && (best_tiled == NULL || c->ms < best_tiled->ms)) best_tiled = c;
   }
 
+  /* Half sums: whether mediump runs fast enough to choose them. */
+  tool_arith_rates arith;
+  tool_bench_arith(ctx, o->reps, scratch, &arith);
   gt_context_release(ctx);
   /* c must have enough blocks of 128x128 (64 in the device table; 16 x 16
    * here) for AUTO to run the shared kernel, whose views here are aligned,
@@ -203,9 +208,10 @@ int tool_tune(const tool_tune_options *o) {
     bool quads = best->strategy == GT_STRATEGY_SIMPLE && auto_ms > 0 && auto_ms < 0.9 * simple_ms;
     printf("    {.renderer = \"%s\", .name = \"%s\", .measured = true, .transpose = %s, .quads = %s, .tile = "
            "%u,\n"
-           "     .matmul_kernel = %s, .dispatch_flops_log2 = %d},\n",
+           "     .matmul_kernel = %s, .dispatch_flops_log2 = %d, .half_is_faster = %s},\n",
            renderer, entry, strategy_constant(best->strategy), quads ? "true" : "false",
-           best_tiled ? best_tiled->tile : 0, constants[fastest], log2);
+           best_tiled ? best_tiled->tile : 0, constants[fastest], log2,
+           tool_arith_half_is_faster(&arith) ? "true" : "false");
   }
   printf("\ntimes from %s\n", tool_timer_source());
   free(scratch);
