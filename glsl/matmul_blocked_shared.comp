@@ -19,8 +19,9 @@
  * (GT_HALF) across K load a quad as one uvec2 where the view allows
  * (rows 8-byte aligned), else as the 2 or 3 words holding it, and a half
  * c's row of 4 results starting on a word is 2 plain word stores. Halves
- * with b transposed, both operands aligned, step 16 k at a time from
- * whole words (WORD_STEPS). (H100 figures: docs/performance.md.)
+ * with b transposed, and halves into a half c with neither transposed,
+ * both operands aligned, step 16 k at a time from whole words
+ * (WORD_STEPS). (H100 figures: docs/performance.md.)
  *
  * Not double-buffered in shared memory: two shared buffers double the
  * shared memory for a gain at some sizes and a loss at others (the
@@ -34,20 +35,22 @@
  * invocations) and 8,448 bytes of shared memory (16,384 for WORD_STEPS,
  * below). */
 #define BM 128u
-/* WORD_STEPS: halves with b stored transposed (along K), both operands'
- * rows on 8 bytes (GT_VEC4_A and _B), step 16 k at a time from whole
- * words, see below; every other program 8 k. Where b runs across K it
- * did not pay: a b f16 > f32 1% and a^T b f16 > f16 7% slower on the
- * H100 (docs/performance.md). */
-#if defined(GT_HALF) && defined(GT_TRANS_B) && defined(GT_VEC4_A) && defined(GT_VEC4_B)
+/* WORD_STEPS: halves with b stored transposed (along K), or a b into a
+ * half c, both operands' rows on 8 bytes (GT_VEC4_A and _B), step 16 k at
+ * a time from whole words, see below; every other program 8 k. Where b
+ * runs across K it paid only there: a b f16 > f16 4% faster on the
+ * H200, while a b f16 > f32 ran 1% and a^T b f16 > f16 7% slower on the
+ * H100 (the reason not found; docs/performance.md). */
+#if defined(GT_HALF) && defined(GT_VEC4_A) && defined(GT_VEC4_B) &&                                            \
+    (defined(GT_TRANS_B) || (defined(GT_HALF_C) && !defined(GT_TRANS_A)))
 #define WORD_STEPS 1
 #define BK 16u
 #else
 #define BK 8u
 #endif
-#if (defined(GT_VEC4_A) && !defined(GT_TRANS_A) && !(defined(GT_HALF) && defined(GT_TRANS_B))) ||                 \
+#if (defined(GT_VEC4_A) && !defined(GT_TRANS_A) && !defined(WORD_STEPS)) ||                                    \
     (defined(GT_VEC4_B) && defined(GT_TRANS_B) && !defined(GT_HALF))
-#error "the shared kernel moves quads along K as words only for halves with b transposed"
+#error "the shared kernel moves quads along K as vec4s only as words of halves (WORD_STEPS)"
 #endif
 
 /* NVIDIA's compiler unrolls every loop where asked (8% at 4096^3);
@@ -362,7 +365,7 @@ void store_quad(uint m, uint n, vec4 sum) {
   vec4 value = gt_scale.x * sum;
   if (gt_scale.y != 0.0) value += gt_scale.y * halves4(c_pairs[i]);
   value = gt_finish4(m, n, value);
-  c_pairs[i] = uvec2(half_pair(value.xy), half_pair(value.zw));
+  c_pairs[i] = uvec2(half_pair_selected(value.xy), half_pair_selected(value.zw));
 #elif defined(GT_VEC4_C)
   if (m >= gt_rows_m() || n >= gt_cols_n()) return;
   uint i = gt_index(2u, uvec2(m, n)) >> 2u;

@@ -103,12 +103,29 @@ uint half_bits(highp float v) {
   return packHalf2x16(vec2(v, 0.0)) & 0xFFFFu;
 }
 
-/* Two results in one word, the first in the low half: one packHalf2x16
- * where both are ordinary halves (the common case, one conversion for the
- * pair), else each through half_bits. */
+/* Two results in one word, the first in the low half, as half_bits gives
+ * each: one packHalf2x16 where both are ordinary halves (the common case,
+ * one conversion for the pair), else each through half_bits. */
 uint half_pair(vec2 v) {
   if (all(lessThan(abs(v), vec2(65520.0))) && !any(isnan(v))) return packHalf2x16(v);
   return half_bits(v.x) | (half_bits(v.y) << 16u);
+}
+
+/* half_pair with no branch: one packHalf2x16, its halves then replaced by
+ * selects where a result is NaN or past 65520. The NVIDIA compiler makes
+ * the two forms differently, and each is faster in one place on the
+ * H200: this one where a quad's 4 halves are stored as a uvec2 (a^T b f16
+ * > f16 2% at 4096^3 and 8192^3), half_pair where a quad's words are
+ * stored one by one beside the atomics for the quads not on a word (this
+ * one there cost a b^T f16 > f16 30% at 4099x4097x4101). Figures:
+ * docs/performance.md. */
+uint half_pair_selected(vec2 v) {
+  uint p = packHalf2x16(v);
+  uvec2 h = uvec2(p & 0xFFFFu, p >> 16u);
+  uvec2 inf = mix(uvec2(0x7C00u), uvec2(0xFC00u), lessThan(v, vec2(0.0)));
+  h = mix(h, inf, greaterThanEqual(abs(v), vec2(65520.0)));
+  h = mix(h, uvec2(0x7E00u), isnan(v));
+  return h.x | (h.y << 16u);
 }
 #endif
 

@@ -99,9 +99,11 @@ static inline uint32_t gt__vec4_along_k(uint32_t variant) {
 
 /* Whether the shared kernel moves this variant's quads along K as words
  * of 2 k (WORD_STEPS in matmul_blocked_shared.comp): halves with b
- * transposed. */
+ * transposed, and a b of halves into a half c (where it was faster on
+ * the H100 and the H200; docs/performance.md). */
 static inline bool gt__shared_words_along_k(uint32_t variant) {
-  return (variant & GT_VARIANT_HALF) && (variant & GT_VARIANT_TRANS_B);
+  return (variant & GT_VARIANT_HALF) && ((variant & GT_VARIANT_TRANS_B) ||
+                                         ((variant & GT_VARIANT_HALF_C) && !(variant & GT_VARIANT_TRANS_A)));
 }
 
 /* Whether a shared-kernel program may carry these vec4 bits along K: none,

@@ -338,7 +338,8 @@ static void test_batches(bool emulated) {
  * those reading a's or b's quads as whole words (bits 7, 8:
  * GT_VARIANT_VEC4_A, _B), [2] those writing a half c's quads as uvec2s
  * (bits 13 and 9: GT_VARIANT_HALF_C and _VEC4_C), [3] those stepping 16 k
- * from whole words: b transposed (bit 3), both bits 7 and 8. */
+ * from whole words: both bits 7 and 8, and b transposed (bit 3) or a b
+ * (neither bit 2 nor 3) into a half c. */
 static void count_shared_half_builds(int level, const char *msg, void *user) {
   const char *v = strstr(msg, "variant ");
   unsigned long variant = v ? strtoul(v + 8, NULL, 10) : 0;
@@ -347,7 +348,8 @@ static void count_shared_half_builds(int level, const char *msg, void *user) {
     ((unsigned *)user)[0]++;
     if (variant & (3u << 7)) ((unsigned *)user)[1]++;
     if ((variant & (1u << 13)) && (variant & (1u << 9))) ((unsigned *)user)[2]++;
-    if ((variant & (1u << 3)) && (variant & (3u << 7)) == (3u << 7)) ((unsigned *)user)[3]++;
+    bool words_layout = (variant & (1u << 3)) || ((variant & (1u << 13)) && !(variant & (3u << 2)));
+    if (words_layout && (variant & (3u << 7)) == (3u << 7)) ((unsigned *)user)[3]++;
   }
 }
 
@@ -398,14 +400,16 @@ static void test_shared_kernel(bool min_limits, bool emulated) {
   /* K a multiple of 4 but not of the step: rows on 8 bytes along K too,
    * in every layout, M and N past whole blocks by more than a band (the
    * program pads them), and one step's worth of K or less. With b
-   * transposed, 16 k a step from whole words: 3 programs (2 where the
-   * context cannot write a half c). */
-  unsigned words_want = emulated ? 0 : 2 + half_c;
+   * transposed, and a b into a half c, 16 k a step from whole words: 4
+   * programs (2 where the context cannot write a half c). */
+  unsigned words_want = emulated ? 0 : 2 + 2 * half_c;
   for (int tr = 0; tr < 4 && !emulated; tr++) {
     run_case(1044, 1040, 44, tr & 1, tr & 2, tr % 2 ? GT_F16 : GT_F32, GT_STRATEGY_AUTO, 0, tr >= 2,
              tr % 2 ? INPUT_DENORMALS : INPUT_UNIT);
     run_case(1040, 1044, 4, tr & 1, tr & 2, GT_F32, GT_STRATEGY_AUTO, 0, tr < 2, INPUT_UNIT);
   }
+  if (half_c && !emulated)
+    run_case(1044, 1040, 44, false, false, GT_F16, GT_STRATEGY_AUTO, 0, true, INPUT_DENORMALS);
   ab_aligned = false;
   unsigned pairs_want = emulated ? 1 : 1 + half_c, half_c_vec4 = emulated ? 0 : half_c;
   /* c on 16 bytes: a float c written as vec4s, a half c as uvec2s (its
@@ -417,6 +421,7 @@ static void test_shared_kernel(bool min_limits, bool emulated) {
   want++;
   if (half_c && !emulated) {
     run_case(1031, 1032, 12, false, true, GT_F16, GT_STRATEGY_AUTO, 0, true, INPUT_UNIT);
+    run_case(1031, 1032, 300, false, true, GT_F16, GT_STRATEGY_AUTO, 0, false, INPUT_LARGE); /* infinities */
     want++;
   }
   c_aligned = false;
