@@ -117,8 +117,9 @@ uint half_pair(vec2 v) {
  * H200: this one where a quad's 4 halves are stored as a uvec2 (a^T b f16
  * > f16 2% at 4096^3 and 8192^3), half_pair where a quad's words are
  * stored one by one beside the atomics for the quads not on a word (this
- * one there cost a b^T f16 > f16 30% at 4099x4097x4101). Figures:
- * docs/performance.md. */
+ * one there cost a b^T f16 > f16 30% at 4099x4097x4101). The uvec2
+ * stores now take it only where one of the 4 is not an ordinary half.
+ * Figures: docs/performance.md. */
 uint half_pair_selected(vec2 v) {
   uint p = packHalf2x16(v);
   uvec2 h = uvec2(p & 0xFFFFu, p >> 16u);
