@@ -368,7 +368,7 @@ void store_quad(uint m, uint n, vec4 sum) {
   /* One test for the 4 and plain packs where all are ordinary halves:
    * f16 > f16 at 8192 x 8192 x 64 2-3% faster on the H200 in three
    * layouts than the selects alone (docs/performance.md). */
-  if (all(lessThan(abs(value), vec4(65520.0))) && !any(isnan(value)))
+  if (ordinary_halves(value))
     c_pairs[i] = uvec2(packHalf2x16(value.xy), packHalf2x16(value.zw));
   else
     c_pairs[i] = uvec2(half_pair_selected(value.xy), half_pair_selected(value.zw));

@@ -103,11 +103,16 @@ uint half_bits(highp float v) {
   return packHalf2x16(vec2(v, 0.0)) & 0xFFFFu;
 }
 
+/* Whether each of v converts to a half as it is: below 65520 (where
+ * rounding reaches infinity) and not NaN, so that packHalf2x16 alone is
+ * exact. */
+bool ordinary_halves(vec4 v) { return all(lessThan(abs(v), vec4(65520.0))) && !any(isnan(v)); }
+
 /* Two results in one word, the first in the low half, as half_bits gives
  * each: one packHalf2x16 where both are ordinary halves (the common case,
  * one conversion for the pair), else each through half_bits. */
 uint half_pair(vec2 v) {
-  if (all(lessThan(abs(v), vec2(65520.0))) && !any(isnan(v))) return packHalf2x16(v);
+  if (ordinary_halves(v.xyxy)) return packHalf2x16(v);
   return half_bits(v.x) | (half_bits(v.y) << 16u);
 }
 
