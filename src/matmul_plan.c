@@ -383,6 +383,20 @@ static uint32_t vec4_operands(bool a_rows, bool b_rows, bool c_rows, uint32_t m,
   return bits;
 }
 
+/* Whether a shared-kernel program stepping 16 k at a time (WORD_STEPS,
+ * the only one that moves quads along K as words) would multiply-add 8 or
+ * more k of zeros past K in its last step while that step is a large share
+ * of the loop: K % 16 in 1 .. 8 and K below GT_MATMUL_SHORT_K. At K = 8 it
+ * does twice the arithmetic of 8 k a step. The 8-k program loads single
+ * halves along K, which costs more per k: on the H200 at 8192 x 8192 x K
+ * it was faster at K = 8, 24 and 40 in every layout it changes (K = 8:
+ * 0.102-0.106 ms to 0.078-0.087), and slower from K = 72 (a b^T f16 > f32
+ * 0.451 to 0.468 at K = 136; docs/performance.md). */
+static bool short_k_pads_word_steps(uint32_t k) {
+  uint32_t rest = k % 16;
+  return rest != 0 && rest <= 8 && k < GT_MATMUL_SHORT_K;
+}
+
 /* Whether block q may run the texels kernel: a and b each fetchable as
  * texels, and no texel the kernel needs cut by an edge: the K slice whole
  * texels (the kernel steps 4 k at a time), and M where a is transposed,
@@ -564,6 +578,11 @@ static gt_status choose_auto(const gt_context *ctx, gt_view a, gt_view b, gt_vie
   if (kernel == GT_MATMUL_KERNEL_REGISTERS_K1 ||
       (kernel == GT_MATMUL_KERNEL_SHARED && !gt__shared_along_k_fits(variant | needs)))
     needs &= ~gt__vec4_along_k(variant);
+  if (kernel == GT_MATMUL_KERNEL_SHARED && (needs & gt__vec4_along_k(variant)) &&
+      short_k_pads_word_steps(p->k)) {
+    needs &= ~gt__vec4_along_k(variant);
+    because(p, "short K: 8 k a step");
+  }
   if (kernel == GT_MATMUL_KERNEL_SHARED && !gt__shared_vec4_c(variant | needs)) needs &= ~GT_VARIANT_VEC4_C;
   if (kernel != GT_MATMUL_KERNEL_SHARED && ctx->device->scalar_loads && needs) {
     needs = 0;

@@ -84,6 +84,11 @@ typedef struct gt_program {
  * every tile. */
 #define GT_MATMUL_K_CHUNK 4096u
 
+/* K below which the shared kernel steps 8 k rather than 16 where 16 would
+ * pad its last step with 8 k or more (short_k_pads_word_steps in
+ * matmul_plan.c). */
+#define GT_MATMUL_SHORT_K 64u
+
 /* The registers matmul kernel (matmul_blocked.comp): 8 x 8 invocations of
  * 4 x 4 results each. */
 enum { GT_BLOCKED_GROUP = 8, GT_BLOCKED_TILE = 4 * GT_BLOCKED_GROUP };

@@ -406,12 +406,14 @@ static void test_shared_kernel(bool min_limits, bool emulated) {
    * in every layout, M and N past whole blocks by more than a band (the
    * program pads them), and one step's worth of K or less. With b
    * transposed, and a b into a half c, 16 k a step from whole words: 4
-   * programs (2 where the context cannot write a half c). */
+   * programs (2 where the context cannot write a half c); at K = 4, which
+   * 16 k a step would pad by 12, 8 k a step (the plan's short K). */
   unsigned words_want = emulated ? 0 : 2 + 2 * half_c;
   for (int tr = 0; tr < 4 && !emulated; tr++) {
     run_case(1044, 1040, 44, tr & 1, tr & 2, tr % 2 ? GT_F16 : GT_F32, GT_STRATEGY_AUTO, 0, tr >= 2,
              tr % 2 ? INPUT_DENORMALS : INPUT_UNIT);
-    run_case(1040, 1044, 4, tr & 1, tr & 2, GT_F32, GT_STRATEGY_AUTO, 0, tr < 2, INPUT_UNIT);
+    run_case(1040, 1044, 12, tr & 1, tr & 2, GT_F32, GT_STRATEGY_AUTO, 0, tr < 2, INPUT_UNIT);
+    run_case(1040, 1044, 4, tr & 1, tr & 2, GT_F32, GT_STRATEGY_AUTO, 0, tr >= 2, INPUT_UNIT);
   }
   if (half_c && !emulated)
     run_case(1044, 1040, 44, false, false, GT_F16, GT_STRATEGY_AUTO, 0, true, INPUT_DENORMALS);

@@ -356,6 +356,22 @@ static void named_cases(void) {
   expect("NVIDIA H100", 0, 4096, 4096, 4096, GT_F16, NULL, "shared 128 vec4 b,c");
   gt_matmul_desc b_transposed = {.trans_b = true};
   expect("NVIDIA H100", 0, 4096, 4096, 4096, GT_F16, &b_transposed, "shared 128 vec4 a,b,c");
+  /* Short K that 16 k a step would pad by 8 or more: 8 k a step, nothing
+   * along K as words; K a multiple of 16, padded by less, or from
+   * GT_MATMUL_SHORT_K on keeps them. */
+  static const struct {
+    uint32_t k;
+    const char *kernels;
+  } short_k[] = {{8, "shared 128 vec4 c"},
+                 {24, "shared 128 vec4 c"},
+                 {28, "shared 128 vec4 a,b,c"},
+                 {64, "shared 128 vec4 a,b,c"},
+                 {72, "shared 128 vec4 a,b,c"}};
+  for (size_t i = 0; i < sizeof short_k / sizeof short_k[0]; i++) {
+    gt_view a = {1, 0, 2048, short_k[i].k, 0, GT_F16}, b = {2, 0, 2048, short_k[i].k, 0, GT_F16},
+            c = {3, 0, 2048, 2048, 0, GT_F32};
+    expect_views("NVIDIA H100", 0, a, b, c, &b_transposed, short_k[i].kernels);
+  }
   /* Only a's rows on 8 bytes: not a's words along K alone, which would
    * build the plain program under another name. */
   gt_view a = {1, 0, 4096, 4096, 0, GT_F16}, b = {2, 2, 4096, 4096, 0, GT_F16},
