@@ -90,6 +90,10 @@ layout(std430, binding = 2) GT_RESTRICT buffer C { int c_data[]; };
 layout(std430, binding = 2) GT_RESTRICT buffer C { float c_data[]; };
 #endif
 
+/* The least float that rounds to a half's infinity: the largest half,
+ * 65504, plus half its last place (32), a tie that rounds to even, up. */
+#define GT_HALF_OVERFLOW 65520.0
+
 /* Half i of a run of words, widened. */
 #define GT_HALF_AT(words, i) (((i) & 1u) != 0u ? unpackHalf2x16(words[(i) >> 1u]).y : unpackHalf2x16(words[(i) >> 1u]).x)
 
@@ -99,14 +103,14 @@ layout(std430, binding = 2) GT_RESTRICT buffer C { float c_data[]; };
  * IEEE rounding gives, which the GLSL ES conversion leaves undefined. */
 uint half_bits(highp float v) {
   if (isnan(v)) return 0x7E00u;
-  if (abs(v) >= 65520.0) return v < 0.0 ? 0xFC00u : 0x7C00u;
+  if (abs(v) >= GT_HALF_OVERFLOW) return v < 0.0 ? 0xFC00u : 0x7C00u;
   return packHalf2x16(vec2(v, 0.0)) & 0xFFFFu;
 }
 
 /* Whether each of v converts to a half as it is: below 65520 (where
  * rounding reaches infinity) and not NaN, so that packHalf2x16 alone is
  * exact. */
-bool ordinary_halves(vec4 v) { return all(lessThan(abs(v), vec4(65520.0))) && !any(isnan(v)); }
+bool ordinary_halves(vec4 v) { return all(lessThan(abs(v), vec4(GT_HALF_OVERFLOW))) && !any(isnan(v)); }
 
 /* Two results in one word, the first in the low half, as half_bits gives
  * each: one packHalf2x16 where both are ordinary halves (the common case,
@@ -129,7 +133,7 @@ uint half_pair_selected(vec2 v) {
   uint p = packHalf2x16(v);
   uvec2 h = uvec2(p & 0xFFFFu, p >> 16u);
   uvec2 inf = mix(uvec2(0x7C00u), uvec2(0xFC00u), lessThan(v, vec2(0.0)));
-  h = mix(h, inf, greaterThanEqual(abs(v), vec2(65520.0)));
+  h = mix(h, inf, greaterThanEqual(abs(v), vec2(GT_HALF_OVERFLOW)));
   h = mix(h, uvec2(0x7E00u), isnan(v));
   return h.x | (h.y << 16u);
 }
@@ -158,7 +162,7 @@ uint half_pair_selected(vec2 v) {
 highp float gt_half_rounded(highp float v) {
   uint scale = 0x84000000u - max(floatBitsToUint(v) & 0x7F800000u, 0x38800000u);
   highp float rounded = roundEven(v * uintBitsToFloat(scale)) * uintBitsToFloat(0x7F000000u - scale);
-  return abs(v) < 65520.0 ? rounded : v * uintBitsToFloat(0x7F800000u);
+  return abs(v) < GT_HALF_OVERFLOW ? rounded : v * uintBitsToFloat(0x7F800000u);
 }
 #else
 /* v rounded to the nearest half, ties to even, in integer operations on
