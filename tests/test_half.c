@@ -38,6 +38,10 @@ static bool c_aligned;
  * layers of one dispatch. */
 static bool strides_by_4;
 static unsigned long cases;
+/* When set, run_case puts a NaN in every 7th element of c (i + j a
+ * multiple of 7); scaled, those results must be NaNs: the conversion to a
+ * half c keeps them (GLSL ES leaves packHalf2x16 of a NaN undefined). */
+static bool nan_in_c;
 /* The epilogue run_case asks for: 0 none, 1 a bias per column (1 x N) and
  * RELU, 2 a bias per row (M x 1, pitch 3) and CLAMP to [-0.5, 0.75]. */
 static int epilogue;
@@ -78,6 +82,12 @@ static bool run_case(uint32_t m, uint32_t n, uint32_t k, bool ta, bool tb, gt_ty
     set_half(b, b_off + i, random_half(kind));
   for (size_t i = 0; ok && i < c_words; i++) /* finite values in c's elements; poison words otherwise */
     c0[i] = c_type == GT_F16 ? (uint32_t)half_of(0.25) * 0x10001u ^ (uint32_t)(i & 0x0F0F) : 0x3E800000u ^ (uint32_t)(i & 0xFF);
+  for (uint32_t i = 0; ok && nan_in_c && i < m; i++)
+    for (uint32_t j = (7 - i % 7) % 7; j < n; j += 7) {
+      size_t e = c_off + (size_t)i * c_pitch + j;
+      if (c_type == GT_F16) set_half(c0, e, 0x7E00);
+      else c0[e] = 0x7FC00000u;
+    }
   GLuint ba = 0, bb = 0, bcn = 0;
   if (ok) {
     ba = gt_test_buffer(a_words, gt_test_poison, 1);
@@ -160,6 +170,10 @@ static bool run_case(uint32_t m, uint32_t n, uint32_t k, bool ta, bool tb, gt_ty
       double bound = 2.0 * (k + 2) * ldexp(1, -24) * big + fabs(alpha) * flush;
       if (c_type == GT_F16) bound += slices * (ldexp(1, -10) * big + ldexp(1, -14));
       double value;
+      if (c_type == GT_F16 && isnan(ref)) { /* a NaN of c0 scaled */
+        if (!isnan(half_value((uint16_t)now))) bad++;
+        continue;
+      }
       if (c_type == GT_F16) {
         value = half_value((uint16_t)now);
         if (fabs(ref) > 65520.0 * 1.01) { /* clearly past the largest half */
@@ -212,8 +226,14 @@ static void test_combinations(bool emulated) {
 }
 
 /* K past one slice (c rounded to half between slices), overflow to
- * infinity (and none with c float), denormal inputs, tiles 8 and 32. */
+ * infinity (and none with c float), NaNs of c scaled into a half c,
+ * denormal inputs, tiles 8 and 32. */
 static void test_edges(void) {
+  nan_in_c = true;
+  run_case(9, 7, 600, false, true, GT_F16, GT_STRATEGY_AUTO, 0, true, INPUT_UNIT);
+  run_case(9, 7, 20, true, false, GT_F16, GT_STRATEGY_SIMPLE, 0, true, INPUT_UNIT);
+  run_case(40, 36, 20, false, false, GT_F16, GT_STRATEGY_TILED_PAD, 16, true, INPUT_UNIT);
+  nan_in_c = false;
   run_case(5, 3, 5000, false, false, GT_F16, GT_STRATEGY_AUTO, 0, true, INPUT_UNIT);
   run_case(5, 3, 5000, true, true, GT_F32, GT_STRATEGY_SIMPLE, 0, false, INPUT_UNIT);
   run_case(9, 7, 600, false, true, GT_F16, GT_STRATEGY_AUTO, 0, false, INPUT_LARGE);
@@ -388,6 +408,11 @@ static void test_shared_kernel(bool min_limits, bool emulated) {
     want += tr % 2 ? 1 : half_c;
   }
   if (!emulated) run_case(1024, 1024, 300, false, false, GT_F16, GT_STRATEGY_AUTO, 0, false, INPUT_LARGE);
+  /* NaNs of c scaled: quads owning their words, quads sharing them. */
+  nan_in_c = true;
+  if (!emulated && half_c)
+    run_case(1025, 1090, 8, false, true, GT_F16, GT_STRATEGY_AUTO, 0, true, INPUT_UNIT);
+  nan_in_c = false;
   /* Each epilogue where a half c's last quads of a row lie partly past
    * its columns (N = 1090): those results are finished one by one. */
   for (epilogue = 1; epilogue <= 2 && !emulated && half_c; epilogue++)
@@ -429,6 +454,9 @@ static void test_shared_kernel(bool min_limits, bool emulated) {
   if (half_c && !emulated) {
     run_case(1031, 1032, 12, false, true, GT_F16, GT_STRATEGY_AUTO, 0, true, INPUT_UNIT);
     run_case(1031, 1032, 300, false, true, GT_F16, GT_STRATEGY_AUTO, 0, false, INPUT_LARGE); /* infinities */
+    nan_in_c = true; /* NaNs through the uvec2 stores and the bands beside them */
+    run_case(1031, 1032, 12, false, true, GT_F16, GT_STRATEGY_AUTO, 0, true, INPUT_UNIT);
+    nan_in_c = false;
     want++;
   }
   c_aligned = false;
