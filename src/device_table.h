@@ -40,6 +40,12 @@ typedef struct gt_device_entry {
   bool half_rounded_by_scaling;   /* half sums rounded each step (where half
                                      is not faster) by scaling and roundEven,
                                      not integer operations on the bits */
+  bool pack_half_ieee;            /* packHalf2x16 rounds as IEEE does past the
+                                     largest half (infinity from 65520 on)
+                                     and keeps NaN a NaN, which GLSL ES leaves
+                                     undefined: the shared kernel's uvec2
+                                     stores of a half c pack with no test
+                                     (GT_VARIANT_PACK_HALF_IEEE) */
   bool half_texels;               /* the registers matmul kernel fetches half
                                      a and b as R16F texels where the context
                                      has texture buffers and their bindings

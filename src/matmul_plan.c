@@ -593,7 +593,14 @@ static gt_status choose_auto(const gt_context *ctx, gt_view a, gt_view b, gt_vie
   gt_kernel k = shared ? GT_KERNEL_MATMUL_BLOCKED_SHARED : GT_KERNEL_MATMUL_BLOCKED;
   uint32_t tile = shared ? SHARED_TILE : GT_BLOCKED_TILE, group = shared ? SHARED_GROUP : GT_BLOCKED_GROUP;
   p->keys[GT_MATMUL_MAIN] = matmul_key(k, tile, group, group, variant);
-  if (needs) p->keys[GT_MATMUL_VEC4] = matmul_key(k, tile, group, group, variant | needs);
+  /* A half c's uvec2 stores pack with no test where the device converts
+   * as IEEE does; elsewhere (words beside atomics) the plain pack cost
+   * a b^T f16 > f16 28% at 4099 x 4097 x 4101 on the H200. */
+  uint32_t pack = shared && (variant & GT_VARIANT_HALF_C) && (needs & GT_VARIANT_VEC4_C) &&
+                          ctx->device->pack_half_ieee
+                      ? GT_VARIANT_PACK_HALF_IEEE
+                      : 0;
+  if (needs) p->keys[GT_MATMUL_VEC4] = matmul_key(k, tile, group, group, variant | needs | pack);
   /* Thin bands past the shared kernel's whole blocks: the bands kernel. */
   if (shared)
     p->keys[GT_MATMUL_BANDS] =

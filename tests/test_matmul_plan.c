@@ -113,6 +113,10 @@ static void check_keys(const gt_context *ctx, const gt_matmul_choices *p, bool h
     CHECK(((k->variant & GT_VARIANT_TRANS_B) != 0) == p->trans_b);
     CHECK(((k->variant & GT_VARIANT_BATCHED) != 0) == (layers > 1));
     CHECK(((k->variant & GT_VARIANT_HALF) != 0) == half);
+    uint32_t uvec2_c = GT_VARIANT_HALF_C | GT_VARIANT_VEC4_C;
+    CHECK(((k->variant & GT_VARIANT_PACK_HALF_IEEE) != 0) ==
+          (k->kernel == GT_KERNEL_MATMUL_BLOCKED_SHARED && (k->variant & uvec2_c) == uvec2_c &&
+           ctx->device->pack_half_ieee));
     /* Half sums where asked (and, for HALF_IF_FASTER, faster); where half
      * is not faster each rounded, by scaling where the entry says so. */
     const gt_device_entry *entry = ctx->device;
