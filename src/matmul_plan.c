@@ -243,7 +243,13 @@ gt_bound_view gt__op_section(const gt_bound_view *x, bool trans, uint32_t row, u
   return trans ? gt__bound_section(x, col, row, cols, rows) : gt__bound_section(x, row, col, rows, cols);
 }
 
-/* Blocks of (m, n, k): each dispatch sums at most GT_MATMUL_K_CHUNK of K
+uint32_t gt__matmul_k_chunk(const gt_matmul_choices *p) {
+  bool shared_only = p->strategy == GT_STRATEGY_AUTO && p->kernel == GT_MATMUL_KERNEL_SHARED &&
+                     !p->keys[GT_MATMUL_TEXELS].group_cols;
+  return shared_only ? GT_MATMUL_SHARED_K_CHUNK : GT_MATMUL_K_CHUNK;
+}
+
+/* Blocks of (m, n, k): each dispatch sums at most gt__matmul_k_chunk of K
  * (Mesa stops a shader's loops after 65,535 iterations in all) and does
  * at most max_dispatch_flops of work (a mobile GPU's watchdog), and when
  * a view is longer than one storage block, each block's windows fit one.
@@ -255,7 +261,7 @@ static gt_status plan_blocks(const gt_context *ctx, gt_view a, gt_view b, gt_vie
   plan->extent[0] = p->m;
   plan->extent[1] = p->n;
   plan->extent[2] = p->k;
-  plan->limit[2] = GT_MATMUL_K_CHUNK;
+  plan->limit[2] = gt__matmul_k_chunk(p);
   /* Cutting K costs a pass over c per cut; cut m and n first. */
   plan->weight[0] = plan->weight[1] = 2;
   for (int i = 0; i < 3; i++) {
@@ -511,10 +517,10 @@ static gt_program_key matmul_key(gt_kernel kernel, uint32_t tile, uint32_t group
 }
 
 /* AUTO's kernels: the context's, by the size of c and the operands' type;
- * the texels kernel where the blocks allow it, the registers or shared
- * kernel elsewhere, moving as vec4s what the views allow. */
-static gt_status choose_auto(const gt_context *ctx, gt_view a, gt_view b, gt_view c, uint32_t variant,
-                             gt_matmul_choices *p) {
+ * the texels kernel (its key) where the blocks allow it, and p->kernel,
+ * the registers or shared kernel, elsewhere. Chosen before the blocks:
+ * the shared kernel sums longer K slices (matmul_k_chunk). */
+static void choose_auto_kernel(const gt_context *ctx, gt_view a, uint32_t variant, gt_matmul_choices *p) {
   uint32_t m = p->m, n = p->n;
   gt_matmul_kernel kernel = ctx->matmul_kernel, entry = ctx->device->matmul_kernel;
   because(p, kernel == entry                    ? "device table"
@@ -550,6 +556,15 @@ static gt_status choose_auto(const gt_context *ctx, gt_view a, gt_view b, gt_vie
     kernel = texel_fallback(ctx, m, n);
   }
   p->kernel = kernel;
+}
+
+/* AUTO's programs for the kernels chosen, moving as vec4s what the views
+ * allow. */
+static gt_status choose_auto(const gt_context *ctx, gt_view a, gt_view b, gt_view c, uint32_t variant,
+                             gt_matmul_choices *p) {
+  uint32_t m = p->m, n = p->n;
+  gt_matmul_kernel kernel = p->kernel;
+  bool half = a.type == GT_F16;
   /* Operands whose rows are aligned move as vec4s (each block's own views
    * decide, block_runs_vec4), in registers and through shared memory
    * alike: fewer, wider accesses; a quad of bytes as one word. Halves
@@ -640,7 +655,6 @@ gt_status gt__matmul_choose(const gt_context *ctx, gt_view a, gt_view b, gt_view
     p->group_rows = group_rows;
   }
   GT__TRY(bind_operands(ctx, a, b, c, layers, layer_stride, p));
-  GT__TRY(plan_blocks(ctx, a, b, c, d, strategy == GT_STRATEGY_TILED_EVEN ? tile : 0, p));
   p->whole.alpha = d->scale ? d->alpha : 1.0f;
   p->whole.beta = d->scale ? d->beta : 0.0f;
   p->whole.quant = d->quant;
@@ -664,6 +678,8 @@ gt_status gt__matmul_choose(const gt_context *ctx, gt_view a, gt_view b, gt_view
                      (rounded && ctx->device->half_rounded_by_scaling ? GT_VARIANT_HALF_SCALED : 0);
   gt_program_key simple =
       matmul_key(GT_KERNEL_MATMUL_SIMPLE, 0, SIMPLE_GROUP_COLS, SIMPLE_GROUP_ROWS, variant);
+  if (strategy == GT_STRATEGY_AUTO) choose_auto_kernel(ctx, a, variant, p);
+  GT__TRY(plan_blocks(ctx, a, b, c, d, strategy == GT_STRATEGY_TILED_EVEN ? tile : 0, p));
   switch (strategy) {
   case GT_STRATEGY_SIMPLE: p->keys[GT_MATMUL_MAIN] = simple; break;
   case GT_STRATEGY_TRUNCATE_B: p->keys[GT_MATMUL_SIMPLE] = simple; /* fall through */

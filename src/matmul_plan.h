@@ -130,6 +130,10 @@ gt_status gt__matmul_block_at(const gt_context *ctx, const gt_matmul_choices *p,
  * false after the last. */
 bool gt__matmul_next_block(const gt_matmul_choices *p, uint32_t at[3]);
 
+/* The longest K slice one dispatch of the plan sums: GT_MATMUL_K_CHUNK,
+ * or GT_MATMUL_SHARED_K_CHUNK where AUTO runs the shared kernel alone. */
+uint32_t gt__matmul_k_chunk(const gt_matmul_choices *p);
+
 /* The route of block q of the plan. */
 gt_matmul_route gt__matmul_route(const gt_context *ctx, const gt_matmul_choices *p, const gt_product *q);
 

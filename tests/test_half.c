@@ -20,8 +20,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The K slice one matmul dispatch sums (src/program.h,
- * GT_MATMUL_K_CHUNK): c is rounded to half after each. */
+/* The shortest K slice one matmul dispatch sums (src/program.h,
+ * GT_MATMUL_K_CHUNK; the shared kernel's are longer): c is rounded to half
+ * after each, so slices this long count at least the roundings made. */
 enum { K_SLICE = 4096 };
 
 static gt_context *ctx;

@@ -153,7 +153,11 @@ static void check_keys(const gt_context *ctx, const gt_matmul_choices *p, bool h
  * named that no block runs (the texels kernel excepted). */
 static void check_blocks(const gt_context *ctx, const gt_matmul_choices *p, const gt_matmul_desc *d) {
   const uint32_t *block = p->blocks.block;
-  CHECK(block[2] <= GT_MATMUL_K_CHUNK);
+  CHECK(block[2] <= gt__matmul_k_chunk(p));
+  CHECK(gt__matmul_k_chunk(p) == (d->strategy == GT_STRATEGY_AUTO && p->kernel == GT_MATMUL_KERNEL_SHARED &&
+                                          !p->keys[GT_MATMUL_TEXELS].group_cols
+                                      ? GT_MATMUL_SHARED_K_CHUNK
+                                      : GT_MATMUL_K_CHUNK));
   bool cut = block[0] < p->m || block[1] < p->n || block[2] < p->k;
   if (cut) blocked++;
   if (cut && p->blocks.max_work) CHECK(2ull * block[0] * block[1] * block[2] <= p->blocks.max_work);
@@ -347,13 +351,15 @@ static void expect(const char *renderer, int limits, uint32_t m, uint32_t n, uin
 static void named_cases(void) {
   /* NVIDIA: the shared kernel from 64 blocks of 128x128 in c, the
    * registers kernel below (docs/performance.md); aligned operands as
-   * vec4s (the shared kernel: only quads across K); K past 4096 in
-   * slices. */
+   * vec4s (the shared kernel: only quads across K). */
   expect("NVIDIA H100", 0, 4096, 4096, 4096, GT_F32, NULL, "shared 128 vec4 b,c");
   expect("NVIDIA H100", 0, 1024, 1024, 1024, GT_F32, NULL, "shared 128 vec4 b,c");
   expect("NVIDIA H100", 0, 512, 512, 512, GT_F32, NULL, "registers 32 vec4 a,b,c");
   /* Thin bands past whole blocks: the bands kernel; wider ones padded. */
-  expect("NVIDIA H100", 0, 4099, 4097, 4101, GT_F32, NULL, "shared 128 + bands, blocks of 4099x4097x2176");
+  expect("NVIDIA H100", 0, 4099, 4097, 4101, GT_F32, NULL, "shared 128 + bands");
+  /* The shared kernel sums K in slices of 16384, the others of 4096. */
+  expect("NVIDIA H100", 0, 1024, 1024, 20000, GT_F32, NULL, "shared 128 vec4 b,c, blocks of 1024x1024x10112");
+  expect("NVIDIA H100", 0, 512, 512, 5000, GT_F32, NULL, "registers 32 vec4 a,b,c, blocks of 512x512x2560");
   expect("NVIDIA H100", 0, 4000, 4104, 1000, GT_F32, NULL, "shared 128 vec4 b,c + bands");
   /* Halves: b's quads across K as uvec2s, the float c as vec4s; with b
    * transposed, quads along K as words of 2 k. */

@@ -270,8 +270,10 @@ static int bench_transpose_case(gt_context *ctx, const tool_bench_options *o, ui
  * |c - ref| <= 2 (k + 2) eps sum |a b|. Every element when the product is
  * small enough for the CPU, else 4096 random elements plus the last row
  * and column (where edge handling lives). Returns "yes", "sampled" or "NO". */
-/* The K a matmul dispatch sums (the library's chunk): a half c is
- * rounded after each. */
+/* The shortest K slice a matmul dispatch sums (the library's chunk; the
+ * shared kernel's are longer): a half c is rounded after each, so slices
+ * this long count at least the roundings made. Half sums (the registers
+ * kernel) run in slices of exactly this. */
 #define GT_MATMUL_K_SLICE 4096u
 
 /* check_matmul with c rounded to half after each of `slices` K slices

@@ -847,9 +847,11 @@ gt_status gt_copy(gt_context *ctx, gt_view src, gt_view dst);
  *            overlaps a, b, the bias or the per-column requantisation);
  *            GT_ERR_NO_CONTEXT; GT_ERR_SHADER_BUILD; GT_ERR_OUT_OF_MEMORY;
  *            GT_ERR_CONTEXT_LOST; GT_ERR_GL.
- * Work       K is processed in chunks of at most 4096 (one dispatch each,
- *            accumulating into c), so no invocation loops past Mesa's silent
- *            65,535-iteration cap and no dispatch runs for long.
+ * Work       K is processed in chunks of at most 4096 (16384 where AUTO runs
+ *            the 128 x 128 shared kernel alone; one dispatch each,
+ *            accumulating into c, a half c rounded after each), so no
+ *            invocation loops past Mesa's silent 65,535-iteration cap and no
+ *            dispatch runs for long.
  * GL state   binds its program, SSBO slots 0-2 (3 with an epilogue, 4-5 per
  *            column) and sets its own uniforms; restores none. Where the
  *            texels kernel runs (a TEXELS context) it also points texture
@@ -901,7 +903,7 @@ gt_status gt_matmul_batched(gt_context *ctx, gt_view a, gt_view b, gt_view c, gt
  * kernels such as "texels 64 + registers 32 vec4 b,c" (the texels kernel
  * where the operands allow it, the registers kernel elsewhere, moving
  * aligned operands as vec4s), or ", blocks of MxNxK" after them where the
- * product is cut (K past 4096, the work per dispatch, storage blocks).
+ * product is cut (K past its chunk, the work per dispatch, storage blocks).
  * For tools and logs: `gltile bench` labels its rows with it and `gltile
  * info` prints it.
  *
