@@ -519,7 +519,7 @@ static gt_program_key matmul_key(gt_kernel kernel, uint32_t tile, uint32_t group
 /* AUTO's kernels: the context's, by the size of c and the operands' type;
  * the texels kernel (its key) where the blocks allow it, and p->kernel,
  * the registers or shared kernel, elsewhere. Chosen before the blocks:
- * the shared kernel sums longer K slices (matmul_k_chunk). */
+ * the shared kernel sums longer K slices (gt__matmul_k_chunk). */
 static void choose_auto_kernel(const gt_context *ctx, gt_view a, uint32_t variant, gt_matmul_choices *p) {
   uint32_t m = p->m, n = p->n;
   gt_matmul_kernel kernel = ctx->matmul_kernel, entry = ctx->device->matmul_kernel;
