@@ -20,7 +20,7 @@
  * (rows 8-byte aligned), else as the 2 or 3 words holding it, and a half
  * c's row of 4 results starting on a word is 2 plain word stores. Halves
  * with b transposed, and halves into a half c with neither transposed,
- * both operands aligned, step 16 k at a time from whole words
+ * the operands along K aligned, step 16 k at a time from whole words
  * (WORD_STEPS). (H100 figures: docs/performance.md.)
  *
  * Not double-buffered in shared memory: two shared buffers double the
@@ -36,17 +36,29 @@
  * below). */
 #define BM 128u
 /* WORD_STEPS: halves with b stored transposed (along K), or a b into a
- * half c, both operands' rows on 8 bytes (GT_VEC4_A and _B), step 16 k at
- * a time from whole words, see below; every other program 8 k. Where b
+ * half c, both operands' rows on 8 bytes (GT_VEC4_A and _B) or only those
+ * along K (GT_WORDS_UNALIGNED), step 16 k at a time from whole words, see
+ * below; every other program 8 k. Where b
  * runs across K it paid only there: a b f16 > f16 4% faster on the
  * H200, while a b f16 > f32 ran 1% and a^T b f16 > f16 7% slower on the
  * H100 (the reason not found; docs/performance.md). */
-#if defined(GT_HALF) && defined(GT_VEC4_A) && defined(GT_VEC4_B) &&                                            \
-    (defined(GT_TRANS_B) || (defined(GT_HALF_C) && !defined(GT_TRANS_A)))
+#if defined(GT_HALF) && (defined(GT_TRANS_B) || (defined(GT_HALF_C) && !defined(GT_TRANS_A))) &&           \
+    ((defined(GT_VEC4_A) && defined(GT_VEC4_B)) || defined(GT_WORDS_UNALIGNED))
 #define WORD_STEPS 1
 #define BK 16u
 #else
 #define BK 8u
+#endif
+/* GT_WORDS_UNALIGNED: WORD_STEPS where the operand across K has rows
+ * not on 8 bytes (its GT_VEC4_x absent); those along K must be (see
+ * WORDS_ACROSS_ANY). Words of 2 k from rows along K at any alignment
+ * (the high half of one word and the low half of the next) were tried
+ * and were slower than 8 k a step of single halves: a b^T at 4099 x 4097
+ * x 4101 on the H200 4.18 against 3.45 ms (docs/performance.md). */
+#if defined(GT_WORDS_UNALIGNED) &&                                                                          \
+    (!defined(WORD_STEPS) || (defined(GT_VEC4_A) && defined(GT_VEC4_B)) ||                                 \
+     (!defined(GT_TRANS_A) && !defined(GT_VEC4_A)) || (defined(GT_TRANS_B) && !defined(GT_VEC4_B)))
+#error "GT_WORDS_UNALIGNED is for WORD_STEPS with the operand across K unaligned"
 #endif
 #if defined(GT_PACK_HALF_IEEE) && !(defined(GT_HALF_C) && defined(GT_VEC4_C))
 #error "GT_PACK_HALF_IEEE is for a half c's uvec2 stores"
@@ -266,9 +278,28 @@ uvec4 inside_k(quad q, uint k0, uvec4 w) { return k_inside(q, k0) ? w : uvec4(0u
                  words[((q).at + pair_k(q, k0) + min(1u, last) * (pitch)) >> 1u],                  \
                  words[((q).at + pair_k(q, k0) + min(2u, last) * (pitch)) >> 1u],                  \
                  words[((q).at + pair_k(q, k0) + min(3u, last) * (pitch)) >> 1u]))
+#ifdef GT_WORDS_UNALIGNED
+/* An operand across K whose rows are not on 8 bytes (GT_WORDS_UNALIGNED,
+ * its GT_VEC4_x absent): a quad's 4 halves are the 2 or 3 words holding
+ * it made into 2, the high half of one word and the low half of the next
+ * shifted together where it starts inside a word (as ACROSS above, a word
+ * past the last element inside the matrix read as that one's). */
+uint funnel(uint lo, uint hi) { return (lo >> 16u) | (hi << 16u); }
+uvec2 quad_words(bool odd, uint w0, uint w1, uint w2) {
+  return odd ? uvec2(funnel(w0, w1), funnel(w1, w2)) : uvec2(w0, w1);
+}
+#define QUAD_WORDS(words, i, last)                                                                 \
+  quad_words(((i)&1u) != 0u, words[(i) >> 1u], words[min(((i) >> 1u) + 1u, ((i) + (last)) >> 1u)], \
+             words[min(((i) >> 1u) + 2u, ((i) + (last)) >> 1u)])
+#define WORDS_ACROSS_ANY(words, q, k0, last, pitch)                                                \
+  uvec4(inside_k(q, k0, QUAD_WORDS(words, (q).at + quad_k(q, k0) * (pitch), last)),                \
+        inside_k(q, (k0) + 8u, QUAD_WORDS(words, (q).at + quad_k(q, (k0) + 8u) * (pitch), last)))
+#endif
 uvec4 words_a(quad q, uint k0, uint last) {
-#ifdef GT_TRANS_A
+#if defined(GT_TRANS_A) && defined(GT_VEC4_A)
   return WORDS_ACROSS(a_pairs, q, k0, gt_views[0].w);
+#elif defined(GT_TRANS_A)
+  return WORDS_ACROSS_ANY(a_words, q, k0, last, gt_views[0].w);
 #else
   return WORDS_ALONG(a_words, q, k0, last, gt_views[0].w);
 #endif
@@ -276,8 +307,10 @@ uvec4 words_a(quad q, uint k0, uint last) {
 uvec4 words_b(quad q, uint k0, uint last) {
 #ifdef GT_TRANS_B
   return WORDS_ALONG(b_words, q, k0, last, gt_views[1].w);
-#else
+#elif defined(GT_VEC4_B)
   return WORDS_ACROSS(b_pairs, q, k0, gt_views[1].w);
+#else
+  return WORDS_ACROSS_ANY(b_words, q, k0, last, gt_views[1].w);
 #endif
 }
 /* The words `held` of quad qd, widened into its 2 slice rows (macros:

@@ -588,14 +588,22 @@ static gt_status choose_auto(const gt_context *ctx, gt_view a, gt_view b, gt_vie
   }
   /* One k per step, and the shared kernel's quads along K (4 rows of the
    * stored matrix): vec4s only across K; but halves with b transposed
-   * move along K as words of 2 k where both operands' rows and the K
-   * slice allow. */
+   * (and a b into a half c) move along K as words of 2 k, 16 k a step,
+   * where the operands' rows along K and the K slice allow, and those
+   * across K too or not (GT_VARIANT_WORDS_UNALIGNED: a^T b^T at M = 4099
+   * on the H200 3-6% faster than 8 k a step of single halves; words from
+   * rows along K at any alignment were slower: docs/performance.md). */
+  uint32_t unaligned = 0;
+  if (kernel == GT_MATMUL_KERNEL_SHARED && !gt__shared_along_k_fits(variant | needs) &&
+      gt__shared_along_k_fits(variant | needs | GT_VARIANT_WORDS_UNALIGNED))
+    unaligned = GT_VARIANT_WORDS_UNALIGNED;
   if (kernel == GT_MATMUL_KERNEL_REGISTERS_K1 ||
-      (kernel == GT_MATMUL_KERNEL_SHARED && !gt__shared_along_k_fits(variant | needs)))
+      (kernel == GT_MATMUL_KERNEL_SHARED && !gt__shared_along_k_fits(variant | needs | unaligned)))
     needs &= ~gt__vec4_along_k(variant);
   if (kernel == GT_MATMUL_KERNEL_SHARED && (needs & gt__vec4_along_k(variant)) &&
       short_k_pads_word_steps(p->k)) {
     needs &= ~gt__vec4_along_k(variant);
+    unaligned = 0;
     because(p, "short K: 8 k a step");
   }
   if (kernel == GT_MATMUL_KERNEL_SHARED && !gt__shared_vec4_c(variant | needs)) needs &= ~GT_VARIANT_VEC4_C;
@@ -615,7 +623,7 @@ static gt_status choose_auto(const gt_context *ctx, gt_view a, gt_view b, gt_vie
                           ctx->device->pack_half_ieee
                       ? GT_VARIANT_PACK_HALF_IEEE
                       : 0;
-  if (needs) p->keys[GT_MATMUL_VEC4] = matmul_key(k, tile, group, group, variant | needs | pack);
+  if (needs) p->keys[GT_MATMUL_VEC4] = matmul_key(k, tile, group, group, variant | needs | unaligned | pack);
   /* Thin bands past the shared kernel's whole blocks: the bands kernel. */
   if (shared)
     p->keys[GT_MATMUL_BANDS] =

@@ -62,7 +62,9 @@ typedef struct gt_program {
  * as many again batched, and 76 for half precision (4 transpose cases x
  * (c half or float x (SIMPLE, registers, shared, 3 tiles x even/pad), and
  * the shared kernel writing a float c as vec4s)), as many again batched;
- * and every matmul program again with the epilogue (290 more); 8-bit
+ * and every matmul program again with the epilogue (290 more), and the
+ * half shared programs stepping 16 k from an operand across K not on 8
+ * bytes (GT_VARIANT_WORDS_UNALIGNED: 32 with batched and epilogue); 8-bit
  * matmul 1,056 (4 transpose cases x batched or not x epilogue or not x
  * u8 or i8 x c I32, 8-bit or 8-bit per column x (SIMPLE, 3 tiles x
  * even/pad, the registers kernel with 4 choices of word quads)); half
@@ -73,7 +75,7 @@ typedef struct gt_program {
  * not x f32, half into float or half); on an entry with half texels the
  * half registers programs again as texels (at most 4 transpose cases x
  * batched or not x epilogue or not x (c half, float, float as vec4s) x
- * sums in f32 or half: 96); images 22 per format x 4: about 2,262 of
+ * sums in f32 or half: 96); images 22 per format x 4: about 2,294 of
  * 4096. */
 #define GT_PROGRAM_TABLE_SIZE 4096
 
@@ -120,11 +122,14 @@ static inline bool gt__shared_words_along_k(uint32_t variant) {
 
 /* Whether a shared-kernel program may carry these vec4 bits along K: none,
  * or both operands' under WORD_STEPS, which needs each one's rows on 8
- * bytes. One alone would change nothing in the program but its name. */
+ * bytes (one alone would change nothing in the program but its name);
+ * or, under GT_VARIANT_WORDS_UNALIGNED, WORD_STEPS with the operand along
+ * K on 8 bytes and the one across K not. */
 static inline bool gt__shared_along_k_fits(uint32_t variant) {
-  uint32_t both = GT_VARIANT_VEC4_A | GT_VARIANT_VEC4_B;
-  return (variant & gt__vec4_along_k(variant)) == 0 ||
-         (gt__shared_words_along_k(variant) && (variant & both) == both);
+  uint32_t both = GT_VARIANT_VEC4_A | GT_VARIANT_VEC4_B, along = gt__vec4_along_k(variant);
+  if (variant & GT_VARIANT_WORDS_UNALIGNED)
+    return gt__shared_words_along_k(variant) && (variant & along) == along && (variant & both) != both;
+  return (variant & along) == 0 || (gt__shared_words_along_k(variant) && (variant & both) == both);
 }
 
 /* Whether the shared kernel may write c as vec4s in a program of this

@@ -141,11 +141,15 @@ static void emit_matmuls(const emitter *e) {
         for (uint32_t q = 0; q < 8 && !sums[s]; q++) {
           uint32_t vq = vh | (q & 1 ? GT_VARIANT_VEC4_A : 0) | (q & 2 ? GT_VARIANT_VEC4_B : 0) |
                         (q & 4 ? GT_VARIANT_VEC4_C : 0);
-          if (!gt__shared_along_k_fits(vq)) continue;
-          emit(e, GT_KERNEL_MATMUL_BLOCKED_SHARED, 128, 16, 16, vq, GT_F32, 0);
-          /* A half c's uvec2 stores with no test (pack_half_ieee). */
-          if (h && (q & 4))
-            emit(e, GT_KERNEL_MATMUL_BLOCKED_SHARED, 128, 16, 16, vq | GT_VARIANT_PACK_HALF_IEEE, GT_F32, 0);
+          /* Each also stepping 16 k with the operand across K unaligned. */
+          for (uint32_t u = 0; u < 2; u++) {
+            uint32_t vu = vq | (u ? GT_VARIANT_WORDS_UNALIGNED : 0);
+            if (!gt__shared_along_k_fits(vu)) continue;
+            emit(e, GT_KERNEL_MATMUL_BLOCKED_SHARED, 128, 16, 16, vu, GT_F32, 0);
+            /* A half c's uvec2 stores with no test (pack_half_ieee). */
+            if (h && (q & 4))
+              emit(e, GT_KERNEL_MATMUL_BLOCKED_SHARED, 128, 16, 16, vu | GT_VARIANT_PACK_HALF_IEEE, GT_F32, 0);
+          }
         }
         emit_tiled(e, GT_KERNEL_MATMUL_TILED, vh, GT_F32, 0);
         emit_tiled(e, GT_KERNEL_MATMUL_TILED, vh | GT_VARIANT_GUARDED, GT_F32, 0);

@@ -371,6 +371,7 @@ static void count_shared_half_builds(int level, const char *msg, void *user) {
     if ((variant & (1u << 13)) && (variant & (1u << 9))) ((unsigned *)user)[2]++;
     bool words_layout = (variant & (1u << 3)) || ((variant & (1u << 13)) && !(variant & (3u << 2)));
     if (words_layout && (variant & (3u << 7)) == (3u << 7)) ((unsigned *)user)[3]++;
+    if (variant & (1u << 27)) ((unsigned *)user)[4]++; /* 16 k a step from rows at any alignment */
   }
 }
 
@@ -384,7 +385,7 @@ static void count_shared_half_builds(int level, const char *msg, void *user) {
  * where each product takes minutes, one transpose case and no long K. */
 static void test_shared_kernel(bool min_limits, bool emulated) {
   if (min_limits) return;
-  unsigned builds[4] = {0, 0, 0, 0};
+  unsigned builds[5] = {0, 0, 0, 0, 0};
   gt_context_desc desc;
   memset(&desc, 0, sizeof desc);
   desc.matmul_kernel = GT_MATMUL_KERNEL_SHARED;
@@ -443,6 +444,18 @@ static void test_shared_kernel(bool min_limits, bool emulated) {
   }
   if (half_c && !emulated)
     run_case(1044, 1040, 44, false, false, GT_F16, GT_STRATEGY_AUTO, 0, true, INPUT_DENORMALS);
+  /* 16 k a step with the operand across K unaligned (a^T b^T at M = 1031,
+   * a b into a half c at N = 1031), those along K on 8 bytes. */
+  unsigned unaligned_want = 0;
+  if (!emulated) {
+    run_case(1031, 1030, 80, true, true, GT_F32, GT_STRATEGY_AUTO, 0, true, INPUT_DENORMALS);
+    unaligned_want++;
+  }
+  if (half_c && !emulated) {
+    run_case(1030, 1031, 80, false, false, GT_F16, GT_STRATEGY_AUTO, 0, true, INPUT_UNIT);
+    run_case(1030, 1031, 76, true, true, GT_F16, GT_STRATEGY_AUTO, 0, false, INPUT_UNIT);
+    unaligned_want += 2;
+  }
   ab_aligned = false;
   unsigned pairs_want = emulated ? 1 : 1 + half_c, half_c_vec4 = emulated ? 0 : half_c;
   /* c on 16 bytes: a float c written as vec4s, a half c as uvec2s (its
@@ -470,11 +483,14 @@ static void test_shared_kernel(bool min_limits, bool emulated) {
   }
   ctx = saved;
   gt_context_release(shared);
-  if (builds[0] < want || builds[1] < pairs_want || builds[2] < half_c_vec4 || builds[3] < words_want)
+  bool built = builds[0] >= want && builds[1] >= pairs_want && builds[2] >= half_c_vec4 &&
+               builds[3] >= words_want && builds[4] >= unaligned_want;
+  if (!built)
     printf("FAILED: the shared kernel built %u half-precision programs (%u on words, %u writing uvec2s, %u "
-           "16 k a step), want %u (%u, %u, %u)\n",
-           builds[0], builds[1], builds[2], builds[3], want, pairs_want, half_c_vec4, words_want);
-  CHECK(builds[0] >= want && builds[1] >= pairs_want && builds[2] >= half_c_vec4 && builds[3] >= words_want);
+           "16 k a step, %u of them from rows at any alignment), want %u (%u, %u, %u, %u)\n",
+           builds[0], builds[1], builds[2], builds[3], builds[4], want, pairs_want, half_c_vec4, words_want,
+           unaligned_want);
+  CHECK(built);
 }
 
 /* The conversions the test trusts, on values with known bits. */
