@@ -64,7 +64,7 @@ enum { BYTES_MOBILE = 27, BYTES_DESKTOP = 31 };
  * results: on the H200 f16 > f16 at 8192 x 8192 x 8 ran 16-18% faster
  * (docs/performance.md). Elsewhere the test stays: llvmpipe's conversion
  * in a 32-bit ARM process is wrong, and the other entries are not
- * measured.
+ * measured (`gltile info` and `gltile tune` probe it on a device).
  *
  * quads: on llvmpipe every storage access is a gather or a scatter, and
  * the uvec4 copy makes a quarter of SIMPLE's accesses; AUTO there moves

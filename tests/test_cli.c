@@ -871,6 +871,8 @@ static void test_info_tune_calls(void) {
   CHECK(last_stdout_contains("device table entry"));
   CHECK(last_stdout_contains("matmul per dispatch"));
   CHECK(last_stdout_contains("reset notification:"));
+  /* The packHalf2x16 probe ran: IEEE or not, never unknown. */
+  CHECK(last_stdout_contains("packHalf2x16:") && !last_stdout_contains("its probe did not run"));
   /* The texels kernel asked for: named where the context offers it
    * (ES 3.2), else refused at init (exit 1). */
   const char *texels[] = {"info", "--matmul-kernel", "texels", NULL};
@@ -882,6 +884,7 @@ static void test_info_tune_calls(void) {
   CHECK(last_stdout_contains("entry for src/device_table.c"));
   CHECK(last_stdout_contains("GT_MATMUL_KERNEL_"));
   CHECK(last_stdout_contains(".half_is_faster = "));
+  CHECK(last_stdout_contains(".pack_half_ieee = "));
   const char *calls[] = {"bench", "--op", "calls", NULL};
   CHECK_EQ_U(run(calls), 0);
   CHECK(last_stdout_contains("us of CPU per call"));

@@ -6,6 +6,7 @@
 #include "commands.h"
 #include "compile.h"
 #include "context.h"
+#include "pack_half_probe.h"
 #include "tool.h"
 #include "tune.h"
 
@@ -86,9 +87,16 @@ static int cmd_info(bool min_limits, gt_matmul_kernel kernel) {
   bool flushes = false;
   gt_status probed = gt_context_flushes_denormals(ctx, &flushes);
   printf("f32 denormals:         %s%s\n",
-         probed != GT_OK ? "unknown, the probe failed: " : flushes ? "flushed to zero (sums below 2^-126 count as 0)"
-                                                                    : "kept",
+         probed != GT_OK ? "unknown, the probe failed: "
+         : flushes       ? "flushed to zero (sums below 2^-126 count as 0)"
+                         : "kept",
          probed != GT_OK ? gt_status_string(probed) : "");
+  bool pack_ieee = false;
+  int unprobed = tool_probe_pack_half(&pack_ieee);
+  printf("packHalf2x16:          %s\n",
+         unprobed    ? "unknown, its probe did not run"
+         : pack_ieee ? "IEEE past 65504 and for NaNs (pack_half_ieee may be set)"
+                     : "not IEEE past 65504 or for NaNs (pack_half_ieee must stay off)");
   printf("limits%s\n", min_limits ? " (clamped to the ES 3.1 minimums):" : ":");
   printf("  shared memory:       %u bytes\n", l.max_shared_bytes);
   printf("  invocations/group:   %u\n", l.max_invocations);

@@ -4,6 +4,7 @@
 #include "tune.h"
 
 #include "bench_arith.h"
+#include "pack_half_probe.h"
 
 #include "timing.h"
 
@@ -171,6 +172,12 @@ int tool_tune(const tool_tune_options *o) {
   /* Half sums: whether mediump runs fast enough to choose them. */
   tool_arith_rates arith;
   tool_bench_arith(ctx, o->reps, scratch, &arith);
+  /* A half c's stores: whether packHalf2x16 needs no test here. */
+  bool pack_half_ieee = false;
+  failed |= tool_probe_pack_half(&pack_half_ieee);
+  printf("\npackHalf2x16 past 65504 and of NaNs: %s\n", pack_half_ieee
+                                                            ? "as IEEE rounds (infinities, NaNs)"
+                                                            : "not as IEEE rounds: a half c keeps its test");
   gt_context_release(ctx);
   /* c must have enough blocks of 128x128 (64 in the device table; 16 x 16
    * here) for AUTO to run the shared kernel, whose views here are aligned,
@@ -208,10 +215,11 @@ int tool_tune(const tool_tune_options *o) {
     bool quads = best->strategy == GT_STRATEGY_SIMPLE && auto_ms > 0 && auto_ms < 0.9 * simple_ms;
     printf("    {.renderer = \"%s\", .name = \"%s\", .measured = true, .transpose = %s, .quads = %s, .tile = "
            "%u,\n"
-           "     .matmul_kernel = %s, .dispatch_flops_log2 = %d, .half_is_faster = %s},\n",
+           "     .matmul_kernel = %s, .dispatch_flops_log2 = %d, .half_is_faster = %s,\n"
+           "     .pack_half_ieee = %s},\n",
            renderer, entry, strategy_constant(best->strategy), quads ? "true" : "false",
            best_tiled ? best_tiled->tile : 0, constants[fastest], log2,
-           tool_arith_half_is_faster(&arith) ? "true" : "false");
+           tool_arith_half_is_faster(&arith) ? "true" : "false", pack_half_ieee ? "true" : "false");
   }
   printf("\ntimes from %s\n", tool_timer_source());
   free(scratch);
