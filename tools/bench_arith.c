@@ -61,29 +61,9 @@ static GLuint build(int kind, const char *extension) {
            extension_line, kind == TOOL_ARITH_MEDIUMP ? "mediump" : "highp",
            kind == TOOL_ARITH_F16VEC ? "f16vec4" : "vec4", GROUP, STEPS);
   const char *parts[2] = {head, kernel_body};
-  GLuint shader = glCreateShader(GL_COMPUTE_SHADER), program = 0;
-  glShaderSource(shader, 2, parts, NULL);
-  glCompileShader(shader);
-  GLint ok = 0;
-  glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
-  if (ok) {
-    program = glCreateProgram();
-    glAttachShader(program, shader);
-    glLinkProgram(program);
-    glGetProgramiv(program, GL_LINK_STATUS, &ok);
-  }
-  if (!ok) {
-    char log[1024] = "";
-    if (program)
-      glGetProgramInfoLog(program, sizeof log, NULL, log);
-    else
-      glGetShaderInfoLog(shader, sizeof log, NULL, log);
-    fprintf(stderr, "gltile: arith %s did not build: %s\n", kind_names[kind], log);
-    glDeleteProgram(program);
-    program = 0;
-  }
-  glDeleteShader(shader);
-  return program;
+  char what[64];
+  snprintf(what, sizeof what, "arith %s", kind_names[kind]);
+  return tool_compute_program(parts, 2, what);
 }
 
 typedef struct dispatch_args {

@@ -49,7 +49,7 @@ static const struct {
 };
 enum { CASES = sizeof cases / sizeof cases[0], PAIRS = CASES / 2 };
 
-static bool half_is_nan(uint32_t h) { return (h & 0x7c00u) == 0x7c00u && (h & 0x3ffu) != 0; }
+static bool half_is_nan(uint32_t h) { return (h & HALF_INFINITY) == HALF_INFINITY && (h & 0x3ffu) != 0; }
 
 /* Whether the device's half for case i is the IEEE one. */
 static bool case_holds(size_t i, uint32_t half) {
@@ -59,22 +59,9 @@ static bool case_holds(size_t i, uint32_t half) {
 
 int tool_probe_pack_half(bool *ieee) {
   *ieee = false;
-  GLuint shader = glCreateShader(GL_COMPUTE_SHADER), program = glCreateProgram(), buffer = 0;
   const char *parts[1] = {probe_source};
-  glShaderSource(shader, 1, parts, NULL);
-  glCompileShader(shader);
-  glAttachShader(program, shader);
-  glLinkProgram(program);
-  glDeleteShader(shader);
-  GLint linked = 0;
-  glGetProgramiv(program, GL_LINK_STATUS, &linked);
-  if (!linked) {
-    char log[1024] = "";
-    glGetProgramInfoLog(program, sizeof log, NULL, log);
-    fprintf(stderr, "gltile: the packHalf2x16 probe did not build: %s\n", log);
-    glDeleteProgram(program);
-    return 1;
-  }
+  GLuint program = tool_compute_program(parts, 1, "the packHalf2x16 probe"), buffer = 0;
+  if (!program) return 1;
   uint32_t words[CASES + PAIRS];
   for (size_t i = 0; i < CASES; i++)
     words[i] = cases[i].in;

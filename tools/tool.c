@@ -52,6 +52,32 @@ double tool_median(double *values, unsigned count) {
   return count % 2 ? values[count / 2] : 0.5 * (values[count / 2 - 1] + values[count / 2]);
 }
 
+GLuint tool_compute_program(const char *const *parts, int count, const char *what) {
+  GLuint shader = glCreateShader(GL_COMPUTE_SHADER), program = 0;
+  glShaderSource(shader, count, (const GLchar *const *)parts, NULL);
+  glCompileShader(shader);
+  GLint ok = 0;
+  glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
+  if (ok) {
+    program = glCreateProgram();
+    glAttachShader(program, shader);
+    glLinkProgram(program);
+    glGetProgramiv(program, GL_LINK_STATUS, &ok);
+  }
+  if (!ok) {
+    char log[1024] = "";
+    if (program)
+      glGetProgramInfoLog(program, sizeof log, NULL, log);
+    else
+      glGetShaderInfoLog(shader, sizeof log, NULL, log);
+    fprintf(stderr, "gltile: %s did not build: %s\n", what, log);
+    glDeleteProgram(program);
+    program = 0;
+  }
+  glDeleteShader(shader);
+  return program;
+}
+
 GLuint tool_buffer(size_t words, const void *data) { return tool_buffer_bytes(words * 4, data); }
 
 GLuint tool_buffer_bytes(size_t bytes, const void *data) {

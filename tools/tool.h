@@ -28,6 +28,11 @@ double tool_median(double *values, unsigned count); /* sorts values */
  * the STATIC_DRAW hint, which asks for device memory. */
 GLuint tool_buffer(size_t words, const void *data);
 
+/* A compute program from `count` source parts, or 0 when it does not
+ * compile or link (the driver's log on stderr, after "gltile: WHAT did
+ * not build: "). */
+GLuint tool_compute_program(const char *const *parts, int count, const char *what);
+
 /* "f32", "i16", "u8", ...: an element type's short name; "?" for others. */
 const char *tool_type_name(gt_type t);
 
