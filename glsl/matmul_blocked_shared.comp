@@ -18,7 +18,9 @@
  * vec4 store; elsewhere 4 float loads and guarded float stores. Halves
  * (GT_HALF) across K load a quad as one uvec2 where the view allows
  * (rows 8-byte aligned), else as the 2 or 3 words holding it, and a half
- * c's row of 4 results starting on a word is 2 plain word stores. Halves
+ * c's row of 4 results starting on a word is 2 plain word stores; where
+ * the context has 16-bit storage (GT_HALF_STORAGE, see matmul_common),
+ * halves that are not uvec2s or words go one at a time. Halves
  * with b transposed, and halves into a half c with neither transposed,
  * the operands along K aligned, step 16 k at a time from whole words
  * (WORD_STEPS). (H100 figures: docs/performance.md.)
@@ -159,11 +161,15 @@ quad quad_at(uvec4 v, uint kr, uint q, uint first, uint extent, uint apart) {
  * + 96 of it instead, so that each load is 128 contiguous bytes, and
  * stores them as one vec4 at t % 32: the slice's vec4 s then holds rows
  * (columns) s, s + 32, s + 64 and s + 96 of the block, and an
- * invocation's results are those rows (columns); see ROW and SIDE. */
-#if defined(GT_TRANS_A) && !defined(GT_VEC4_A) && !defined(GT_HALF)
+ * invocation's results are those rows (columns); see ROW and SIDE.
+ * Halves read one at a time (GT_A_HALVES, GT_B_HALVES: 16-bit storage)
+ * come the same way: at 4099 x 4097 x 4101 on the H200 a b f16 > f32 ran
+ * 3.29 ms so, 3.42 from the 2 or 3 words holding each quad
+ * (docs/performance.md). */
+#if defined(GT_TRANS_A) && !defined(GT_VEC4_A) && (!defined(GT_HALF) || defined(GT_A_HALVES))
 #define STRIDED_A 1
 #endif
-#if !defined(GT_TRANS_B) && !defined(GT_VEC4_B) && !defined(GT_HALF)
+#if !defined(GT_TRANS_B) && !defined(GT_VEC4_B) && (!defined(GT_HALF) || defined(GT_B_HALVES))
 #define STRIDED_B 1
 #endif
 quad quad_across(uvec4 v, uint t, uint first, uint extent) {
@@ -229,13 +235,14 @@ vec4 halves4(uvec2 w) { return vec4(unpackHalf2x16(w.x), unpackHalf2x16(w.y)); }
 #else
 #define A4(i) a4[i]
 #define B4(i) b4[i]
-/* A quad of floats across K: 4 loads, 32 apart (STRIDED_A). */
-#define ACROSS(elem, words, i, last) SPREAD(elem, i, last, 32u)
 #endif
 vec4 load_a(quad q, uint k0, uint last) {
   uint k = quad_k(q, k0);
 #ifndef GT_TRANS_A
   vec4 v = SPREAD(a_one, q.at + k, last, gt_views[0].w);
+#elif defined(STRIDED_A)
+  /* 4 elements 32 apart */
+  vec4 v = SPREAD(a_elem, q.at + k * gt_views[0].w, last, 32u);
 #elif defined(GT_VEC4_A)
   vec4 v = A4((q.at + k * gt_views[0].w) >> 2u);
 #else
@@ -247,6 +254,9 @@ vec4 load_b(quad q, uint k0, uint last) {
   uint k = quad_k(q, k0);
 #ifdef GT_TRANS_B
   vec4 v = SPREAD(b_one, q.at + k, last, gt_views[1].w);
+#elif defined(STRIDED_B)
+  /* 4 elements 32 apart */
+  vec4 v = SPREAD(b_elem, q.at + k * gt_views[1].w, last, 32u);
 #elif defined(GT_VEC4_B)
   vec4 v = B4((q.at + k * gt_views[1].w) >> 2u);
 #else
@@ -423,10 +433,10 @@ void store_quad(uint m, uint n, vec4 sum) {
   if (gt_scale.y != 0.0) value += gt_scale.y * c4[i];
   c4[i] = gt_finish4(m, n, value);
 #else
-#ifdef GT_HALF_C
+#if defined(GT_HALF_C) && !defined(GT_C_HALVES) && !defined(STRIDED_B)
   /* A quad starting on a word owns its two words: plain stores. Else its
    * halves share words with the neighbouring quads, and take c_set's
-   * atomics. */
+   * atomics. (Under GT_C_HALVES each half is one 16-bit store.) */
   uint i = gt_index(2u, uvec2(m, n));
   if ((i & 1u) == 0u && m < gt_rows_m() && n + 3u < gt_cols_n()) {
     uint w = i >> 1u;

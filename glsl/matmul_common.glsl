@@ -49,6 +49,23 @@ precision mediump float;
 #if defined(GT_HALF) && defined(GT_VEC4_B) && !defined(GT_TRANS_B)
 #define GT_B_PAIRS 1
 #endif
+/* GT_HALF_STORAGE (the shared kernel where the context has
+ * GL_NV_gpu_shader5, whose 16-bit types the preamble enables in storage
+ * blocks): an operand across K not read as uvec2s is read one half at a
+ * time (GT_x_HALVES), so is b along K where a is transposed, and a half c
+ * not written as uvec2s is written one half at a time, with no atomics
+ * (GT_C_HALVES). Where a row starts inside a word, a half otherwise comes
+ * from the words holding it (the host's gt__shared_half_storage says
+ * where this is faster: docs/performance.md). */
+#if defined(GT_HALF_STORAGE) && !defined(GT_VEC4_A) && defined(GT_TRANS_A)
+#define GT_A_HALVES 1
+#endif
+#if defined(GT_HALF_STORAGE) && !defined(GT_VEC4_B) && (!defined(GT_TRANS_B) || defined(GT_TRANS_A))
+#define GT_B_HALVES 1
+#endif
+#if defined(GT_HALF_STORAGE) && defined(GT_HALF_C) && !defined(GT_VEC4_C)
+#define GT_C_HALVES 1
+#endif
 #ifdef GT_HALF_TEXELS
 /* The registers kernel's half a and b through texture buffers on units 0
  * and 1, one half a texel (R16F), widened by the texture unit: on the
@@ -60,6 +77,8 @@ layout(binding = 1) uniform highp samplerBuffer b_texels;
 #elif !defined(GT_KERNEL_MATMUL_TEXELS)
 #ifdef GT_A_PAIRS
 layout(std430, binding = 0) readonly GT_RESTRICT buffer A2 { uvec2 a_pairs[]; };
+#elif defined(GT_A_HALVES)
+layout(std430, binding = 0) readonly GT_RESTRICT buffer A1 { float16_t a_halves[]; };
 #elif defined(GT_HALF) || defined(GT_QUANT)
 layout(std430, binding = 0) readonly GT_RESTRICT buffer A { uint a_words[]; };
 #elif defined(GT_VEC4_A)
@@ -69,6 +88,8 @@ layout(std430, binding = 0) readonly GT_RESTRICT buffer A { float a_data[]; };
 #endif
 #ifdef GT_B_PAIRS
 layout(std430, binding = 1) readonly GT_RESTRICT buffer B2 { uvec2 b_pairs[]; };
+#elif defined(GT_B_HALVES)
+layout(std430, binding = 1) readonly GT_RESTRICT buffer B1 { float16_t b_halves[]; };
 #elif defined(GT_HALF) || defined(GT_QUANT)
 layout(std430, binding = 1) readonly GT_RESTRICT buffer B { uint b_words[]; };
 #elif defined(GT_VEC4_B)
@@ -82,6 +103,8 @@ layout(std430, binding = 1) readonly GT_RESTRICT buffer B { float b_data[]; };
 layout(std430, binding = 2) GT_RESTRICT buffer C2 { uvec2 c_pairs[]; };
 #elif defined(GT_VEC4_C)
 layout(std430, binding = 2) GT_RESTRICT buffer C { vec4 c4[]; };
+#elif defined(GT_C_HALVES)
+layout(std430, binding = 2) GT_RESTRICT buffer C1 { uint16_t c_halves[]; };
 #elif defined(GT_HALF_C) || defined(GT_QUANT_C)
 layout(std430, binding = 2) GT_RESTRICT buffer C { uint c_words[]; };
 #elif defined(GT_QUANT)
@@ -242,11 +265,15 @@ float b_elem(uint i) { return texelFetch(b_texels, int(i)).x; }
 #elif defined(GT_HALF)
 #ifdef GT_A_PAIRS
 float a_elem(uint i) { return unpackHalf2x16(a_pairs[i >> 2u][(i >> 1u) & 1u])[i & 1u]; }
+#elif defined(GT_A_HALVES)
+float a_elem(uint i) { return float(a_halves[i]); }
 #else
 float a_elem(uint i) { return GT_HALF_AT(a_words, i); }
 #endif
 #ifdef GT_B_PAIRS
 float b_elem(uint i) { return unpackHalf2x16(b_pairs[i >> 2u][(i >> 1u) & 1u])[i & 1u]; }
+#elif defined(GT_B_HALVES)
+float b_elem(uint i) { return float(b_halves[i]); }
 #else
 float b_elem(uint i) { return GT_HALF_AT(b_words, i); }
 #endif
@@ -270,10 +297,14 @@ vec4 gt_halves_of(uint first, uint middle, uint end, uint odd) {
  * kernel keeps a_elem: this form cost the Mali-G57's half-precision
  * programs half their threads there. */
 #ifndef GT_KERNEL_MATMUL_BLOCKED
-#ifndef GT_A_PAIRS
+#ifdef GT_A_HALVES
+#define a_one a_elem
+#elif !defined(GT_A_PAIRS)
 float a_one(uint i) { return unpackHalf2x16(a_words[i >> 1u])[i & 1u]; }
 #endif
-#ifndef GT_B_PAIRS
+#ifdef GT_B_HALVES
+#define b_one b_elem
+#elif !defined(GT_B_PAIRS)
 float b_one(uint i) { return unpackHalf2x16(b_words[i >> 1u])[i & 1u]; }
 #endif
 #endif
@@ -453,6 +484,9 @@ void c_set_byte(uint i, uint byte) {
   atomicAnd(c_words[i >> 2u], ~(0xFFu << shift));
   atomicOr(c_words[i >> 2u], byte << shift);
 }
+#elif defined(GT_C_HALVES)
+float c_elem(uint i) { return unpackHalf2x16(uint(c_halves[i])).x; }
+void c_set(uint i, float value) { c_halves[i] = uint16_t(half_bits(value)); }
 #elif defined(GT_HALF_C) && !defined(GT_VEC4_C)
 float c_elem(uint i) { return GT_HALF_AT(c_words, i); }
 void c_set(uint i, float value) {

@@ -224,6 +224,7 @@ gt_status gt_context_init(void *mem, size_t size, const gt_context_desc *d, gt_c
   ctx->limits.staging_bytes = choose_staging_bytes(d->staging_bytes);
   gt__choose_transpose(ctx, d);
   ctx->has_atomics = gt__renderer_has_atomics(ctx->renderer);
+  ctx->half_storage = gt__has_extension((const char *)glGetString(GL_EXTENSIONS), "GL_NV_gpu_shader5");
   /* The kernel matmul's AUTO runs (matmul_plan.c); texture buffers are
    * looked for only where it would be the texels kernel, or the entry
    * fetches halves as texels (without them it reads them as words). */

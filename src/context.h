@@ -47,6 +47,7 @@ struct gt_context {
   gt_strategy auto_strategy;
   bool auto_quads;                /* AUTO's SIMPLE runs transpose_quads where it can */
   bool has_atomics;               /* kernels may use shader atomics (gt_context_has_atomics) */
+  bool half_storage;              /* GL_NV_gpu_shader5: halves loaded and stored 16 bits at a time */
   gt_matmul_kernel matmul_kernel; /* what matmul's AUTO runs */
   char renderer[128];
   char gl_version[128]; /* GL_VERSION: names the driver's version */

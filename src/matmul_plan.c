@@ -606,7 +606,15 @@ static gt_status choose_auto(const gt_context *ctx, gt_view a, gt_view b, gt_vie
     unaligned = 0;
     because(p, "short K: 8 k a step");
   }
-  if (kernel == GT_MATMUL_KERNEL_SHARED && !gt__shared_vec4_c(variant | needs)) needs &= ~GT_VARIANT_VEC4_C;
+  /* Halves 16 bits at a time where the context has GL_NV_gpu_shader5 and
+   * the program changes with it (gt__shared_half_storage): on the H200
+   * the uneven halves 2-7% faster in a b and a^T b^T (docs/performance.md). */
+  bool storage_ok = kernel == GT_MATMUL_KERNEL_SHARED && ctx->half_storage;
+  uint32_t storage = GT_VARIANT_HALF_STORAGE;
+  uint32_t storage_main = storage_ok && gt__shared_half_storage(variant) ? storage : 0;
+  uint32_t storage_vec4 = storage_ok && gt__shared_half_storage(variant | needs | unaligned) ? storage : 0;
+  if (kernel == GT_MATMUL_KERNEL_SHARED && !gt__shared_vec4_c(variant | needs | storage_vec4))
+    needs &= ~GT_VARIANT_VEC4_C;
   if (kernel != GT_MATMUL_KERNEL_SHARED && ctx->device->scalar_loads && needs) {
     needs = 0;
     because(p, "scalar_loads");
@@ -615,7 +623,7 @@ static gt_status choose_auto(const gt_context *ctx, gt_view a, gt_view b, gt_vie
   bool shared = kernel == GT_MATMUL_KERNEL_SHARED;
   gt_kernel k = shared ? GT_KERNEL_MATMUL_BLOCKED_SHARED : GT_KERNEL_MATMUL_BLOCKED;
   uint32_t tile = shared ? SHARED_TILE : GT_BLOCKED_TILE, group = shared ? SHARED_GROUP : GT_BLOCKED_GROUP;
-  p->keys[GT_MATMUL_MAIN] = matmul_key(k, tile, group, group, variant);
+  p->keys[GT_MATMUL_MAIN] = matmul_key(k, tile, group, group, variant | storage_main);
   /* A half c's uvec2 stores pack with no test where the device converts
    * as IEEE does; elsewhere (words beside atomics) the plain pack cost
    * a b^T f16 > f16 28% at 4099 x 4097 x 4101 on the H200. */
@@ -623,7 +631,9 @@ static gt_status choose_auto(const gt_context *ctx, gt_view a, gt_view b, gt_vie
                           ctx->device->pack_half_ieee
                       ? GT_VARIANT_PACK_HALF_IEEE
                       : 0;
-  if (needs) p->keys[GT_MATMUL_VEC4] = matmul_key(k, tile, group, group, variant | needs | unaligned | pack);
+  if (needs)
+    p->keys[GT_MATMUL_VEC4] =
+        matmul_key(k, tile, group, group, variant | needs | unaligned | pack | storage_vec4);
   /* Thin bands past the shared kernel's whole blocks: the bands kernel. */
   if (shared)
     p->keys[GT_MATMUL_BANDS] =

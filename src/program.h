@@ -132,11 +132,43 @@ static inline bool gt__shared_along_k_fits(uint32_t variant) {
   return (variant & along) == 0 || (gt__shared_words_along_k(variant) && (variant & both) == both);
 }
 
+/* The line a GT_VARIANT_HALF_STORAGE program's preamble enables its
+ * 16-bit types in storage blocks with. */
+#define GT_HALF_STORAGE_EXTENSION "#extension GL_NV_gpu_shader5 : require\n"
+
+/* Under GT_VARIANT_HALF_STORAGE, whether the shared kernel reads a's
+ * (b's) halves one at a time: across K without uvec2s, and b along K too
+ * where a is transposed (GT_A_HALVES, GT_B_HALVES in matmul_common.glsl). */
+static inline bool gt__shared_a_halves(uint32_t variant) {
+  return (variant & (GT_VARIANT_TRANS_A | GT_VARIANT_VEC4_A)) == GT_VARIANT_TRANS_A;
+}
+static inline bool gt__shared_b_halves(uint32_t variant) {
+  return !(variant & GT_VARIANT_VEC4_B) &&
+         (!(variant & GT_VARIANT_TRANS_B) || (variant & GT_VARIANT_TRANS_A));
+}
+
 /* Whether the shared kernel may write c as vec4s in a program of this
- * variant: not where b is floats across K loaded without vec4s, whose
- * results lie 32 columns apart (STRIDED_B in matmul_blocked_shared.comp). */
+ * variant: not where b is across K loaded without vec4s, floats or
+ * halves one at a time, whose results lie 32 columns apart (STRIDED_B in
+ * matmul_blocked_shared.comp). */
 static inline bool gt__shared_vec4_c(uint32_t variant) {
-  return (variant & (GT_VARIANT_TRANS_B | GT_VARIANT_VEC4_B | GT_VARIANT_HALF)) != 0;
+  bool across_b = !(variant & (GT_VARIANT_TRANS_B | GT_VARIANT_VEC4_B));
+  if (across_b && (variant & GT_VARIANT_HALF_STORAGE)) return false;
+  return !across_b || (variant & GT_VARIANT_HALF);
+}
+
+/* Whether the shared kernel's program of this half variant changes with
+ * GT_VARIANT_HALF_STORAGE (16-bit loads and stores where the context has
+ * GL_NV_gpu_shader5): an operand read one half at a time, or a half c not
+ * written as uvec2s. Not with the words of GT_VARIANT_WORDS_UNALIGNED,
+ * and not for a^T b into a half c, which ran 4.5% slower so on the H200
+ * at 4099 x 4097 x 4101 (docs/performance.md). */
+static inline bool gt__shared_half_storage(uint32_t variant) {
+  uint32_t half_c = GT_VARIANT_HALF_C, a_t = GT_VARIANT_TRANS_A, b_t = GT_VARIANT_TRANS_B;
+  if (!(variant & GT_VARIANT_HALF) || (variant & GT_VARIANT_WORDS_UNALIGNED)) return false;
+  if ((variant & (half_c | a_t | b_t)) == (half_c | a_t)) return false;
+  return gt__shared_a_halves(variant) || gt__shared_b_halves(variant) ||
+         (variant & (half_c | GT_VARIANT_VEC4_C)) == half_c;
 }
 
 /* The bands kernel (matmul_bands.comp): a group of 32 places along a

@@ -150,6 +150,15 @@ static void emit_matmuls(const emitter *e) {
             if (h && (q & 4))
               emit(e, GT_KERNEL_MATMUL_BLOCKED_SHARED, 128, 16, 16, vu | GT_VARIANT_PACK_HALF_IEEE, GT_F32, 0);
           }
+          /* Halves 16 bits at a time, where that changes the program; a
+           * half c's uvec2s packed either way. */
+          uint32_t vs = vq | GT_VARIANT_HALF_STORAGE;
+          if (!gt__shared_half_storage(vq) || !gt__shared_along_k_fits(vs) ||
+              ((q & 4) && !gt__shared_vec4_c(vs)))
+            continue;
+          emit(e, GT_KERNEL_MATMUL_BLOCKED_SHARED, 128, 16, 16, vs, GT_F32, 0);
+          if (h && (q & 4))
+            emit(e, GT_KERNEL_MATMUL_BLOCKED_SHARED, 128, 16, 16, vs | GT_VARIANT_PACK_HALF_IEEE, GT_F32, 0);
         }
         emit_tiled(e, GT_KERNEL_MATMUL_TILED, vh, GT_F32, 0);
         emit_tiled(e, GT_KERNEL_MATMUL_TILED, vh | GT_VARIANT_GUARDED, GT_F32, 0);

@@ -86,9 +86,11 @@ size_t gt__program_preamble(const gt_program_key *key, char *buf, size_t size) {
     snprintf(kernel_define, sizeof kernel_define, "#define GT_KERNEL_%s 1\n", kernels[key->kernel].constant);
   /* Texture buffers are ES 3.2; every other program is ES 3.1. */
   bool texels = key->kernel == GT_KERNEL_MATMUL_TEXELS || (key->variant & GT_VARIANT_HALF_TEXELS);
+  /* 16-bit types in storage blocks: where the context found the extension. */
+  const char *storage = (key->variant & GT_VARIANT_HALF_STORAGE) ? GT_HALF_STORAGE_EXTENSION : "";
   int n = snprintf(buf, size,
                    "#version %s\n"
-                   "%s"
+                   "%s%s"
                    "#define GT_ELEM %s\n"
                    "#define GT_PACK %u\n"
                    "#define GT_VIEWS %d\n"
@@ -98,9 +100,9 @@ size_t gt__program_preamble(const gt_program_key *key, char *buf, size_t size) {
                    "%s%s%s"
                    "layout(local_size_x = %u, local_size_y = %u) in;\n"
                    "#line 1 1\n",
-                   texels ? "320 es" : "310 es", kernel_define, gt__glsl_type(key->elem), gt__pack(key->elem),
-                   GT_MAX_VIEWS, tile_rows, tile_cols, key->group_rows, tile_define, image_defines,
-                   flag_defines, key->group_cols, key->group_rows);
+                   texels ? "320 es" : "310 es", storage, kernel_define, gt__glsl_type(key->elem),
+                   gt__pack(key->elem), GT_MAX_VIEWS, tile_rows, tile_cols, key->group_rows, tile_define,
+                   image_defines, flag_defines, key->group_cols, key->group_rows);
   return n < 0 || (size_t)n >= size ? 0 : (size_t)n;
 }
 

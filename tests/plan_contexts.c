@@ -35,6 +35,7 @@ gt_status plan_context(gt_context *ctx, const gt_device_entry *entry, int limits
   ctx->limits.max_dispatch_flops = (uint64_t)1 << entry->dispatch_flops_log2;
   ctx->device = entry;
   ctx->has_atomics = true;
+  ctx->half_storage = limits == 0; /* a desktop GPU with GL_NV_gpu_shader5 */
   gt_context_desc d;
   memset(&d, 0, sizeof d);
   d.transpose_strategy = transpose;

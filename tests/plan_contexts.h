@@ -11,8 +11,8 @@ enum { PLAN_LIMIT_SETS = 3 };
 
 /* ctx as gt_context_init makes it on entry's device with limit set
  * `limits` (0 desktop, 1 minimums, 2 minimums with 4 KiB storage blocks;
- * texture buffers on the desktop only) and the context desc's transpose
- * strategy. Not GT_OK where the entry's matmul kernel has no fallback. */
+ * texture buffers and 16-bit storage on the desktop only) and the context
+ * desc's transpose strategy. Not GT_OK where the entry's matmul kernel has no fallback. */
 gt_status plan_context(gt_context *ctx, const gt_device_entry *entry, int limits, gt_strategy transpose);
 
 /* Whether the library can build the program of key (the build checks

@@ -4,6 +4,25 @@
 #include "program.h"
 
 #include <stdio.h>
+#include <string.h>
+
+/* glslangValidator does not know GL_NV_gpu_shader5 (GT_VARIANT_HALF_STORAGE
+ * enables it); GL_EXT_shader_16bit_storage, which it knows, gives the
+ * same 16-bit types in storage blocks, so the rest of the text is checked
+ * under that one. */
+static const char nv_storage[] = GT_HALF_STORAGE_EXTENSION;
+static const char checked_storage[] = "#extension GL_EXT_shader_16bit_storage : require\n";
+
+static void put_preamble(const char *preamble, FILE *f) {
+  const char *at = strstr(preamble, nv_storage);
+  if (at == NULL) {
+    fputs(preamble, f);
+    return;
+  }
+  fwrite(preamble, 1, (size_t)(at - preamble), f);
+  fputs(checked_storage, f);
+  fputs(at + strlen(nv_storage), f);
+}
 
 static int write_variant(const char *dir, int n, const gt_program_key *key) {
   char preamble[GT_PREAMBLE_BYTES], path[1024];
@@ -13,7 +32,8 @@ static int write_variant(const char *dir, int n, const gt_program_key *key) {
   if (f == NULL) return 1;
   const char *parts[GT_PROGRAM_PARTS];
   gt__program_parts(key, preamble, parts);
-  for (int i = 0; i < GT_PROGRAM_PARTS; i++)
+  put_preamble(parts[0], f);
+  for (int i = 1; i < GT_PROGRAM_PARTS; i++)
     fputs(parts[i], f);
   return fclose(f) != 0;
 }
