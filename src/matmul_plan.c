@@ -609,10 +609,10 @@ static gt_status choose_auto(const gt_context *ctx, gt_view a, gt_view b, gt_vie
   /* Halves 16 bits at a time where the context has GL_NV_gpu_shader5 and
    * the program changes with it (gt__shared_half_storage): on the H200
    * the uneven halves 2-7% faster in a b and a^T b^T (docs/performance.md). */
-  bool storage_ok = kernel == GT_MATMUL_KERNEL_SHARED && ctx->half_storage;
-  uint32_t storage = GT_VARIANT_HALF_STORAGE;
-  uint32_t storage_main = storage_ok && gt__shared_half_storage(variant) ? storage : 0;
-  uint32_t storage_vec4 = storage_ok && gt__shared_half_storage(variant | needs | unaligned) ? storage : 0;
+  bool storage = kernel == GT_MATMUL_KERNEL_SHARED && ctx->half_storage;
+  uint32_t storage_main = storage && gt__shared_half_storage(variant) ? GT_VARIANT_HALF_STORAGE : 0;
+  uint32_t storage_vec4 =
+      storage && gt__shared_half_storage(variant | needs | unaligned) ? GT_VARIANT_HALF_STORAGE : 0;
   if (kernel == GT_MATMUL_KERNEL_SHARED && !gt__shared_vec4_c(variant | needs | storage_vec4))
     needs &= ~GT_VARIANT_VEC4_C;
   if (kernel != GT_MATMUL_KERNEL_SHARED && ctx->device->scalar_loads && needs) {

@@ -145,15 +145,15 @@ static void check_keys(const gt_context *ctx, const gt_matmul_choices *p, bool h
       CHECK(((k->variant & GT_VARIANT_K1) != 0) == (ctx->matmul_kernel == GT_MATMUL_KERNEL_REGISTERS_K1));
     if (k->variant & GT_VARIANT_K1) CHECK(!(k->variant & gt__vec4_along_k(k->variant)));
     if (k->kernel == GT_KERNEL_MATMUL_BLOCKED_SHARED) CHECK(gt__shared_along_k_fits(k->variant));
-    /* 16 k a step with the operand across K unaligned: where its layout
-     * takes words and K is not short (short_k_pads_word_steps in
-     * matmul_plan.c); never in the main program, which every block can run. */
     /* Halves 16 bits at a time wherever the context has them and they
      * change the shared kernel's program, nowhere else. */
     bool shared_kernel = k->kernel == GT_KERNEL_MATMUL_BLOCKED_SHARED;
     uint32_t without_storage = k->variant & ~GT_VARIANT_HALF_STORAGE;
     CHECK(((k->variant & GT_VARIANT_HALF_STORAGE) != 0) ==
           (shared_kernel && ctx->half_storage && gt__shared_half_storage(without_storage)));
+    /* 16 k a step with the operand across K unaligned: where its layout
+     * takes words and K is not short (short_k_pads_word_steps in
+     * matmul_plan.c); never in the main program, which every block can run. */
     if (k->variant & GT_VARIANT_WORDS_UNALIGNED) {
       bool short_k = p->k % 16 != 0 && p->k % 16 <= 8 && p->k < GT_MATMUL_SHORT_K;
       CHECK(k->kernel == GT_KERNEL_MATMUL_BLOCKED_SHARED && gt__shared_words_along_k(k->variant) && !short_k &&
