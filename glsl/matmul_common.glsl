@@ -49,18 +49,20 @@ precision mediump float;
 #if defined(GT_HALF) && defined(GT_VEC4_B) && !defined(GT_TRANS_B)
 #define GT_B_PAIRS 1
 #endif
-/* GT_HALF_STORAGE (the shared kernel where the context has
+/* GT_HALF_STORAGE (the shared and bands kernels where the context has
  * GL_NV_gpu_shader5, whose 16-bit types the preamble enables in storage
- * blocks): an operand across K not read as uvec2s is read one half at a
- * time (GT_x_HALVES), so is b along K where a is transposed, and a half c
- * not written as uvec2s is written one half at a time, with no atomics
- * (GT_C_HALVES). Where a row starts inside a word, a half otherwise comes
- * from the words holding it (the host's gt__shared_half_storage says
- * where this is faster: docs/performance.md). */
-#if defined(GT_HALF_STORAGE) && !defined(GT_VEC4_A) && defined(GT_TRANS_A)
+ * blocks): in the shared kernel an operand across K not read as uvec2s
+ * is read one half at a time (GT_x_HALVES), so is b along K where a is
+ * transposed; in the bands kernel a and b are; and a half c not written
+ * as uvec2s is written one half at a time, with no atomics (GT_C_HALVES).
+ * Where a row starts inside a word, a half otherwise comes from the
+ * words holding it (the host's gt__shared_half_storage and
+ * gt__bands_half_storage say where this is faster: docs/performance.md). */
+#if defined(GT_HALF_STORAGE) && (defined(GT_KERNEL_MATMUL_BANDS) || (!defined(GT_VEC4_A) && defined(GT_TRANS_A)))
 #define GT_A_HALVES 1
 #endif
-#if defined(GT_HALF_STORAGE) && !defined(GT_VEC4_B) && (!defined(GT_TRANS_B) || defined(GT_TRANS_A))
+#if defined(GT_HALF_STORAGE) &&                                                                              \
+    (defined(GT_KERNEL_MATMUL_BANDS) || (!defined(GT_VEC4_B) && (!defined(GT_TRANS_B) || defined(GT_TRANS_A))))
 #define GT_B_HALVES 1
 #endif
 #if defined(GT_HALF_STORAGE) && defined(GT_HALF_C) && !defined(GT_VEC4_C)

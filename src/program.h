@@ -175,6 +175,11 @@ static inline bool gt__shared_half_storage(uint32_t variant) {
  * band by 8 slices of K, for bands of at most 8 rows or columns. */
 enum { GT_MATMUL_BAND_ALONG = 32, GT_MATMUL_BAND_SLICES = 8, GT_MATMUL_BAND_MAX = 8 };
 
+/* Whether the bands kernel's program of this variant reads and writes
+ * halves 16 bits at a time where the context has GL_NV_gpu_shader5: every
+ * half program (a, b and a half c; one load and no pick a half). */
+static inline bool gt__bands_half_storage(uint32_t variant) { return (variant & GT_VARIANT_HALF) != 0; }
+
 /* Storage-block bindings, matched by the kernels' layout(binding = N). */
 enum { GT_BINDING_SRC = 0, GT_BINDING_DST = 1 };
 enum {

@@ -146,11 +146,13 @@ static void check_keys(const gt_context *ctx, const gt_matmul_choices *p, bool h
     if (k->variant & GT_VARIANT_K1) CHECK(!(k->variant & gt__vec4_along_k(k->variant)));
     if (k->kernel == GT_KERNEL_MATMUL_BLOCKED_SHARED) CHECK(gt__shared_along_k_fits(k->variant));
     /* Halves 16 bits at a time wherever the context has them and they
-     * change the shared kernel's program, nowhere else. */
+     * change the shared kernel's program, and in every half program of the
+     * bands kernel there; nowhere else. */
     bool shared_kernel = k->kernel == GT_KERNEL_MATMUL_BLOCKED_SHARED;
     uint32_t without_storage = k->variant & ~GT_VARIANT_HALF_STORAGE;
-    CHECK(((k->variant & GT_VARIANT_HALF_STORAGE) != 0) ==
-          (shared_kernel && ctx->half_storage && gt__shared_half_storage(without_storage)));
+    bool storage = shared_kernel ? gt__shared_half_storage(without_storage)
+                                 : k->kernel == GT_KERNEL_MATMUL_BANDS && gt__bands_half_storage(without_storage);
+    CHECK(((k->variant & GT_VARIANT_HALF_STORAGE) != 0) == (ctx->half_storage && storage));
     /* 16 k a step with the operand across K unaligned: where its layout
      * takes words and K is not short (short_k_pads_word_steps in
      * matmul_plan.c); never in the main program, which every block can run. */
