@@ -51,22 +51,29 @@ precision mediump float;
 #endif
 /* GT_HALF_STORAGE (the shared and bands kernels where the context has
  * GL_NV_gpu_shader5, whose 16-bit types the preamble enables in storage
- * blocks): in the shared kernel an operand across K not read as uvec2s
- * is read one half at a time (GT_x_HALVES), so is b along K where a is
- * transposed; in the bands kernel a and b are; and a half c not written
- * as uvec2s is written one half at a time, with no atomics (GT_C_HALVES).
- * Where a row starts inside a word, a half otherwise comes from the
- * words holding it (the host's gt__shared_half_storage and
- * gt__bands_half_storage say where this is faster: docs/performance.md). */
-#if defined(GT_HALF_STORAGE) && (defined(GT_KERNEL_MATMUL_BANDS) || (!defined(GT_VEC4_A) && defined(GT_TRANS_A)))
+ * blocks): a half c not written as uvec2s is written one half at a time,
+ * with no atomics (GT_C_HALVES); in the shared kernel an operand across K
+ * not read as uvec2s is read one half at a time (GT_x_HALVES), so is b
+ * along K where a is transposed, and so are a and b along K into such a
+ * c (GT_HALVES_ALONG_K: a b^T where they are not words, 8 k a step); in
+ * the bands kernel a and b are. Where a row starts inside a word, a half
+ * otherwise comes from the words holding it (the host's
+ * gt__shared_half_storage and gt__bands_half_storage say where this is
+ * faster: docs/performance.md). */
+#if defined(GT_HALF_STORAGE) && defined(GT_HALF_C) && !defined(GT_VEC4_C)
+#define GT_C_HALVES 1
+#endif
+#if defined(GT_C_HALVES) && !defined(GT_TRANS_A) && defined(GT_TRANS_B) && !defined(GT_VEC4_A)
+#define GT_HALVES_ALONG_K 1
+#endif
+#if defined(GT_HALF_STORAGE) &&                                                                              \
+    (defined(GT_KERNEL_MATMUL_BANDS) || defined(GT_HALVES_ALONG_K) || (!defined(GT_VEC4_A) && defined(GT_TRANS_A)))
 #define GT_A_HALVES 1
 #endif
 #if defined(GT_HALF_STORAGE) &&                                                                              \
-    (defined(GT_KERNEL_MATMUL_BANDS) || (!defined(GT_VEC4_B) && (!defined(GT_TRANS_B) || defined(GT_TRANS_A))))
+    (defined(GT_KERNEL_MATMUL_BANDS) || defined(GT_HALVES_ALONG_K) ||                                        \
+     (!defined(GT_VEC4_B) && (!defined(GT_TRANS_B) || defined(GT_TRANS_A))))
 #define GT_B_HALVES 1
-#endif
-#if defined(GT_HALF_STORAGE) && defined(GT_HALF_C) && !defined(GT_VEC4_C)
-#define GT_C_HALVES 1
 #endif
 #ifdef GT_HALF_TEXELS
 /* The registers kernel's half a and b through texture buffers on units 0

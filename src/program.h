@@ -137,14 +137,21 @@ static inline bool gt__shared_along_k_fits(uint32_t variant) {
 #define GT_HALF_STORAGE_EXTENSION "#extension GL_NV_gpu_shader5 : require\n"
 
 /* Under GT_VARIANT_HALF_STORAGE, whether the shared kernel reads a's
- * (b's) halves one at a time: across K without uvec2s, and b along K too
- * where a is transposed (GT_A_HALVES, GT_B_HALVES in matmul_common.glsl). */
+ * (b's) halves one at a time: across K without uvec2s, b along K too
+ * where a is transposed, and a and b along K not as words in a b^T into
+ * a half c not written as uvec2s (GT_A_HALVES, GT_B_HALVES and
+ * GT_HALVES_ALONG_K in matmul_common.glsl). */
+static inline bool gt__shared_halves_along_k(uint32_t variant) {
+  uint32_t rule = GT_VARIANT_TRANS_A | GT_VARIANT_TRANS_B | GT_VARIANT_VEC4_A | GT_VARIANT_HALF_C | GT_VARIANT_VEC4_C;
+  return (variant & rule) == (GT_VARIANT_TRANS_B | GT_VARIANT_HALF_C);
+}
 static inline bool gt__shared_a_halves(uint32_t variant) {
-  return (variant & (GT_VARIANT_TRANS_A | GT_VARIANT_VEC4_A)) == GT_VARIANT_TRANS_A;
+  return (variant & (GT_VARIANT_TRANS_A | GT_VARIANT_VEC4_A)) == GT_VARIANT_TRANS_A ||
+         gt__shared_halves_along_k(variant);
 }
 static inline bool gt__shared_b_halves(uint32_t variant) {
-  return !(variant & GT_VARIANT_VEC4_B) &&
-         (!(variant & GT_VARIANT_TRANS_B) || (variant & GT_VARIANT_TRANS_A));
+  return (!(variant & GT_VARIANT_VEC4_B) && (!(variant & GT_VARIANT_TRANS_B) || (variant & GT_VARIANT_TRANS_A))) ||
+         gt__shared_halves_along_k(variant);
 }
 
 /* Whether the shared kernel may write c as vec4s in a program of this
