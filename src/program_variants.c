@@ -133,13 +133,16 @@ static void emit_matmuls(const emitter *e) {
             emit(e, GT_KERNEL_MATMUL_BLOCKED, GT_BLOCKED_TILE, GT_BLOCKED_GROUP, GT_BLOCKED_GROUP, vr, GT_F32,
                  0);
         }
+        /* The bands kernel, halves 16 bits at a time too. */
+        if (!sums[s]) {
+          emit(e, GT_KERNEL_MATMUL_BANDS, 0, GT_MATMUL_BAND_ALONG, GT_MATMUL_BAND_SLICES, vh, GT_F32, 0);
+          if (gt__bands_half_storage(vh))
+            emit(e, GT_KERNEL_MATMUL_BANDS, 0, GT_MATMUL_BAND_ALONG, GT_MATMUL_BAND_SLICES,
+                 vh | GT_VARIANT_HALF_STORAGE, GT_F32, 0);
+        }
         /* The shared kernel: quads of halves across K as uvec2s (VEC4_A,
          * _B), along K as words of 2 k, c's quads as vec4s or, half, as
          * uvec2s. */
-        for (uint32_t storage = 0; storage < 2 && !sums[s]; storage++)
-          if (!storage || gt__bands_half_storage(vh))
-            emit(e, GT_KERNEL_MATMUL_BANDS, 0, GT_MATMUL_BAND_ALONG, GT_MATMUL_BAND_SLICES,
-                 vh | (storage ? GT_VARIANT_HALF_STORAGE : 0), GT_F32, 0);
         for (uint32_t q = 0; q < 8 && !sums[s]; q++) {
           uint32_t vq = vh | (q & 1 ? GT_VARIANT_VEC4_A : 0) | (q & 2 ? GT_VARIANT_VEC4_B : 0) |
                         (q & 4 ? GT_VARIANT_VEC4_C : 0);
