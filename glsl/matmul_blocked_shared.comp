@@ -472,6 +472,20 @@ void multiply(vec4 a0, vec4 a1, vec4 b0, vec4 b1) {
   acc[12] += a1.z * b0, acc[13] += a1.z * b1, acc[14] += a1.w * b0, acc[15] += a1.w * b1;
 }
 
+/* barrier() alone makes the slices' stores visible to the whole group
+ * (the ES 3.1 reference page of barrier()); memoryBarrierShared() before
+ * it only changes how NVIDIA's compiler schedules the loop. On the H200
+ * at 4096^3 a b f32 ran 3.08 ms with it and 3.27 without, a^T b f32 2.87
+ * either way, a^T b f16 > f32 2.88-2.89 with and 2.86 without, f16 > f16
+ * 2.90-2.91 and 2.87; but a^T b's halves from words (rows not on 8
+ * bytes) at 4099 x 4097 x 4101 3.12-3.15 with and 3.16-3.27 without
+ * (docs/performance.md). So kept but in a^T b's halves as uvec2s. */
+#if defined(GT_HALF) && defined(GT_TRANS_A) && !defined(GT_TRANS_B) && defined(GT_VEC4_A) && defined(GT_VEC4_B)
+#define FENCE_SLICES()
+#else
+#define FENCE_SLICES() memoryBarrierShared()
+#endif
+
 /* The K loop, with the last element inside the matrix of a's and b's
  * quads (a macro: some programs run two copies of it, see main). */
 #define STEPS(last_a, last_b)                                                                      \
@@ -479,7 +493,7 @@ void multiply(vec4 a0, vec4 a1, vec4 b0, vec4 b1) {
   HELD la = LOAD_A(qa, k0, last_a), lb = LOAD_B(qb, k0, last_b);                                   \
   for (; k0 < gt_k_range.y; k0 += BK) {                                                            \
     stash(qa, la, qb, lb);                                                                         \
-    memoryBarrierShared();                                                                         \
+    FENCE_SLICES();                                                                                \
     barrier();                                                                                     \
     for (uint kk = 0u; kk < BK / 2u; kk++)                                                         \
       multiply(a_slice[kk][slot_a(kk, ty)], a_slice[kk][slot_a(kk, ty + 16u)], b_slice[kk][tx],     \
