@@ -104,9 +104,6 @@ static gt_status run_truncate_b(gt_context *ctx, const gt_program *tiled, const 
                                 const gt_product *p, bool trans_a, bool trans_b) {
   uint32_t m = p->c.view.rows, n = p->c.view.cols, k = p->k_end, t = tiled->key.tile;
   uint32_t mt = m / t * t, nt = n / t * t, kt = k / t * t;
-  /* An 8-bit c takes whole sums only: no K leftover added after the
-   * tiles, so SIMPLE runs the main block too. */
-  if ((tiled->key.variant & GT_VARIANT_QUANT_C) && kt < k) kt = 0;
   gt_product parts[3];
   int count = gt__product_cut(p, trans_a, trans_b, mt, nt, parts);
   gt_product *main = &parts[0];
@@ -226,8 +223,13 @@ static int side_views(const gt_matmul_desc *d, gt_view out[3]) {
  * plan as one product between the checks that need no GL and those of
  * the buffers. */
 static gt_status check_and_plan(gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_matmul_desc *d,
-                                gt_matmul_choices *p) {
+                                bool batch, gt_matmul_choices *p) {
   GT__TRY(gt__matmul_check(ctx, a, b, c, d));
+  if (batch && gt__matmul_strategy_tiled(d->strategy)) {
+    gt__log(ctx, GT_LOG_ERROR, "matmul batched: %s runs one product at a time, not a batch",
+            gt_strategy_name(d->strategy));
+    return GT_ERR_UNSUPPORTED;
+  }
   GT__TRY(plan(ctx, a, b, c, d, 1, unmoved, p));
   /* Inside their buffers before the overlap test, which walks rows. */
   GT__TRY(gt__view_check_buffer(ctx, a));
@@ -245,7 +247,7 @@ gt_status gt_matmul(gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_m
   if (d == NULL) d = &no_options;
   GT__TRY(begin(ctx, d));
   multiply mu;
-  GT__TRY(check_and_plan(ctx, a, b, c, d, &mu.plan));
+  GT__TRY(check_and_plan(ctx, a, b, c, d, false, &mu.plan));
   gt_view sides[3];
   bool overlap = gt_views_alias(c, a) || gt_views_alias(c, b);
   for (int i = 0, n = side_views(d, sides); i < n; i++)
@@ -287,7 +289,7 @@ gt_status gt_matmul_batched(gt_context *ctx, gt_view a, gt_view b, gt_view c, gt
   GT__TRY(last_view(b, batch.stride_b, count, &last[1]));
   GT__TRY(last_view(c, batch.stride_c, count, &last[2]));
   multiply checked;
-  GT__TRY(check_and_plan(ctx, last[0], last[1], last[2], d, &checked.plan));
+  GT__TRY(check_and_plan(ctx, last[0], last[1], last[2], d, true, &checked.plan));
   gt_view sides[3];
   bool overlap = gt__batches_alias(c, batch.stride_c, a, batch.stride_a, count, false) ||
                  gt__batches_alias(c, batch.stride_c, b, batch.stride_b, count, false) ||

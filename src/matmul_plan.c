@@ -653,6 +653,24 @@ static gt_status choose_auto(const gt_context *ctx, gt_view a, gt_view b, gt_vie
   return GT_OK;
 }
 
+bool gt__matmul_strategy_tiled(gt_strategy s) {
+  return s == GT_STRATEGY_TILED_EVEN || s == GT_STRATEGY_TILED_PAD || s == GT_STRATEGY_TRUNCATE_B;
+}
+
+/* What a product asks of the seed's tiled kernel beyond what it runs,
+ * or NULL: it multiplies f32 or f16 a and b (into an f32 or f16 c) with
+ * f32 sums, one product at a time. 8-bit operands, sums in half, an
+ * epilogue and batches run on SIMPLE and AUTO's kernels only, so the
+ * tiled kernel is not built in each of their combinations. Sums in half
+ * "if faster" are not faster there: they run in f32. */
+static const char *tiled_outside(gt_view a, const gt_matmul_desc *d, uint32_t layers) {
+  if (quantized(a.type)) return "8-bit operands";
+  if (d->precision == GT_PRECISION_HALF) return "sums in half";
+  if (d->bias.buffer != 0 || d->act != GT_ACTIVATION_NONE) return "an epilogue";
+  if (layers > 1) return "a batch";
+  return NULL;
+}
+
 gt_status gt__matmul_choose(const gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_matmul_desc *d,
                             uint32_t layers, const uint32_t layer_stride[3], gt_matmul_choices *p) {
   memset(p, 0, sizeof *p);
@@ -663,8 +681,13 @@ gt_status gt__matmul_choose(const gt_context *ctx, gt_view a, gt_view b, gt_view
   gt__matmul_extent(a, b, d, &p->m, &p->n, &p->k);
   uint32_t tile = d->tile ? d->tile : ctx->default_tile;
   uint32_t group_rows = gt__tiled_group_rows(ctx, tile, 2 * tile * tile * 4);
-  bool tiled = strategy == GT_STRATEGY_TILED_EVEN || strategy == GT_STRATEGY_TILED_PAD ||
-               strategy == GT_STRATEGY_TRUNCATE_B;
+  bool tiled = gt__matmul_strategy_tiled(strategy);
+  const char *outside = tiled ? tiled_outside(a, d, layers) : NULL;
+  if (outside != NULL) {
+    snprintf(p->refusal, sizeof p->refusal, "%s runs f32 or f16 a and b, sums in f32, one product: not %s",
+             gt_strategy_name(strategy), outside);
+    return GT_ERR_UNSUPPORTED;
+  }
   if (tiled && group_rows == 0) {
     snprintf(p->refusal, sizeof p->refusal, "tile %u does not fit this device's limits", tile);
     return GT_ERR_UNSUPPORTED;
@@ -688,7 +711,7 @@ gt_status gt__matmul_choose(const gt_context *ctx, gt_view a, gt_view b, gt_view
    * device table says half is faster; where it does not, rounded to half
    * explicitly, the same bits on every such device. */
   bool half_sums = d->precision == GT_PRECISION_HALF ||
-                   (d->precision == GT_PRECISION_HALF_IF_FASTER && ctx->device->half_is_faster);
+                   (d->precision == GT_PRECISION_HALF_IF_FASTER && ctx->device->half_is_faster && !tiled);
   bool rounded = half_sums && !ctx->device->half_is_faster;
   /* a and b may share elements (both are only read), so restrict stays. */
   uint32_t variant = (d->trans_a ? GT_VARIANT_TRANS_A : 0) | (d->trans_b ? GT_VARIANT_TRANS_B : 0) |

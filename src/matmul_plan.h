@@ -92,6 +92,11 @@ uint32_t gt__quantized_k_max(gt_type operands, const gt_quantization *q);
  * buffers). */
 gt_status gt__matmul_check(const gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_matmul_desc *d);
 
+/* Whether s runs the seed's tiled kernel: TILED_EVEN, TILED_PAD and
+ * TRUNCATE_B, which take f32 and f16 operands with f32 sums, no epilogue
+ * and no batch (GT_ERR_UNSUPPORTED otherwise). */
+bool gt__matmul_strategy_tiled(gt_strategy s);
+
 /* The plan of a multiply of checked views, as one product (layers 1) or
  * as `layers` products layer_stride elements apart bound as one.
  * GT_ERR_UNSUPPORTED where the tile, no block or a binding does not fit

@@ -1939,8 +1939,13 @@ static void op_matmul(reader *r, bool batched) {
     uint32_t kb = dd->trans_b ? b.cols : b.rows, n = dd->trans_b ? b.rows : b.cols;
     if (k != kb || cv.rows != m || cv.cols != n) must(&e, GT_ERR_SHAPE_MISMATCH);
     uint32_t tile = dd->tile ? dd->tile : c->default_tile;
-    if (st == GT_STRATEGY_TILED_EVEN || st == GT_STRATEGY_TILED_PAD || st == GT_STRATEGY_TRUNCATE_B)
+    if (st == GT_STRATEGY_TILED_EVEN || st == GT_STRATEGY_TILED_PAD || st == GT_STRATEGY_TRUNCATE_B) {
       may(&e, GT_ERR_UNSUPPORTED); /* a tile beyond the device */
+      /* The seed's tiled kernel: f32 or f16 operands, f32 sums, one
+       * product at a time. */
+      if (quant || dd->precision == GT_PRECISION_HALF || dd->bias.buffer || dd->act || batched)
+        must(&e, GT_ERR_UNSUPPORTED);
+    }
     if (st == GT_STRATEGY_TILED_EVEN && valid_tile(dd->tile) && (m % tile || n % tile || k % tile))
       must(&e, GT_ERR_SHAPE_MISMATCH);
     model_alias(cv, a, &e);

@@ -148,6 +148,14 @@ uint32_t gt_test_rand(uint32_t *state) {
   return *state = x;
 }
 
+gt_status gt_test_tiled_matmul_status(const gt_matmul_desc *d, gt_type a_type, bool batch) {
+  gt_strategy s = d->strategy;
+  bool tiled = s == GT_STRATEGY_TILED_EVEN || s == GT_STRATEGY_TILED_PAD || s == GT_STRATEGY_TRUNCATE_B;
+  bool outside = a_type == GT_U8 || a_type == GT_I8 || d->precision == GT_PRECISION_HALF || d->bias.buffer ||
+                 d->act != GT_ACTIVATION_NONE || batch;
+  return tiled && outside ? GT_ERR_UNSUPPORTED : GT_OK;
+}
+
 uint32_t gt_test_rand_range(uint32_t *state, uint32_t lo, uint32_t hi) {
   return lo + gt_test_rand(state) % (hi - lo + 1);
 }

@@ -60,6 +60,13 @@ uint32_t gt_test_noise(size_t i, uint32_t seed);
  * so far, so that the cases left out do not follow a loop's period. */
 bool gt_test_sampled(bool emulated);
 
+/* The seed's tiled matmul kernel (TILED_EVEN, TILED_PAD, TRUNCATE_B)
+ * multiplies f32 or f16 a and b with f32 sums, one product at a time:
+ * GT_ERR_UNSUPPORTED for a call with 8-bit a and b, sums in half, an
+ * epilogue, or through gt_matmul_batched (batch); GT_OK for every other
+ * call, and for the other strategies. */
+gt_status gt_test_tiled_matmul_status(const gt_matmul_desc *d, gt_type a_type, bool batch);
+
 /* xorshift32: deterministic across platforms. */
 uint32_t gt_test_rand(uint32_t *state);
 uint32_t gt_test_rand_range(uint32_t *state, uint32_t lo, uint32_t hi); /* [lo, hi] */

@@ -120,8 +120,8 @@ static void check_keys(const gt_context *ctx, const gt_matmul_choices *p, bool h
     /* Half sums where asked (and, for HALF_IF_FASTER, faster); where half
      * is not faster each rounded, by scaling where the entry says so. */
     const gt_device_entry *entry = ctx->device;
-    bool sums =
-        precision == GT_PRECISION_HALF || (precision == GT_PRECISION_HALF_IF_FASTER && entry->half_is_faster);
+    bool sums = precision == GT_PRECISION_HALF || (precision == GT_PRECISION_HALF_IF_FASTER &&
+                                                   entry->half_is_faster && !gt__matmul_strategy_tiled(p->strategy));
     bool rounded = sums && !entry->half_is_faster;
     CHECK(((k->variant & GT_VARIANT_HALF_SUMS) != 0) == sums);
     CHECK(((k->variant & GT_VARIANT_HALF_ROUNDED) != 0) == rounded);
@@ -210,6 +210,10 @@ static void check_plan(const gt_context *ctx, gt_view a, gt_view b, gt_view c, c
   CHECK_STATUS(gt__matmul_check(ctx, a, b, c, d), GT_OK);
   gt_matmul_choices p;
   gt_status s = gt__matmul_choose(ctx, a, b, c, d, layers, stride, &p);
+  /* The seed's tiled kernel: f32 or f16 operands, f32 sums, one product. */
+  bool outside_tiled = d->precision == GT_PRECISION_HALF || d->bias.buffer || d->act || layers > 1 ||
+                       a.type == GT_U8 || a.type == GT_I8;
+  if (gt__matmul_strategy_tiled(d->strategy) && outside_tiled) CHECK_STATUS(s, GT_ERR_UNSUPPORTED);
   if (s != GT_OK) {
     refusals++;
     CHECK(s == GT_ERR_UNSUPPORTED || s == GT_ERR_SHAPE_MISMATCH);

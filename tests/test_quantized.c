@@ -1,8 +1,8 @@
 /* 8-bit quantised matmul (gt_quantization): GT_U8 and GT_I8 a and b with
  * zero points into a GT_I32 c, or requantised into a c of their type,
  * bit for bit against the integer reference (quantized_reference.h),
- * over every strategy, transpose case and the awkward shapes of the f32
- * suite, K past a slice, the extremes where a 32-bit sum just fits and
+ * over AUTO and SIMPLE in every transpose case and the awkward shapes of
+ * the f32 suite (the tiled strategies refuse them), K past a slice, the extremes where a 32-bit sum just fits and
  * just does not, batches, and a write → multiply → read loop. Operands and
  * c sit at odd offsets and pitches, so their bytes share words with guard
  * bytes, which must keep their poison; refused calls write nothing. */
@@ -190,6 +190,7 @@ static bool run_case(uint32_t m, uint32_t n, uint32_t k, bool ta, bool tb, gt_ty
   /* In the order the library checks: the fields, the plan, the device. */
   gt_limits limits = gt_context_limits(ctx);
   if (want == GT_OK && per_column && limits.max_storage_blocks < 6) want = GT_ERR_UNSUPPORTED;
+  if (want == GT_OK) want = gt_test_tiled_matmul_status(&d, type, false);
   if (want == GT_OK && strategy == GT_STRATEGY_TILED_EVEN && (m % t || n % t || k % t))
     want = GT_ERR_SHAPE_MISMATCH;
   if (want == GT_OK && c_type != GT_I32 && !gt_context_has_atomics(ctx)) want = GT_ERR_UNSUPPORTED;
@@ -267,26 +268,28 @@ static void test_word_quads(bool emulated) {
   words_aligned = false;
 }
 
-/* The tiles the tiled strategies take, and K past one slice (4096) into
- * a GT_I32 c, which the slices after the first add to. */
+/* The tiled strategies, whose kernel sums floats, refuse 8-bit operands
+ * at every tile and write nothing; K past one slice (4096) into a GT_I32
+ * c, which the slices after the first add to, on AUTO and SIMPLE. */
 static void test_tiles_and_slices(bool emulated) {
   for (uint32_t tile = 8; tile <= 32; tile *= 2)
     for (int st = 2; st < STRATEGIES; st++) {
       gt_quantization q = random_quantization(GT_U8, 40);
       run_case(tile + 1, 2 * tile, tile * 2 + 3, false, true, GT_U8, GT_U8, strategies[st], tile, &q, BYTES_RANDOM,
-               GT_OK);
+               GT_ERR_UNSUPPORTED);
     }
   gt_quantization q = {.zero_a = 3, .zero_b = 250};
-  for (int st = 0; st < STRATEGIES; st++)
-    if (st != 2) run_case(9, 18, emulated ? 4099 : 4133, st & 1, false, GT_U8, GT_I32, strategies[st], 16, &q,
-                          BYTES_RANDOM, GT_OK);
+  for (int st = 0; st < 2; st++)
+    run_case(9, 18, emulated ? 4099 : 4133, st & 1, false, GT_U8, GT_I32, strategies[st], 0, &q, BYTES_RANDOM,
+             GT_OK);
   gt_quantization s = {.zero_a = -5, .zero_b = 0, .multiplier = 0x5A000000, .shift = -20, .zero_c = 3};
   run_case(5, 6, 4096, true, true, GT_I8, GT_I8, GT_STRATEGY_AUTO, 0, &s, BYTES_RANDOM, GT_OK);
 }
 
 /* The epilogue in integers (an I32 bias per column with RELU, per row
  * with CLAMP) into each kind of c, per-tensor and per-column
- * requantisation, on every strategy and transpose case; and K past a
+ * requantisation, on every strategy (refused by the tiled ones) and
+ * transpose case; and K past a
  * slice, where only the last slice's dispatch may add the bias. */
 static void test_epilogue(bool emulated) {
   static const uint32_t shapes[][3] = {{1, 1, 1}, {13, 17, 33}, {32, 32, 32}};
@@ -308,7 +311,7 @@ static void test_epilogue(bool emulated) {
   for (int e = 1; e <= 2; e++) {
     epilogue = e;
     run_case(5, 9, emulated ? 4099 : 4133, e == 2, false, GT_U8, GT_I32,
-             e == 1 ? GT_STRATEGY_AUTO : GT_STRATEGY_TRUNCATE_B, 16, &q, BYTES_RANDOM, GT_OK);
+             e == 1 ? GT_STRATEGY_AUTO : GT_STRATEGY_SIMPLE, 0, &q, BYTES_RANDOM, GT_OK);
   }
   epilogue = 0;
 }
@@ -324,7 +327,7 @@ static void test_extremes(bool emulated) {
   run_case(2, 3, 33026, false, false, GT_U8, GT_I32, GT_STRATEGY_AUTO, 0, &u, BYTES_EXTREME, GT_ERR_UNSUPPORTED);
   run_case(3, 2, 33025, true, true, GT_I8, GT_I32, GT_STRATEGY_SIMPLE, 0, &i, BYTES_EXTREME, GT_OK);
   if (!emulated)
-    run_case(1, 2, 131071, false, true, GT_U8, GT_I32, GT_STRATEGY_TRUNCATE_B, 16, &middle, BYTES_EXTREME, GT_OK);
+    run_case(1, 2, 131071, false, true, GT_U8, GT_I32, GT_STRATEGY_SIMPLE, 0, &middle, BYTES_EXTREME, GT_OK);
   run_case(1, 2, 131072, false, true, GT_U8, GT_I32, GT_STRATEGY_AUTO, 0, &middle, BYTES_EXTREME,
            GT_ERR_UNSUPPORTED);
   /* Saturation: the largest sums clamp to the top of c's range, negative
@@ -334,7 +337,7 @@ static void test_extremes(bool emulated) {
   gt_quantization low = {.zero_a = 127, .zero_b = -128, .multiplier = 1 << 30, .shift = 30, .zero_c = -128};
   run_case(4, 5, 64, false, false, GT_I8, GT_I8, GT_STRATEGY_SIMPLE, 0, &low, BYTES_EXTREME, GT_OK);
   gt_quantization tiny = {.zero_a = 7, .zero_b = 200, .multiplier = 1, .shift = -31, .zero_c = 255};
-  run_case(4, 5, 64, true, false, GT_U8, GT_U8, GT_STRATEGY_TILED_PAD, 8, &tiny, BYTES_RANDOM, GT_OK);
+  run_case(4, 5, 64, true, false, GT_U8, GT_U8, GT_STRATEGY_SIMPLE, 0, &tiny, BYTES_RANDOM, GT_OK);
   for (int r = 0; r < 8; r++) { /* random multipliers, shifts both ways, random bytes */
     gt_quantization q = random_quantization(r & 1 ? GT_I8 : GT_U8, 50);
     q.shift = (int32_t)gt_test_rand_range(&rng, 0, 40) - 31;
@@ -445,7 +448,7 @@ static void test_batches(void) {
     GLuint ba = gt_test_buffer(a_words, gt_test_noise, 11 + r), bb = gt_test_buffer(b_words, gt_test_noise, 12 + r);
     GLuint batched = gt_test_buffer(c_words, gt_test_poison, 1), single = gt_test_buffer(c_words, gt_test_poison, 1);
     gt_view va = {ba, 1, m, k, 0, type}, vb = {bb, 2, k, n, 0, type}, vc = {batched, 3, m, n, 0, ct};
-    gt_matmul_desc d = {.strategy = r == 3 ? GT_STRATEGY_TRUNCATE_B : GT_STRATEGY_AUTO, .quant = q};
+    gt_matmul_desc d = {.strategy = r == 3 ? GT_STRATEGY_SIMPLE : GT_STRATEGY_AUTO, .quant = q};
     gt_batch batch = {count, sa, sb, sc};
     gt_status want = c_type != GT_I32 && !gt_context_has_atomics(ctx) ? GT_ERR_UNSUPPORTED : GT_OK;
     CHECK_STATUS(gt_matmul_batched(ctx, va, vb, vc, batch, &d), want);

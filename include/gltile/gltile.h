@@ -348,7 +348,9 @@ typedef struct gt_quantization {
  * c = op(a) * op(b) with AUTO's kernel. The epilogue fields make it
  * c = act(alpha op(a)op(b) + beta c + bias), in the same dispatches. */
 typedef struct gt_matmul_desc {
-  gt_strategy strategy; /* AUTO, SIMPLE, TILED_EVEN, TILED_PAD or TRUNCATE_B */
+  gt_strategy strategy; /* AUTO, SIMPLE, TILED_EVEN, TILED_PAD or TRUNCATE_B
+                           (the tiled three: f32 sums of GT_F32 or GT_F16
+                           a and b, no epilogue, no batch) */
   uint32_t tile;        /* 8, 16 or 32 for the tiled strategies; 0 = default */
   bool trans_a, trans_b; /* op(x) = x^T when set, else x */
   bool scale;           /* false: c = op(a)op(b); true: c = alpha op(a)op(b) + beta c */
@@ -816,7 +818,11 @@ gt_status gt_copy(gt_context *ctx, gt_view src, gt_view dst);
  *            shader.
  * d          NULL = AUTO without transposes or scaling. TILED_EVEN needs
  *            a tile dividing M, N and K. TRUNCATE_A is not a matmul
- *            strategy. The epilogue (d->bias, d->act) runs in the
+ *            strategy. TILED_EVEN, TILED_PAD and TRUNCATE_B run the seed's
+ *            tiled kernel, which multiplies GT_F32 or GT_F16 a and b with
+ *            f32 sums (HALF_IF_FASTER sums in f32 there) and no epilogue:
+ *            8-bit operands, precision HALF and an epilogue run on AUTO
+ *            and SIMPLE only. The epilogue (d->bias, d->act) runs in the
  *            dispatch that writes each result's final value, in f32, in
  *            this order: alpha op(a)op(b) + beta c, plus the bias (its
  *            element n where it is 1 x N, m where M x 1; a 1 x 1 bias
@@ -837,7 +843,8 @@ gt_status gt_copy(gt_context *ctx, gt_view src, gt_view dst);
  *            per-column requantisation views not 1 x N, types that do not
  *            pair as above, TILED_EVEN on extents the tile does not divide);
  *            GT_ERR_UNSUPPORTED (types other than GT_F32, GT_F16, GT_U8 and
- *            GT_I8, scaling on 8-bit products, K past their bound above, an
+ *            GT_I8, a tiled strategy with 8-bit operands, precision HALF
+ *            or an epilogue, scaling on 8-bit products, K past their bound above, an
  *            8-bit c without shader atomics, per-column requantisation views
  *            not GT_I32 or on a device with fewer than 6 storage blocks, a
  *            bias not GT_F32 (GT_I32 for 8-bit products) or longer than one
@@ -874,7 +881,9 @@ gt_status gt_matmul(gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_m
  *            b_j may overlap one another.
  * batch      count >= 1; strides in elements, 0 for a matrix every product
  *            shares (a or b; c only when count is 1).
- * d          as gt_matmul's; every product adds the same bias.
+ * d          as gt_matmul's; every product adds the same bias. AUTO and
+ *            SIMPLE only: the tiled strategies' kernel runs one product
+ *            at a time (GT_ERR_UNSUPPORTED).
  * Returns    gt_matmul's codes, and GT_ERR_INVALID_ARGUMENT for a count of 0,
  *            GT_ERR_OUT_OF_RANGE where a product's views pass their buffers
  *            or the addresses overflow, GT_ERR_ALIASED where a c_i overlaps
