@@ -271,14 +271,17 @@ static void csv_row(FILE *f, const compiled *c) {
 }
 
 static int usage(FILE *f) {
-  fputs("usage: gltile compile [--stats] [--auto] [--only TEXT] [--csv FILE] [--min-limits]\n"
-        "                      [--tile 8|16|32] [--matmul-kernel registers|registers-k1|shared|texels|device]\n"
+  fputs("usage: gltile compile [--stats] [--auto | --no-catalogue] [--only TEXT] [--csv FILE]\n"
+        "                      [--min-limits] [--tile 8|16|32]\n"
+        "                      [--matmul-kernel registers|registers-k1|shared|texels|device]\n"
         "  builds every program this device can reach with its own compiler; AUTO marks\n"
         "  those AUTO chooses (found by running AUTO on a catalogue of views)\n"
         "  --stats       also run one group of each program over a scratch buffer, for\n"
         "                drivers that compile at the first dispatch (v3d); for compilers'\n"
         "                statistics on a fake device (docs/performance.md)\n"
         "  --auto        only the programs AUTO chooses\n"
+        "  --no-catalogue  do not run AUTO on the catalogue first, which builds every\n"
+        "                program AUTO chooses: quicker with --only, but no row is AUTO\n"
         "  --only TEXT   only the programs whose names hold TEXT (\"matmul_blocked t32\")\n"
         "  --csv FILE    every row as CSV\n"
         "  --min-limits  clamp the device limits to the ES 3.1 minimums\n"
@@ -289,7 +292,7 @@ static int usage(FILE *f) {
 }
 
 int tool_cmd_compile(int argc, char **argv) {
-  bool stats = false, auto_only = false, min_limits = false;
+  bool stats = false, auto_only = false, min_limits = false, catalogue = true;
   const char *csv = NULL, *only = NULL;
   gt_matmul_kernel kernel = GT_MATMUL_KERNEL_DEVICE;
   uint32_t tile = 0;
@@ -298,6 +301,8 @@ int tool_cmd_compile(int argc, char **argv) {
       stats = true;
     else if (strcmp(argv[i], "--auto") == 0)
       auto_only = true;
+    else if (strcmp(argv[i], "--no-catalogue") == 0)
+      catalogue = false;
     else if (strcmp(argv[i], "--min-limits") == 0)
       min_limits = true;
     else if (strcmp(argv[i], "--csv") == 0 && i + 1 < argc)
@@ -317,6 +322,8 @@ int tool_cmd_compile(int argc, char **argv) {
     else
       return usage(strcmp(argv[i], "--help") == 0 ? stdout : stderr);
   }
+  /* Without the catalogue AUTO has chosen nothing: --auto would list nothing. */
+  if (auto_only && !catalogue) return usage(stderr);
   gt_egl egl;
   gt_context *ctx;
   gt_context_desc desc = tool_desc(min_limits, kernel);
@@ -325,7 +332,7 @@ int tool_cmd_compile(int argc, char **argv) {
   renderer = gt_context_renderer(ctx);
   bool listening = listen();
   int failures = 0, refused = 0;
-  failures += compile_auto_calls(ctx, &refused);
+  if (catalogue) failures += compile_auto_calls(ctx, &refused);
   for (size_t i = 0; i < GT_PROGRAM_TABLE_SIZE; i++)
     if (ctx->programs[i].name != 0) {
       compiled *c = find_or_add(&ctx->programs[i].key);
@@ -368,9 +375,10 @@ int tool_cmd_compile(int argc, char **argv) {
     }
   }
   if (scratch) glDeleteBuffers(1, &scratch);
-  printf("%s: %zu programs, %d chosen by AUTO, %zu of the user-kernel prelude (%d AUTO calls the device "
-         "refuses)%s\n",
-         renderer, program_count, auto_count, program_count - library_programs, refused,
+  char refusals[64] = "AUTO not run: --no-catalogue";
+  if (catalogue) snprintf(refusals, sizeof refusals, "%d AUTO calls the device refuses", refused);
+  printf("%s: %zu programs, %d chosen by AUTO, %zu of the user-kernel prelude (%s)%s\n", renderer,
+         program_count, auto_count, program_count - library_programs, refusals,
          listening ? "" : "; no debug output, so no statistics");
   printf(
       "auto built     inst    regs spills:fills occ/max  cycles   arith    ldst    nops   sy-st  program\n");
