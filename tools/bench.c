@@ -6,6 +6,7 @@
 #include "bench_calls.h"
 #include "bench_clblast.h"
 #include "bench_loop.h"
+#include "csv.h"
 #include "quantized_reference.h"
 #include "timing.h"
 #include "tool.h"
@@ -752,20 +753,36 @@ static int bench_copy_case(gt_context *ctx, const tool_bench_options *o, uint32_
 /* ---- CSV and SVG --------------------------------------------------- */
 
 static int write_csv(const char *path) {
+  static const char *const header[] = {
+      "op",       "strategy",    "type",        "rows",        "cols",           "k",       "ms",
+      "gb_per_s", "gflop_per_s", "pct_of_copy", "pct_of_peak", "pct_of_clblast", "verified"};
   FILE *f = fopen(path, "w");
   if (f == NULL) {
     perror(path);
     return 1;
   }
-  fprintf(f, "op,strategy,type,rows,cols,k,ms,gb_per_s,gflop_per_s,pct_of_copy,pct_of_peak,pct_of_clblast,"
-             "verified\n");
+  csv_writer w = csv_on(f);
+  csv_header(&w, header, sizeof header / sizeof header[0]);
   for (unsigned i = 0; i < result_count; i++) {
     const tool_result *r = &results[i];
-    fprintf(f, "%s,%s,%s,%u,%u,%u,%.4f,%.3f,%.3f,%.1f,%.1f,%.1f,\"%s\"\n", r->op, r->strategy, r->type,
-            r->rows, r->cols, r->k, r->ms, r->gb_per_s, r->gflop_per_s, r->pct_of_copy, r->pct_of_peak,
-            r->pct_of_clblast, r->verified);
+    csv_text(&w, r->op);
+    csv_text(&w, r->strategy);
+    csv_text(&w, r->type);
+    csv_count(&w, r->rows);
+    csv_count(&w, r->cols);
+    csv_count(&w, r->k);
+    csv_number(&w, "%.4f", r->ms);
+    csv_number(&w, "%.3f", r->gb_per_s);
+    csv_number(&w, "%.3f", r->gflop_per_s);
+    csv_number(&w, "%.1f", r->pct_of_copy);
+    csv_number(&w, "%.1f", r->pct_of_peak);
+    csv_number(&w, "%.1f", r->pct_of_clblast);
+    csv_text(&w, r->verified);
+    csv_end_row(&w);
   }
-  return fclose(f) != 0;
+  int failed = ferror(f) != 0;
+  if (fclose(f) != 0) failed = 1;
+  return failed;
 }
 
 /* One panel per operation: throughput against problem size (elements of

@@ -10,6 +10,7 @@
  * Fails (exit 1) when a program does not build, a program AUTO chooses
  * spills, an AUTO call fails, or GL reports an error. */
 #include "compile.h"
+#include "csv.h"
 #include "dispatch.h"
 #include "matmul_plan.h"
 #include "shader_stats.h"
@@ -228,11 +229,11 @@ static gt_status user_kernel(gt_context *ctx, bool dispatch) {
   return s;
 }
 
-static void print_value(FILE *f, double v, const char *fmt) {
+static void print_value(double v, const char *fmt) {
   if (v < 0)
-    fputs(f == stdout ? "       -" : "", f);
+    fputs("       -", stdout);
   else
-    fprintf(f, fmt, v);
+    printf(fmt, v);
 }
 
 static void print_row(const compiled *c) {
@@ -241,33 +242,38 @@ static void print_row(const compiled *c) {
   printf("%-4s %-6s", c->label ? "user" : c->auto_chosen ? "AUTO" : "", c->built ? "built" : "FAILED");
   if (c->has_stats) {
     const shader_stats *s = &c->stats;
-    print_value(stdout, s->inst, " %7.0f");
-    print_value(stdout, s->registers, " %7.0f");
+    print_value(s->inst, " %7.0f");
+    print_value(s->registers, " %7.0f");
     printf(" %4.0f:%-4.0f", s->spills < 0 ? 0 : s->spills, s->fills < 0 ? 0 : s->fills);
-    print_value(stdout, s->occupancy, " %4.0f");
+    print_value(s->occupancy, " %4.0f");
     printf("/%-2.0f", s->occupancy_max);
-    print_value(stdout, s->cycles, " %7.2f");
-    print_value(stdout, s->arith, " %7.2f");
-    print_value(stdout, s->ldst, " %7.2f");
-    print_value(stdout, s->nops, " %7.0f");
-    print_value(stdout, s->sync_stalls, " %7.0f");
+    print_value(s->cycles, " %7.2f");
+    print_value(s->arith, " %7.2f");
+    print_value(s->ldst, " %7.2f");
+    print_value(s->nops, " %7.0f");
+    print_value(s->sync_stalls, " %7.0f");
   }
   printf("  %s\n", name);
 }
 
-static void csv_row(FILE *f, const compiled *c) {
+static void csv_row(csv_writer *w, const compiled *c) {
   char name[256];
   program_name(c, name, sizeof name);
-  fprintf(f, "\"%s\",\"%s\",%s,%s", renderer, name, c->label ? "user" : c->auto_chosen ? "yes" : "no",
-          c->built ? "yes" : "no");
+  csv_text(w, renderer);
+  csv_text(w, name);
+  csv_text(w, c->label ? "user" : c->auto_chosen ? "yes" : "no");
+  csv_text(w, c->built ? "yes" : "no");
   const shader_stats *s = &c->stats;
   double values[] = {s->inst,   s->registers, s->spills, s->fills, s->occupancy,  s->occupancy_max,
                      s->cycles, s->arith,     s->ldst,   s->nops,  s->sync_stalls};
-  for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
-    fputc(',', f);
-    if (c->has_stats) print_value(f, values[i], "%g");
-  }
-  fprintf(f, ",\"%s\"\n", c->has_stats ? s->line : "");
+  /* Empty where the driver said nothing, or not this figure (< 0). */
+  for (size_t i = 0; i < sizeof values / sizeof values[0]; i++)
+    if (c->has_stats && values[i] >= 0)
+      csv_number(w, "%g", values[i]);
+    else
+      csv_empty(w);
+  csv_text(w, c->has_stats ? s->line : "");
+  csv_end_row(w);
 }
 
 static int usage(FILE *f) {
@@ -391,12 +397,14 @@ int tool_cmd_compile(int argc, char **argv) {
       fprintf(stderr, "gltile compile: cannot write %s\n", csv);
       failures++;
     } else {
-      fputs(
-          "renderer,program,auto,built,inst,registers,spills,fills,occupancy,occupancy_max,cycles,arith,ldst,"
-          "nops,sync_stalls,stats\n",
-          f);
+      static const char *const header[] = {
+          "renderer",  "program",       "auto",   "built", "inst", "registers", "spills",      "fills",
+          "occupancy", "occupancy_max", "cycles", "arith", "ldst", "nops",      "sync_stalls", "stats"};
+      csv_writer w = csv_on(f);
+      csv_header(&w, header, sizeof header / sizeof header[0]);
       for (size_t i = 0; i < program_count; i++)
-        csv_row(f, &programs[i]);
+        csv_row(&w, &programs[i]);
+      failures += ferror(f) != 0;
       if (fclose(f) != 0) failures++;
     }
   }
