@@ -289,7 +289,7 @@ static int usage(FILE *f) {
         "  --no-catalogue  do not run AUTO on the catalogue first, which builds every\n"
         "                program AUTO chooses: quicker with --only, but no row is AUTO\n"
         "  --only TEXT   only the programs whose names hold TEXT (\"matmul_blocked t32\")\n"
-        "  --csv FILE    every row as CSV\n"
+        "  --csv FILE    every row as CSV, quoted as bench --csv is (RFC 4180)\n"
         "  --min-limits  clamp the device limits to the ES 3.1 minimums\n"
         "  --tile N      the context's default tile (default: the device table's)\n"
         "  --matmul-kernel K   the kernel matmul's AUTO runs (default: the device table's)\n",
