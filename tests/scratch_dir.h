@@ -16,7 +16,7 @@
 static char dir[512];
 
 /* Creates the directory under TMPDIR (or /tmp); false on failure. */
-static bool scratch_make(const char *prefix) {
+static inline bool scratch_make(const char *prefix) {
   const char *tmp = getenv("TMPDIR");
   snprintf(dir, sizeof dir, "%s/%s.XXXXXX", tmp && *tmp ? tmp : "/tmp", prefix);
   if (mkdtemp(dir) == NULL) {
@@ -27,7 +27,7 @@ static bool scratch_make(const char *prefix) {
 }
 
 /* dir/name; the last 8 results stay valid at once. */
-static const char *path_in_dir(const char *name) {
+static inline const char *path_in_dir(const char *name) {
   static char buf[8][1024];
   static int next;
   char *p = buf[next++ % 8];
@@ -36,7 +36,7 @@ static const char *path_in_dir(const char *name) {
 }
 
 /* Files whose name holds ".tmp": what an interrupted atomic write leaves. */
-static int count_temporaries(void) {
+static inline int count_temporaries(void) {
   DIR *d = opendir(dir);
   int n = 0;
   if (d == NULL) return -1;
@@ -47,7 +47,7 @@ static int count_temporaries(void) {
   return n;
 }
 
-static void remove_dir(void) {
+static inline void remove_dir(void) {
   DIR *d = opendir(dir);
   if (d == NULL) return;
   struct dirent *e;
@@ -61,7 +61,7 @@ static void remove_dir(void) {
 }
 
 /* xorshift32, for test data. */
-static uint32_t next_word(uint32_t *x) {
+static inline uint32_t next_word(uint32_t *x) {
   *x ^= *x << 13;
   *x ^= *x >> 17;
   *x ^= *x << 5;

@@ -6,9 +6,11 @@
 #include "bench_calls.h"
 #include "bench_clblast.h"
 #include "bench_loop.h"
+#include "csv.h"
 #include "quantized_reference.h"
 #include "timing.h"
 #include "tool.h"
+#include "xml_text.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -752,20 +754,36 @@ static int bench_copy_case(gt_context *ctx, const tool_bench_options *o, uint32_
 /* ---- CSV and SVG --------------------------------------------------- */
 
 static int write_csv(const char *path) {
+  static const char *const header[] = {
+      "op",       "strategy",    "type",        "rows",        "cols",           "k",       "ms",
+      "gb_per_s", "gflop_per_s", "pct_of_copy", "pct_of_peak", "pct_of_clblast", "verified"};
   FILE *f = fopen(path, "w");
   if (f == NULL) {
     perror(path);
     return 1;
   }
-  fprintf(f, "op,strategy,type,rows,cols,k,ms,gb_per_s,gflop_per_s,pct_of_copy,pct_of_peak,pct_of_clblast,"
-             "verified\n");
+  csv_writer w = csv_on(f);
+  csv_header(&w, header, sizeof header / sizeof header[0]);
   for (unsigned i = 0; i < result_count; i++) {
     const tool_result *r = &results[i];
-    fprintf(f, "%s,%s,%s,%u,%u,%u,%.4f,%.3f,%.3f,%.1f,%.1f,%.1f,\"%s\"\n", r->op, r->strategy, r->type,
-            r->rows, r->cols, r->k, r->ms, r->gb_per_s, r->gflop_per_s, r->pct_of_copy, r->pct_of_peak,
-            r->pct_of_clblast, r->verified);
+    csv_text(&w, r->op);
+    csv_text(&w, r->strategy);
+    csv_text(&w, r->type);
+    csv_count(&w, r->rows);
+    csv_count(&w, r->cols);
+    csv_count(&w, r->k);
+    csv_number(&w, "%.4f", r->ms);
+    csv_number(&w, "%.3f", r->gb_per_s);
+    csv_number(&w, "%.3f", r->gflop_per_s);
+    csv_number(&w, "%.1f", r->pct_of_copy);
+    csv_number(&w, "%.1f", r->pct_of_peak);
+    csv_number(&w, "%.1f", r->pct_of_clblast);
+    csv_text(&w, r->verified);
+    csv_end_row(&w);
   }
-  return fclose(f) != 0;
+  int failed = ferror(f) != 0;
+  if (fclose(f) != 0) failed = 1;
+  return failed;
 }
 
 /* One panel per operation: throughput against problem size (elements of
@@ -785,6 +803,14 @@ static int compare_point(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
+/* A <text> at x, y with further attributes; every text goes through here
+ * so that a label or renderer with &, < or quotes cannot break the file. */
+static void svg_text(FILE *f, double x, double y, const char *attributes, const char *text) {
+  fprintf(f, "<text x='%g' y='%g' %s>", x, y, attributes);
+  xml_text(f, text);
+  fputs("</text>\n", f);
+}
+
 static double svg_panel(FILE *f, const char *op, double y0, const char *unit) {
   static const char *colours[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728",
                                   "#9467bd", "#8c564b", "#e377c2"};
@@ -799,14 +825,18 @@ static double svg_panel(FILE *f, const char *op, double y0, const char *unit) {
   }
   if (ymax <= 0) return 0;
   if (xmax <= xmin) xmax = xmin * 2;
-  fprintf(f, "<text x='%g' y='%g' font-size='14'>%s: %s against size</text>\n", left, y0 - 8, op, unit);
+  char text[160];
+  snprintf(text, sizeof text, "%s: %s against size", op, unit);
+  svg_text(f, left, y0 - 8, "font-size='14'", text);
   fprintf(f, "<rect x='%g' y='%g' width='%g' height='%g' fill='none' stroke='#888'/>\n", left, y0, width,
           height);
-  fprintf(f, "<text x='%g' y='%g' font-size='10' text-anchor='end'>%.4g</text>\n", left - 4, y0 + 10, ymax);
-  fprintf(f, "<text x='%g' y='%g' font-size='10' text-anchor='end'>0</text>\n", left - 4, y0 + height);
-  fprintf(f, "<text x='%g' y='%g' font-size='10'>%.3g</text>\n", left, y0 + height + 14, xmin);
-  fprintf(f, "<text x='%g' y='%g' font-size='10' text-anchor='end'>%.3g %s (log scale)</text>\n",
-          left + width, y0 + height + 14, xmax, strcmp(op, "matmul") == 0 ? "m n k" : "elements");
+  snprintf(text, sizeof text, "%.4g", ymax);
+  svg_text(f, left - 4, y0 + 10, "font-size='10' text-anchor='end'", text);
+  svg_text(f, left - 4, y0 + height, "font-size='10' text-anchor='end'", "0");
+  snprintf(text, sizeof text, "%.3g", xmin);
+  svg_text(f, left, y0 + height + 14, "font-size='10'", text);
+  snprintf(text, sizeof text, "%.3g %s (log scale)", xmax, strcmp(op, "matmul") == 0 ? "m n k" : "elements");
+  svg_text(f, left + width, y0 + height + 14, "font-size='10' text-anchor='end'", text);
   unsigned series = 0;
   for (unsigned i = 0; i < result_count; i++) {
     const tool_result *r = &results[i];
@@ -832,8 +862,9 @@ static double svg_panel(FILE *f, const char *op, double y0, const char *unit) {
     fprintf(f, "'/>\n");
     for (unsigned j = 0; j < n; j++)
       fprintf(f, "<circle cx='%.1f' cy='%.1f' r='3' fill='%s'/>\n", points[j].x, points[j].y, colour);
-    fprintf(f, "<text x='%g' y='%g' font-size='11' fill='%s'>%s</text>\n", left + width + 10,
-            y0 + 14 + 14.0 * series, colour, r->strategy);
+    char attributes[48];
+    snprintf(attributes, sizeof attributes, "font-size='11' fill='%s'", colour);
+    svg_text(f, left + width + 10, y0 + 14 + 14.0 * series, attributes, r->strategy);
     series++;
   }
   return height + 60;
@@ -849,7 +880,9 @@ static int write_svg(const char *path, const char *renderer) {
   fprintf(f, "<svg xmlns='http://www.w3.org/2000/svg' width='800' height='%d' font-family='sans-serif'>\n",
           70 + 3 * 280);
   fprintf(f, "<rect width='100%%' height='100%%' fill='white'/>\n");
-  fprintf(f, "<text x='20' y='24' font-size='15'>gltile bench on %s</text>\n", renderer);
+  char title[512];
+  snprintf(title, sizeof title, "gltile bench on %s", renderer);
+  svg_text(f, 20, 24, "font-size='15'", title);
   double y = 70;
   y += svg_panel(f, "transpose", y, "GB/s (read + written)");
   y += svg_panel(f, "copy", y, "GB/s (read + written)");

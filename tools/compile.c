@@ -10,6 +10,7 @@
  * Fails (exit 1) when a program does not build, a program AUTO chooses
  * spills, an AUTO call fails, or GL reports an error. */
 #include "compile.h"
+#include "csv.h"
 #include "dispatch.h"
 #include "matmul_plan.h"
 #include "shader_stats.h"
@@ -228,11 +229,11 @@ static gt_status user_kernel(gt_context *ctx, bool dispatch) {
   return s;
 }
 
-static void print_value(FILE *f, double v, const char *fmt) {
+static void print_value(double v, const char *fmt) {
   if (v < 0)
-    fputs(f == stdout ? "       -" : "", f);
+    fputs("       -", stdout);
   else
-    fprintf(f, fmt, v);
+    printf(fmt, v);
 }
 
 static void print_row(const compiled *c) {
@@ -241,46 +242,54 @@ static void print_row(const compiled *c) {
   printf("%-4s %-6s", c->label ? "user" : c->auto_chosen ? "AUTO" : "", c->built ? "built" : "FAILED");
   if (c->has_stats) {
     const shader_stats *s = &c->stats;
-    print_value(stdout, s->inst, " %7.0f");
-    print_value(stdout, s->registers, " %7.0f");
+    print_value(s->inst, " %7.0f");
+    print_value(s->registers, " %7.0f");
     printf(" %4.0f:%-4.0f", s->spills < 0 ? 0 : s->spills, s->fills < 0 ? 0 : s->fills);
-    print_value(stdout, s->occupancy, " %4.0f");
+    print_value(s->occupancy, " %4.0f");
     printf("/%-2.0f", s->occupancy_max);
-    print_value(stdout, s->cycles, " %7.2f");
-    print_value(stdout, s->arith, " %7.2f");
-    print_value(stdout, s->ldst, " %7.2f");
-    print_value(stdout, s->nops, " %7.0f");
-    print_value(stdout, s->sync_stalls, " %7.0f");
+    print_value(s->cycles, " %7.2f");
+    print_value(s->arith, " %7.2f");
+    print_value(s->ldst, " %7.2f");
+    print_value(s->nops, " %7.0f");
+    print_value(s->sync_stalls, " %7.0f");
   }
   printf("  %s\n", name);
 }
 
-static void csv_row(FILE *f, const compiled *c) {
+static void csv_row(csv_writer *w, const compiled *c) {
   char name[256];
   program_name(c, name, sizeof name);
-  fprintf(f, "\"%s\",\"%s\",%s,%s", renderer, name, c->label ? "user" : c->auto_chosen ? "yes" : "no",
-          c->built ? "yes" : "no");
+  csv_text(w, renderer);
+  csv_text(w, name);
+  csv_text(w, c->label ? "user" : c->auto_chosen ? "yes" : "no");
+  csv_text(w, c->built ? "yes" : "no");
   const shader_stats *s = &c->stats;
   double values[] = {s->inst,   s->registers, s->spills, s->fills, s->occupancy,  s->occupancy_max,
                      s->cycles, s->arith,     s->ldst,   s->nops,  s->sync_stalls};
-  for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
-    fputc(',', f);
-    if (c->has_stats) print_value(f, values[i], "%g");
-  }
-  fprintf(f, ",\"%s\"\n", c->has_stats ? s->line : "");
+  /* Empty where the driver said nothing, or not this figure (< 0). */
+  for (size_t i = 0; i < sizeof values / sizeof values[0]; i++)
+    if (c->has_stats && values[i] >= 0)
+      csv_number(w, "%g", values[i]);
+    else
+      csv_empty(w);
+  csv_text(w, c->has_stats ? s->line : "");
+  csv_end_row(w);
 }
 
 static int usage(FILE *f) {
-  fputs("usage: gltile compile [--stats] [--auto] [--only TEXT] [--csv FILE] [--min-limits]\n"
-        "                      [--tile 8|16|32] [--matmul-kernel registers|registers-k1|shared|texels|device]\n"
+  fputs("usage: gltile compile [--stats] [--auto | --no-catalogue] [--only TEXT] [--csv FILE]\n"
+        "                      [--min-limits] [--tile 8|16|32]\n"
+        "                      [--matmul-kernel registers|registers-k1|shared|texels|device]\n"
         "  builds every program this device can reach with its own compiler; AUTO marks\n"
         "  those AUTO chooses (found by running AUTO on a catalogue of views)\n"
         "  --stats       also run one group of each program over a scratch buffer, for\n"
         "                drivers that compile at the first dispatch (v3d); for compilers'\n"
         "                statistics on a fake device (docs/performance.md)\n"
         "  --auto        only the programs AUTO chooses\n"
+        "  --no-catalogue  do not run AUTO on the catalogue first, which builds every\n"
+        "                program AUTO chooses: quicker with --only, but no row is AUTO\n"
         "  --only TEXT   only the programs whose names hold TEXT (\"matmul_blocked t32\")\n"
-        "  --csv FILE    every row as CSV\n"
+        "  --csv FILE    every row as CSV, quoted as bench --csv is (RFC 4180)\n"
         "  --min-limits  clamp the device limits to the ES 3.1 minimums\n"
         "  --tile N      the context's default tile (default: the device table's)\n"
         "  --matmul-kernel K   the kernel matmul's AUTO runs (default: the device table's)\n",
@@ -289,7 +298,7 @@ static int usage(FILE *f) {
 }
 
 int tool_cmd_compile(int argc, char **argv) {
-  bool stats = false, auto_only = false, min_limits = false;
+  bool stats = false, auto_only = false, min_limits = false, catalogue = true;
   const char *csv = NULL, *only = NULL;
   gt_matmul_kernel kernel = GT_MATMUL_KERNEL_DEVICE;
   uint32_t tile = 0;
@@ -298,6 +307,8 @@ int tool_cmd_compile(int argc, char **argv) {
       stats = true;
     else if (strcmp(argv[i], "--auto") == 0)
       auto_only = true;
+    else if (strcmp(argv[i], "--no-catalogue") == 0)
+      catalogue = false;
     else if (strcmp(argv[i], "--min-limits") == 0)
       min_limits = true;
     else if (strcmp(argv[i], "--csv") == 0 && i + 1 < argc)
@@ -317,6 +328,8 @@ int tool_cmd_compile(int argc, char **argv) {
     else
       return usage(strcmp(argv[i], "--help") == 0 ? stdout : stderr);
   }
+  /* Without the catalogue AUTO has chosen nothing: --auto would list nothing. */
+  if (auto_only && !catalogue) return usage(stderr);
   gt_egl egl;
   gt_context *ctx;
   gt_context_desc desc = tool_desc(min_limits, kernel);
@@ -325,7 +338,7 @@ int tool_cmd_compile(int argc, char **argv) {
   renderer = gt_context_renderer(ctx);
   bool listening = listen();
   int failures = 0, refused = 0;
-  failures += compile_auto_calls(ctx, &refused);
+  if (catalogue) failures += compile_auto_calls(ctx, &refused);
   for (size_t i = 0; i < GT_PROGRAM_TABLE_SIZE; i++)
     if (ctx->programs[i].name != 0) {
       compiled *c = find_or_add(&ctx->programs[i].key);
@@ -368,9 +381,10 @@ int tool_cmd_compile(int argc, char **argv) {
     }
   }
   if (scratch) glDeleteBuffers(1, &scratch);
-  printf("%s: %zu programs, %d chosen by AUTO, %zu of the user-kernel prelude (%d AUTO calls the device "
-         "refuses)%s\n",
-         renderer, program_count, auto_count, program_count - library_programs, refused,
+  char refusals[64] = "AUTO not run: --no-catalogue";
+  if (catalogue) snprintf(refusals, sizeof refusals, "%d AUTO calls the device refuses", refused);
+  printf("%s: %zu programs, %d chosen by AUTO, %zu of the user-kernel prelude (%s)%s\n", renderer,
+         program_count, auto_count, program_count - library_programs, refusals,
          listening ? "" : "; no debug output, so no statistics");
   printf(
       "auto built     inst    regs spills:fills occ/max  cycles   arith    ldst    nops   sy-st  program\n");
@@ -383,12 +397,14 @@ int tool_cmd_compile(int argc, char **argv) {
       fprintf(stderr, "gltile compile: cannot write %s\n", csv);
       failures++;
     } else {
-      fputs(
-          "renderer,program,auto,built,inst,registers,spills,fills,occupancy,occupancy_max,cycles,arith,ldst,"
-          "nops,sync_stalls,stats\n",
-          f);
+      static const char *const header[] = {
+          "renderer",  "program",       "auto",   "built", "inst", "registers", "spills",      "fills",
+          "occupancy", "occupancy_max", "cycles", "arith", "ldst", "nops",      "sync_stalls", "stats"};
+      csv_writer w = csv_on(f);
+      csv_header(&w, header, sizeof header / sizeof header[0]);
       for (size_t i = 0; i < program_count; i++)
-        csv_row(f, &programs[i]);
+        csv_row(&w, &programs[i]);
+      failures += ferror(f) != 0;
       if (fclose(f) != 0) failures++;
     }
   }

@@ -13,8 +13,8 @@
  * (GT_ERR_UNSUPPORTED). */
 int compile_auto_calls(gt_context *ctx, int *refused);
 
-/* The command: `gltile compile [--stats] [--auto] [--csv FILE]
- * [--min-limits]`. */
+/* The command: `gltile compile [--stats] [--auto | --no-catalogue]
+ * [--only TEXT] [--csv FILE] [--min-limits]`. */
 int tool_cmd_compile(int argc, char **argv);
 
 #endif
