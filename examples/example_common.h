@@ -1,4 +1,4 @@
-/* What the two examples share: a headless context, buffers, and a small
+/* What the examples share: a headless context, buffers, and a small
  * deterministic random number generator. Each example checks its results
  * against the CPU and exits 0 (all correct), 1 (a mismatch or an error) or
  * 77 (no OpenGL ES 3.1 context here). */
