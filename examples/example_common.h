@@ -27,7 +27,7 @@ static int example_open(gt_egl *egl, gt_context **ctx) {
 }
 
 /* A buffer of `words` 32-bit words copied from data (NULL: zeros). */
-static GLuint example_buffer(size_t words, const void *data) {
+static inline GLuint example_buffer(size_t words, const void *data) {
   void *zeros = data ? NULL : calloc(words, 4);
   GLuint b = 0;
   glGenBuffers(1, &b);
@@ -38,7 +38,7 @@ static GLuint example_buffer(size_t words, const void *data) {
   return b;
 }
 
-static uint32_t example_rand(uint32_t *state) {
+static inline uint32_t example_rand(uint32_t *state) {
   *state = *state * 1664525u + 1013904223u;
   return *state >> 8;
 }
