@@ -37,20 +37,11 @@ static uint32_t geti_indexed(GLenum pname, GLuint index) {
   return v > 0 ? (uint32_t)v : 0;
 }
 
-static void query_limits(gt_limits *l, const gt_context_desc *d) {
-  bool clamp = d->min_limits;
-  GLint64 block = 0;
-  l->max_shared_bytes = geti(GL_MAX_COMPUTE_SHARED_MEMORY_SIZE);
-  l->max_invocations = geti(GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS);
-  for (GLuint i = 0; i < 3; i++) {
-    l->max_group_size[i] = geti_indexed(GL_MAX_COMPUTE_WORK_GROUP_SIZE, i);
-    l->max_group_count[i] = geti_indexed(GL_MAX_COMPUTE_WORK_GROUP_COUNT, i);
-  }
-  glGetInteger64v(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &block);
-  l->max_storage_block_bytes = block > 0 ? (uint64_t)block : 0;
-  l->max_storage_blocks = geti(GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS);
-  l->storage_offset_alignment = geti(GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT);
-  if (clamp) {
+/* The limits a context uses: the device's, clamped to the ES 3.1
+ * minimums under d->min_limits and to d's storage-block size, with
+ * binding offsets on whole 4-byte elements. */
+static void clamp_limits(gt_limits *l, const gt_context_desc *d) {
+  if (d->min_limits) {
     /* The minimums of the ES 3.1 specification, table 20.45 and 20.48. */
     l->max_shared_bytes = gt__min_u32(l->max_shared_bytes, 16384);
     l->max_invocations = gt__min_u32(l->max_invocations, 128);
@@ -72,6 +63,21 @@ static void query_limits(gt_limits *l, const gt_context_desc *d) {
   while (a % 4)
     a *= 2;
   l->storage_offset_alignment = a;
+}
+
+static void query_limits(gt_limits *l, const gt_context_desc *d) {
+  GLint64 block = 0;
+  l->max_shared_bytes = geti(GL_MAX_COMPUTE_SHARED_MEMORY_SIZE);
+  l->max_invocations = geti(GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS);
+  for (GLuint i = 0; i < 3; i++) {
+    l->max_group_size[i] = geti_indexed(GL_MAX_COMPUTE_WORK_GROUP_SIZE, i);
+    l->max_group_count[i] = geti_indexed(GL_MAX_COMPUTE_WORK_GROUP_COUNT, i);
+  }
+  glGetInteger64v(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &block);
+  l->max_storage_block_bytes = block > 0 ? (uint64_t)block : 0;
+  l->max_storage_blocks = geti(GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS);
+  l->storage_offset_alignment = geti(GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT);
+  clamp_limits(l, d);
 }
 
 /* The largest tile of 8, 16, 32 (up to wanted) whose shared tile and
@@ -156,6 +162,58 @@ static bool parse_es_version(const char *version, int *major, int *minor) {
   return sscanf(p + 10, "%d.%d", major, minor) == 2;
 }
 
+gt_status gt__context_choose(gt_context *ctx, const gt_context_desc *d, bool texture_buffers,
+                             const char **refusal) {
+  ctx->limits.max_dispatch_flops = choose_dispatch_flops(ctx->device, d->max_dispatch_flops);
+  ctx->limits.max_dispatch_bytes = choose_dispatch_bytes(ctx->device, d->max_dispatch_bytes);
+  ctx->limits.staging_bytes = choose_staging_bytes(d->staging_bytes);
+  gt__choose_transpose(ctx, d);
+  return gt__matmul_context_kernel(ctx->device, &ctx->limits, d->matmul_kernel, texture_buffers,
+                                   &ctx->matmul_kernel, refusal);
+}
+
+/* The limit sets of gt__context_for_plans. */
+static gt_limits limit_set(int set) {
+  gt_limits l;
+  memset(&l, 0, sizeof l);
+  if (set == 0) {
+    l.max_shared_bytes = 49152;
+    l.max_invocations = 1024;
+    l.max_group_size[0] = l.max_group_size[1] = 1024;
+    l.max_storage_block_bytes = ((uint64_t)1 << 31) - 1;
+    l.storage_offset_alignment = 16;
+  } else {
+    l.max_shared_bytes = 16384;
+    l.max_invocations = 128;
+    l.max_group_size[0] = l.max_group_size[1] = 128;
+    l.max_storage_block_bytes = set == 1 ? (uint64_t)1 << 27 : 4096;
+    l.storage_offset_alignment = 256;
+  }
+  l.max_group_size[2] = 64;
+  l.max_group_count[0] = l.max_group_count[1] = l.max_group_count[2] = 65535;
+  l.max_storage_blocks = 4;
+  return l;
+}
+
+gt_status gt__context_for_plans(gt_context *ctx, const gt_device_entry *entry, int set, const gt_context_desc *d,
+                                bool atomics) {
+  static const gt_context_desc zero_desc;
+  if (d == NULL) d = &zero_desc;
+  memset(ctx, 0, sizeof *ctx);
+  ctx->device = entry;
+  ctx->limits = limit_set(set);
+  clamp_limits(&ctx->limits, d);
+  ctx->has_atomics = atomics;
+  bool desktop = set == 0;
+  ctx->half_storage = desktop; /* as NVIDIA's GL_NV_gpu_shader5 */
+  if (desktop) {
+    ctx->texel_offset_alignment = 16;
+    ctx->max_texels = (uint64_t)1 << 27;
+  }
+  const char *refusal;
+  return gt__context_choose(ctx, d, desktop, &refusal);
+}
+
 gt_status gt_context_init(void *mem, size_t size, const gt_context_desc *d, gt_context **out) {
   static const gt_context_desc zero_desc;
   GT__CHECK(out != NULL, GT_ERR_INVALID_ARGUMENT);
@@ -219,23 +277,17 @@ gt_status gt_context_init(void *mem, size_t size, const gt_context_desc *d, gt_c
   snprintf(ctx->renderer, sizeof ctx->renderer, "%s", renderer ? renderer : "");
   snprintf(ctx->gl_version, sizeof ctx->gl_version, "%s", version);
   ctx->device = gt__device_entry(ctx->renderer);
-  ctx->limits.max_dispatch_flops = choose_dispatch_flops(ctx->device, d->max_dispatch_flops);
-  ctx->limits.max_dispatch_bytes = choose_dispatch_bytes(ctx->device, d->max_dispatch_bytes);
-  ctx->limits.staging_bytes = choose_staging_bytes(d->staging_bytes);
-  gt__choose_transpose(ctx, d);
   ctx->has_atomics = gt__renderer_has_atomics(ctx->renderer);
   ctx->half_storage = gt__has_extension((const char *)glGetString(GL_EXTENSIONS), "GL_NV_gpu_shader5");
   /* The kernel matmul's AUTO runs (matmul_plan.c); texture buffers are
    * looked for only where it would be the texels kernel, or the entry
    * fetches halves as texels (without them it reads them as words). */
   const char *refusal;
-  s = gt__matmul_context_kernel(ctx->device, &ctx->limits, d->matmul_kernel, true, &ctx->matmul_kernel,
-                                &refusal);
+  s = gt__context_choose(ctx, d, true, &refusal);
   bool texels = s == GT_OK && (ctx->matmul_kernel == GT_MATMUL_KERNEL_TEXELS || ctx->device->half_texels) &&
                 gt__texels_init(ctx, major, minor, d->min_limits);
   if (s == GT_OK && ctx->matmul_kernel == GT_MATMUL_KERNEL_TEXELS && !texels)
-    s = gt__matmul_context_kernel(ctx->device, &ctx->limits, d->matmul_kernel, false, &ctx->matmul_kernel,
-                                  &refusal);
+    s = gt__context_choose(ctx, d, false, &refusal);
   if (s != GT_OK) {
     gt__log(ctx, GT_LOG_ERROR, "%s", refusal);
     gt_context_release(ctx);

@@ -81,6 +81,27 @@ struct gt_context {
   bool denormals_probed, flushes_denormals;
 };
 
+/* The choices gt_context_init makes once it knows the device (ctx's
+ * entry, limits, atomics, 16-bit storage and texel limits): the dispatch
+ * budgets, the staging size, the transpose choices and the kernel
+ * matmul's AUTO runs, where the context may have texture buffers or not.
+ * GT_ERR_UNSUPPORTED, with *refusal, where d asks for a matmul kernel
+ * the device cannot run. No GL. */
+gt_status gt__context_choose(gt_context *ctx, const gt_context_desc *d, bool texture_buffers,
+                             const char **refusal);
+
+/* The limit sets plans are made for without a device: 0 a desktop GPU's
+ * (with texture buffers and 16-bit storage), 1 the ES 3.1 minimums, 2
+ * the minimums with 4 KiB storage blocks. */
+enum { GT_LIMIT_SETS = 3 };
+
+/* ctx as gt_context_init makes it with desc d (NULL: zeros) on a device
+ * of `entry` with limit set `set` and, or not, shader atomics; without
+ * GL, for the program list and the planners' tests. Its program table
+ * has no room. GT_ERR_UNSUPPORTED where d's matmul kernel does not fit. */
+gt_status gt__context_for_plans(gt_context *ctx, const gt_device_entry *entry, int set, const gt_context_desc *d,
+                                bool atomics);
+
 /* The context's transpose choices from its device entry, limits and d:
  * the default tile, AUTO's strategy and its 4x4 blocks. No GL. */
 void gt__choose_transpose(gt_context *ctx, const gt_context_desc *d);

@@ -7,47 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-static gt_limits limits_of(int which) {
-  gt_limits l;
-  memset(&l, 0, sizeof l);
-  if (which == 0) {
-    l.max_shared_bytes = 49152;
-    l.max_invocations = 1024;
-    l.max_group_size[0] = l.max_group_size[1] = 1024;
-    l.max_storage_block_bytes = ((uint64_t)1 << 31) - 1;
-    l.storage_offset_alignment = 16;
-  } else {
-    l.max_shared_bytes = 16384;
-    l.max_invocations = 128;
-    l.max_group_size[0] = l.max_group_size[1] = 128;
-    l.max_storage_block_bytes = which == 1 ? (uint64_t)1 << 27 : 4096;
-    l.storage_offset_alignment = 256;
-  }
-  l.max_group_size[2] = 64;
-  l.max_group_count[0] = l.max_group_count[1] = l.max_group_count[2] = 65535;
-  l.max_storage_blocks = 4;
-  return l;
-}
-
 gt_status plan_context(gt_context *ctx, const gt_device_entry *entry, int limits, gt_strategy transpose) {
-  memset(ctx, 0, sizeof *ctx);
-  ctx->limits = limits_of(limits);
-  ctx->limits.max_dispatch_flops = (uint64_t)1 << entry->dispatch_flops_log2;
-  ctx->device = entry;
-  ctx->has_atomics = true;
-  ctx->half_storage = limits == 0; /* a desktop GPU with GL_NV_gpu_shader5 */
   gt_context_desc d;
   memset(&d, 0, sizeof d);
   d.transpose_strategy = transpose;
-  gt__choose_transpose(ctx, &d);
-  bool texture_buffers = limits == 0;
-  if (texture_buffers) {
-    ctx->texel_offset_alignment = 16;
-    ctx->max_texels = (uint64_t)1 << 27;
-  }
-  const char *refusal;
-  return gt__matmul_context_kernel(entry, &ctx->limits, GT_MATMUL_KERNEL_DEVICE, texture_buffers,
-                                   &ctx->matmul_kernel, &refusal);
+  return gt__context_for_plans(ctx, entry, limits, &d, true);
 }
 
 enum { MAX_KEYS = 16384 };

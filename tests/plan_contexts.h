@@ -7,7 +7,7 @@
 
 #include "context.h"
 
-enum { PLAN_LIMIT_SETS = 3 };
+enum { PLAN_LIMIT_SETS = GT_LIMIT_SETS };
 
 /* ctx as gt_context_init makes it on entry's device with limit set
  * `limits` (0 desktop, 1 minimums, 2 minimums with 4 KiB storage blocks;
