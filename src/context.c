@@ -172,7 +172,9 @@ gt_status gt__context_choose(gt_context *ctx, const gt_context_desc *d, bool tex
                                    &ctx->matmul_kernel, refusal);
 }
 
-/* The limit sets of gt__context_for_plans. */
+/* The limit sets of gt__context_for_plans: a desktop GPU's, with the
+ * storage blocks a per-column requantisation needs, and the ES 3.1
+ * minimums (4 storage blocks a compute shader). */
 static gt_limits limit_set(int set) {
   gt_limits l;
   memset(&l, 0, sizeof l);
@@ -182,16 +184,17 @@ static gt_limits limit_set(int set) {
     l.max_group_size[0] = l.max_group_size[1] = 1024;
     l.max_storage_block_bytes = ((uint64_t)1 << 31) - 1;
     l.storage_offset_alignment = 16;
+    l.max_storage_blocks = 16;
   } else {
     l.max_shared_bytes = 16384;
     l.max_invocations = 128;
     l.max_group_size[0] = l.max_group_size[1] = 128;
     l.max_storage_block_bytes = set == 1 ? (uint64_t)1 << 27 : 4096;
     l.storage_offset_alignment = 256;
+    l.max_storage_blocks = 4;
   }
   l.max_group_size[2] = 64;
   l.max_group_count[0] = l.max_group_count[1] = l.max_group_count[2] = 65535;
-  l.max_storage_blocks = 4;
   return l;
 }
 

@@ -238,8 +238,7 @@ static gt_status check_and_plan(gt_context *ctx, gt_view a, gt_view b, gt_view c
   gt_view sides[3];
   for (int i = 0, n = side_views(d, sides); i < n; i++)
     GT__TRY(gt__view_check_buffer(ctx, sides[i]));
-  if (c.type == GT_F16) GT__TRY(gt__need_atomics(ctx, "a matmul into a GT_F16 c"));
-  if (c.type == GT_U8 || c.type == GT_I8) GT__TRY(gt__need_atomics(ctx, "a matmul into an 8-bit c"));
+  if (p->needs_atomics) GT__TRY(gt__need_atomics(ctx, "a matmul into a GT_F16 or 8-bit c"));
   return GT_OK;
 }
 

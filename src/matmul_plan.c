@@ -645,6 +645,7 @@ static gt_status choose_auto(const gt_context *ctx, gt_view a, gt_view b, gt_vie
                                           variant | storage_bands);
   }
   /* Only the programs some block runs are built. */
+  memcpy(p->candidates, p->keys, sizeof p->keys);
   bool taken[GT_MATMUL_SLOTS];
   GT__TRY(routes_taken(ctx, p, taken));
   if (!taken[GT_MATMUL_MAIN]) memset(&p->keys[GT_MATMUL_MAIN], 0, sizeof p->keys[0]);
@@ -678,6 +679,7 @@ gt_status gt__matmul_choose(const gt_context *ctx, gt_view a, gt_view b, gt_view
   p->strategy = strategy;
   p->trans_a = d->trans_a;
   p->trans_b = d->trans_b;
+  p->needs_atomics = c.type == GT_F16 || quantized(c.type);
   gt__matmul_extent(a, b, d, &p->m, &p->n, &p->k);
   uint32_t tile = d->tile ? d->tile : ctx->default_tile;
   uint32_t group_rows = gt__tiled_group_rows(ctx, tile, 2 * tile * tile * 4);
@@ -740,6 +742,7 @@ gt_status gt__matmul_choose(const gt_context *ctx, gt_view a, gt_view b, gt_view
   default: return choose_auto(ctx, a, b, c, variant, p);
   }
   because(p, "caller's desc");
+  memcpy(p->candidates, p->keys, sizeof p->keys);
   return GT_OK;
 }
 

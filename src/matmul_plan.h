@@ -74,7 +74,12 @@ typedef struct gt_matmul_choices {
   bool rebind;               /* operands longer than a storage block: each block binds its own */
   gt_product whole;          /* the operands, bound unless rebind */
   gt_block_plan blocks;      /* K slices, work per dispatch, storage blocks */
-  gt_program_key keys[GT_MATMUL_SLOTS];
+  gt_program_key keys[GT_MATMUL_SLOTS]; /* the programs some block runs: built */
+  /* keys before the blocks were walked: what a plan of these views and
+   * this desc names where its blocks take every route (the program
+   * list's). */
+  gt_program_key candidates[GT_MATMUL_SLOTS];
+  bool needs_atomics; /* a half or 8-bit c: results written in part of a word */
   char reason[128]; /* what decided, "; " between reasons */
   char refusal[96]; /* why no plan exists, when the status says none */
 } gt_matmul_choices;

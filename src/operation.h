@@ -40,6 +40,12 @@ gt_status gt__operation_end(gt_context *ctx, gt_status status, GLbitfield barrie
 gt_status gt__copy_program(gt_context *ctx, gt_type type, const gt_program **out);
 gt_status gt__copy_run(gt_context *ctx, const gt_program *prog, gt_bound_view s, gt_bound_view t);
 
+/* The program gt_write of dst (host rows host_pitch elements apart, 0 =
+ * cols) runs: the scalar copy of dst's element size where the rows do
+ * not start and end on whole words, staged; else none (group_cols 0),
+ * for glBufferSubData. */
+gt_program_key gt__write_program(gt_view dst, size_t host_pitch);
+
 /* Waits up to timeout_ns for fence: GT_OK once signalled, GT_ERR_TIMEOUT
  * before, or the GL status of a failed wait. */
 gt_status gt__fence_wait(GLsync fence, gt_context *ctx, uint64_t timeout_ns);

@@ -12,6 +12,16 @@ bool gt__program_same_key(const gt_program_key *a, const gt_program_key *b) {
          a->format == b->format;
 }
 
+int gt__program_key_order(const gt_program_key *a, const gt_program_key *b) {
+  const uint32_t x[7] = {(uint32_t)a->kernel, a->tile,    a->group_cols,          a->group_rows,
+                         a->variant,          (uint32_t)a->elem, (uint32_t)a->format};
+  const uint32_t y[7] = {(uint32_t)b->kernel, b->tile,    b->group_cols,          b->group_rows,
+                         b->variant,          (uint32_t)b->elem, (uint32_t)b->format};
+  for (int i = 0; i < 7; i++)
+    if (x[i] != y[i]) return x[i] < y[i] ? -1 : 1;
+  return 0;
+}
+
 /* Sends a shader or program info log to the logger, if there is one. */
 static void log_info(const gt_context *ctx, GLuint object, bool is_shader, const char *what) {
   if (ctx->logger.log == NULL) return;

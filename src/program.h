@@ -1,7 +1,6 @@
 /* Kernels, their variants and programs: the program table's key, the
- * program table (program.c), the GLSL text each program is built from
- * (shader_source.c) and every program the library can build
- * (program_variants.c). */
+ * program table (program.c) and the GLSL text each program is built from
+ * (shader_source.c). Which programs the planners name: program_list.h. */
 #ifndef GT_PROGRAM_H
 #define GT_PROGRAM_H
 
@@ -51,32 +50,9 @@ typedef struct gt_program {
   GLint batch_loc;        /* batched matmul: uniform uvec4 gt_batch */
 } gt_program;
 
-/* Every variant one context can reach: transpose and copy about 26 (SIMPLE,
- * AUTO's 4x4 blocks of quads and of elements, tiled even/pad/TRUNCATE_A
- * at 3 tiles, NVIDIA's 64-tile, in place SIMPLE and the same 9 tiled, 2
- * copies), and 21 more for each of the 2- and 1-byte sizes (no 4x4 blocks
- * or 64-tile) with their blocks of words (1 through shared tiles, or 2 in
- * registers); matmul 69 (4 transpose cases x (SIMPLE, the registers
- * kernel, the shared kernel plain and with 7 choices of vec4 operands,
- * texels, 3 tiles x even/pad), and the registers kernel's vec4 program),
- * as many again batched, and 76 for half precision (4 transpose cases x
- * (c half or float x (SIMPLE, registers, shared, 3 tiles x even/pad), and
- * the shared kernel writing a float c as vec4s)), as many again batched;
- * and every matmul program again with the epilogue (290 more), and the
- * half shared programs stepping 16 k from an operand across K not on 8
- * bytes (GT_VARIANT_WORDS_UNALIGNED: 32 with batched and epilogue); 8-bit
- * matmul 1,056 (4 transpose cases x batched or not x epilogue or not x
- * u8 or i8 x c I32, 8-bit or 8-bit per column x (SIMPLE, 3 tiles x
- * even/pad, the registers kernel with 4 choices of word quads)); half
- * matmul summing in half 320 (4 transpose cases x batched or not x
- * epilogue or not x (c half: SIMPLE, registers one k or 4 a step, 3 tiles
- * x even/pad; c float: those and the registers kernel's vec4 c twice));
- * the bands kernel 48 (4 transpose cases x batched or not x epilogue or
- * not x f32, half into float or half); on an entry with half texels the
- * half registers programs again as texels (at most 4 transpose cases x
- * batched or not x epilogue or not x (c half, float, float as vec4s) x
- * sums in f32 or half: 96); images 22 per format x 4: about 2,294 of
- * 4096. */
+/* Room for every program one context can name (the program list of a
+ * desktop GPU holds about 1,300; the build prints the count over every
+ * device). */
 #define GT_PROGRAM_TABLE_SIZE 4096
 
 /* Longest slice of K one matmul dispatch sums. Mesa silently stops a
@@ -218,6 +194,10 @@ gt_status gt__program_get(gt_context *ctx, const gt_program_key *key, const gt_p
 /* Whether two keys name the same program. */
 bool gt__program_same_key(const gt_program_key *a, const gt_program_key *b);
 
+/* A total order of keys, field by field in declaration order: < 0, 0,
+ * > 0 as a comes before b, is b, or after. */
+int gt__program_key_order(const gt_program_key *a, const gt_program_key *b);
+
 /* The same for a key of buffer kernels, given field by field. */
 gt_status gt__program_for(gt_context *ctx, gt_kernel kernel, uint32_t tile, uint32_t group_cols,
                           uint32_t group_rows, uint32_t variant, gt_type elem, const gt_program **out);
@@ -274,9 +254,5 @@ const char *gt__kernel_source(gt_kernel k);
 const char *gt__kernel_include(gt_kernel k);
 const char *gt__kernel_name(gt_kernel k);
 extern const char gt__glsl_prelude[];
-
-/* Calls each(key, user) for every program key the library can build
- * (program_variants.c). */
-void gt__program_variants(void (*each)(const gt_program_key *key, void *user), void *user);
 
 #endif

@@ -5,6 +5,7 @@
  * times slower and a long one can lose its writes (docs/performance.md),
  * so the mapping is kept to the staging buffer, which nothing but copies
  * ever touch. */
+#include "copy_plan.h"
 #include "operation.h"
 
 #include <string.h>
@@ -215,11 +216,18 @@ static gt_status write_by_kernel(gt_context *ctx, gt_view v, const unsigned char
   return gt__operation_end(ctx, s, GT__BUFFER_WRITE_BARRIERS, "gt_write");
 }
 
+gt_program_key gt__write_program(gt_view dst, size_t host_pitch) {
+  transfer_rows t = rows_of(dst, host_pitch);
+  gt_program_key none;
+  memset(&none, 0, sizeof none);
+  return rows_on_words(&t) ? none : gt__copy_scalar_key(dst.type);
+}
+
 gt_status gt_write(gt_context *ctx, gt_view dst, const void *host, size_t host_pitch) {
   GT__TRY(check_transfer(ctx, dst, host, host_pitch));
   transfer_rows t = rows_of(dst, host_pitch);
   const unsigned char *h = (const unsigned char *)host;
-  if (!rows_on_words(&t)) {
+  if (gt__write_program(dst, host_pitch).group_cols) {
     GT__TRY(gt__need_atomics(ctx, "gt_write of 2- or 1-byte rows off 4-byte boundaries"));
     GT__CHECK(ctx->pending.fence == NULL, GT_ERR_BUSY);
     return write_by_kernel(ctx, dst, h, host_pitch);

@@ -14,28 +14,6 @@ gt_status plan_context(gt_context *ctx, const gt_device_entry *entry, int limits
   return gt__context_for_plans(ctx, entry, limits, &d, true);
 }
 
-enum { MAX_KEYS = 16384 };
-static gt_program_key known[MAX_KEYS];
-static size_t known_count;
-
-static void remember(const gt_program_key *key, void *user) {
-  (void)user;
-  if (known_count < MAX_KEYS) known[known_count++] = *key;
-}
-
-bool plan_buildable(const gt_program_key *key) {
-  if (known_count == 0) {
-    gt__program_variants(remember, NULL);
-    if (known_count == 0 || known_count == MAX_KEYS) {
-      fprintf(stderr, "plan_buildable: %zu program keys; the table holds %d\n", known_count, MAX_KEYS);
-      abort();
-    }
-  }
-  for (size_t i = 0; i < known_count; i++)
-    if (gt__program_same_key(&known[i], key)) return true;
-  return false;
-}
-
 uint32_t plan_extent(uint32_t *rng) {
   static const uint32_t sides[] = {1,  2,  3,  4,  5,  7,  8,   9,   15,  16, 17,
                                    31, 32, 33, 63, 64, 65, 100, 128, 129, 200};

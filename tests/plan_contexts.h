@@ -1,7 +1,7 @@
 /* Contexts without GL for the planners' host tests: a device-table entry
  * with the limits of a desktop GPU, of the ES 3.1 minimums, or of the
- * minimums with 4 KiB storage blocks; the program keys the library can
- * build; and generated views. */
+ * minimums with 4 KiB storage blocks (the library's limit sets), and
+ * generated views. */
 #ifndef GT_PLAN_CONTEXTS_H
 #define GT_PLAN_CONTEXTS_H
 
@@ -14,10 +14,6 @@ enum { PLAN_LIMIT_SETS = GT_LIMIT_SETS };
  * texture buffers and 16-bit storage on the desktop only) and the context
  * desc's transpose strategy. Not GT_OK where the entry's matmul kernel has no fallback. */
 gt_status plan_context(gt_context *ctx, const gt_device_entry *entry, int limits, gt_strategy transpose);
-
-/* Whether the library can build the program of key (the build checks
- * each such program with glslangValidator). */
-bool plan_buildable(const gt_program_key *key);
 
 /* A view of rows x cols: offset and pitch on words or not, 16 bytes or
  * not, drawn from *rng. */

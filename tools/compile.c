@@ -4,15 +4,14 @@
  * instructions, cycle estimates), where the driver reports that through
  * the GL debug output (Mesa's panfrost and v3d do; freedreno with
  * FD_MESA_DEBUG=shaderdb). The programs AUTO chooses are found by running
- * AUTO (compile_auto.c); the others are every variant the library can
- * make (gt__program_variants) that the device's limits allow.
+ * AUTO (compile_auto.c); the others are the context's program list,
+ * every program a plan on it can name (gt__program_list).
  *
  * Fails (exit 1) when a program does not build, a program AUTO chooses
  * spills, an AUTO call fails, or GL reports an error. */
 #include "compile.h"
 #include "csv.h"
-#include "dispatch.h"
-#include "matmul_plan.h"
+#include "program_list.h"
 #include "shader_stats.h"
 
 #include <EGL/egl.h>
@@ -79,32 +78,6 @@ static compiled *find_or_add(const gt_program_key *key) {
   memset(c, 0, sizeof *c);
   c->key = *key;
   return c;
-}
-
-/* Whether the context would ever build key: its group fits the device,
- * a tiled kernel has the group the device gets (gt__tiled_group_rows),
- * texels only where the context has texture buffers, and kernels with
- * shader atomics only where it can run them. */
-static void consider(const gt_program_key *key, void *user) {
-  const gt_context *ctx = user;
-  const gt_limits *l = &ctx->limits;
-  if (key->group_cols * key->group_rows > l->max_invocations || key->group_cols > l->max_group_size[0] ||
-      key->group_rows > l->max_group_size[1])
-    return;
-  bool tiled =
-      key->tile != 0 && key->tile == key->group_cols && key->kernel != GT_KERNEL_MATMUL_BLOCKED_SHARED;
-  if (tiled && key->group_rows != gt__tiled_group_rows(ctx, key->tile, 0)) return;
-  if (key->kernel == GT_KERNEL_MATMUL_TEXELS && ctx->matmul_kernel != GT_MATMUL_KERNEL_TEXELS) return;
-  /* Halves as texels: where the entry asks and there are texture buffers. */
-  if ((key->variant & GT_VARIANT_HALF_TEXELS) && !(ctx->device->half_texels && ctx->texel_offset_alignment))
-    return;
-  /* The bands kernel runs beside the shared kernel only. */
-  if ((key->kernel == GT_KERNEL_MATMUL_BLOCKED_SHARED || key->kernel == GT_KERNEL_MATMUL_BANDS) &&
-      !gt__shared_kernel_fits(l))
-    return;
-  bool packed = key->elem == GT_U16 || key->elem == GT_U8 || (key->variant & GT_VARIANT_HALF_C);
-  if (packed && !ctx->has_atomics) return;
-  find_or_add(key);
 }
 
 /* Name of a program: its kernel file, tile, group, element and the
@@ -345,7 +318,11 @@ int tool_cmd_compile(int argc, char **argv) {
       if (c) c->auto_chosen = true;
     }
   if (!auto_only) {
-    gt__program_variants(consider, ctx);
+    static gt_program_key listed[MAX_PROGRAMS];
+    size_t count = gt__program_list_collect(ctx, listed, MAX_PROGRAMS);
+    for (size_t i = 0; i < count && i < MAX_PROGRAMS; i++)
+      find_or_add(&listed[i]);
+    if (count > MAX_PROGRAMS) programs_dropped += count - MAX_PROGRAMS;
   }
   GLuint scratch = stats ? tool_buffer(1u << 18, NULL) : 0;
   int auto_count = 0, auto_short = 0;

@@ -1,7 +1,8 @@
-/* Build-time helper: writes the full source of every kernel variant the
- * library can build (preamble + prelude + kernel, exactly as the library
- * assembles them) into a folder, for glslangValidator to check. */
-#include "program.h"
+/* Build-time helper: writes the full source of every program a plan can
+ * name on any device (the program list: preamble + prelude + kernel,
+ * exactly as the library assembles them) into a folder, for
+ * glslangValidator to check, and prints how many there are. */
+#include "program_list.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -27,7 +28,7 @@ static void put_preamble(const char *preamble, FILE *f) {
 static int write_variant(const char *dir, int n, const gt_program_key *key) {
   char preamble[GT_PREAMBLE_BYTES], path[1024];
   if (gt__program_preamble(key, preamble, sizeof preamble) == 0) return 1;
-  snprintf(path, sizeof path, "%s/%03d_%s", dir, n, gt__kernel_name(key->kernel));
+  snprintf(path, sizeof path, "%s/%04d_%s", dir, n, gt__kernel_name(key->kernel));
   FILE *f = fopen(path, "w");
   if (f == NULL) return 1;
   const char *parts[GT_PROGRAM_PARTS];
@@ -38,20 +39,21 @@ static int write_variant(const char *dir, int n, const gt_program_key *key) {
   return fclose(f) != 0;
 }
 
-static const char *out_dir;
-static int count, failed;
-
-static void emit(const gt_program_key *key, void *user) {
-  (void)user;
-  failed |= write_variant(out_dir, count++, key);
-}
-
 int main(int argc, char **argv) {
   if (argc != 2) {
     fprintf(stderr, "usage: %s OUTPUT_DIR\n", argv[0]);
     return 2;
   }
-  out_dir = argv[1];
-  gt__program_variants(emit, NULL);
+  enum { MOST = 16384 };
+  static gt_program_key keys[MOST];
+  size_t count = gt__program_list_collect(NULL, keys, MOST);
+  if (count > MOST) {
+    fprintf(stderr, "%s: %zu programs, room for %d\n", argv[0], count, MOST);
+    return 1;
+  }
+  int failed = 0;
+  for (size_t i = 0; i < count; i++)
+    failed |= write_variant(argv[1], (int)i, &keys[i]);
+  printf("gltile: %zu programs on the program list (every device-table entry and limit set)\n", count);
   return failed;
 }
