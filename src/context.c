@@ -20,9 +20,15 @@ static void default_free(void *ptr, void *user) {
   free(ptr);
 }
 
+/* The program table's slots d asks for; 0 where it asks too many. */
+static uint32_t program_slots(const gt_context_desc *d) {
+  uint32_t slots = d && d->program_slots ? d->program_slots : GT_PROGRAM_SLOTS_DEFAULT;
+  return slots <= GT_PROGRAM_SLOTS_MOST ? slots : 0;
+}
+
 size_t gt_context_size(const gt_context_desc *d) {
-  (void)d;
-  return sizeof(gt_context);
+  uint32_t slots = program_slots(d);
+  return slots ? sizeof(gt_context) + (size_t)slots * sizeof(gt_program) : 0;
 }
 
 static uint32_t geti(GLenum pname) {
@@ -231,8 +237,10 @@ gt_status gt_context_init(void *mem, size_t size, const gt_context_desc *d, gt_c
                 d->transpose_strategy == GT_STRATEGY_TRUNCATE_B,
             GT_ERR_INVALID_ARGUMENT);
   GT__CHECK(gt__tile_valid(d->tile), GT_ERR_INVALID_ARGUMENT);
+  size_t bytes = gt_context_size(d);
+  GT__CHECK(bytes != 0, GT_ERR_INVALID_ARGUMENT);
   if (mem != NULL) {
-    GT__CHECK(size >= sizeof(gt_context), GT_ERR_OUT_OF_MEMORY);
+    GT__CHECK(size >= bytes, GT_ERR_OUT_OF_MEMORY);
     GT__CHECK((uintptr_t)mem % sizeof(void *) == 0 && (uintptr_t)mem % sizeof(uint64_t) == 0,
               GT_ERR_INVALID_ARGUMENT);
   }
@@ -257,11 +265,12 @@ gt_status gt_context_init(void *mem, size_t size, const gt_context_desc *d, gt_c
   }
   bool owns = mem == NULL;
   if (owns) {
-    mem = alloc.alloc(sizeof(gt_context), alloc.user);
+    mem = alloc.alloc(bytes, alloc.user);
     GT__CHECK(mem != NULL, GT_ERR_OUT_OF_MEMORY);
   }
   gt_context *ctx = (gt_context *)mem;
-  memset(ctx, 0, sizeof *ctx);
+  memset(ctx, 0, bytes);
+  ctx->program_slots = program_slots(d);
   ctx->logger = d->logger;
   ctx->owns_memory = owns;
   if (owns) ctx->allocator = alloc;

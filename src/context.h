@@ -74,11 +74,15 @@ struct gt_context {
   /* gt__source_hash, computed when the program cache first needs it. */
   bool source_hash_known;
   uint64_t source_hash;
-  gt_program programs[GT_PROGRAM_TABLE_SIZE];
   gt_user_kernel user_kernels[GT_USER_KERNEL_TABLE_SIZE];
   uint32_t kernel_serial; /* the last kernel id's serial number */
   /* gt_context_flushes_denormals: its probe's answer, once it has run. */
   bool denormals_probed, flushes_denormals;
+  /* The program table (program.c): program_slots slots in the memory
+   * after this struct, as gt_context_size counts it; program_clock
+   * counts the lookups, to find the least recently used. */
+  uint32_t program_slots, program_clock;
+  gt_program programs[];
 };
 
 /* The choices gt_context_init makes once it knows the device (ctx's

@@ -84,10 +84,12 @@ static GLenum texel_format(const gt_program *prog) {
   return (prog->key.variant & GT_VARIANT_HALF_TEXELS) ? GL_R16F : 0;
 }
 
-/* dispatch_product, with a and b as the context's texture buffers where
- * prog fetches them so, and those texture units as the caller had them
- * after. */
-static gt_status run(gt_context *ctx, const gt_program *prog, const gt_product *p) {
+/* dispatch_product of key's program, with a and b as the context's
+ * texture buffers where it fetches them so, and those texture units as
+ * the caller had them after. */
+static gt_status run(gt_context *ctx, const gt_program_key *key, const gt_product *p) {
+  const gt_program *prog;
+  GT__TRY(gt__program_get(ctx, key, &prog));
   GLenum format = texel_format(prog);
   if (!format) return dispatch_product(ctx, prog, p);
   gt_texel_units saved;
@@ -100,9 +102,9 @@ static gt_status run(gt_context *ctx, const gt_program *prog, const gt_product *
 /* Seed 000, option B, in three dimensions: TILED_EVEN on the main block
  * (whole tiles of M, N and K), SIMPLE adding the leftover slice of K to
  * it, and SIMPLE on the bottom and right bands of c over all of K. */
-static gt_status run_truncate_b(gt_context *ctx, const gt_program *tiled, const gt_program *simple,
+static gt_status run_truncate_b(gt_context *ctx, const gt_program_key *tiled, const gt_program_key *simple,
                                 const gt_product *p, bool trans_a, bool trans_b) {
-  uint32_t m = p->c.view.rows, n = p->c.view.cols, k = p->k_end, t = tiled->key.tile;
+  uint32_t m = p->c.view.rows, n = p->c.view.cols, k = p->k_end, t = tiled->tile;
   uint32_t mt = m / t * t, nt = n / t * t, kt = k / t * t;
   gt_product parts[3];
   int count = gt__product_cut(p, trans_a, trans_b, mt, nt, parts);
@@ -127,10 +129,9 @@ static gt_status run_truncate_b(gt_context *ctx, const gt_program *tiled, const 
   return GT_OK;
 }
 
-/* A multiply ready to run: its plan and the programs it names, built. */
+/* A multiply ready to run: its plan, whose programs are built. */
 typedef struct multiply {
   gt_matmul_choices plan;
-  const gt_program *programs[GT_MATMUL_SLOTS];
 } multiply;
 
 /* Plans a multiply of checked views (see gt__matmul_choose), logging a
@@ -145,10 +146,7 @@ static gt_status plan(gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt
 /* Builds every program the plan names, before the first dispatch, so a
  * build failure writes nothing. */
 static gt_status build(gt_context *ctx, multiply *mu) {
-  memset(mu->programs, 0, sizeof mu->programs);
-  for (int i = 0; i < GT_MATMUL_SLOTS; i++)
-    if (mu->plan.keys[i].group_cols) GT__TRY(gt__program_get(ctx, &mu->plan.keys[i], &mu->programs[i]));
-  return GT_OK;
+  return gt__programs_build(ctx, mu->plan.keys, GT_MATMUL_SLOTS);
 }
 
 /* Plans and builds a multiply of views inside their buffers. */
@@ -161,23 +159,22 @@ static gt_status prepare(gt_context *ctx, gt_view a, gt_view b, gt_view c, const
 /* Runs block q of a built multiply by its route. */
 static gt_status run_block(gt_context *ctx, const multiply *mu, const gt_product *q) {
   const gt_matmul_choices *p = &mu->plan;
-  const gt_program *const *programs = mu->programs;
+  const gt_program_key *keys = p->keys;
   switch (gt__matmul_route(ctx, p, q)) {
   case GT_MATMUL_ROUTE_MAIN_AND_BANDS:
-    return run_truncate_b(ctx, programs[GT_MATMUL_MAIN], programs[GT_MATMUL_SIMPLE], q, p->trans_a,
-                          p->trans_b);
+    return run_truncate_b(ctx, &keys[GT_MATMUL_MAIN], &keys[GT_MATMUL_SIMPLE], q, p->trans_a, p->trans_b);
   case GT_MATMUL_ROUTE_BLOCKS_AND_BANDS: {
     /* The parts write apart: no barrier between them. */
     gt_product parts[3];
     int count = gt__matmul_band_parts(p, q, parts);
     GT__TRY(run_block(ctx, mu, &parts[0]));
     for (int i = 1; i < count; i++)
-      GT__TRY(run(ctx, programs[GT_MATMUL_BANDS], &parts[i]));
+      GT__TRY(run(ctx, &keys[GT_MATMUL_BANDS], &parts[i]));
     return GT_OK;
   }
-  case GT_MATMUL_ROUTE_TEXELS: return run(ctx, programs[GT_MATMUL_TEXELS], q);
-  case GT_MATMUL_ROUTE_VEC4: return run(ctx, programs[GT_MATMUL_VEC4], q);
-  default: return run(ctx, programs[GT_MATMUL_MAIN], q);
+  case GT_MATMUL_ROUTE_TEXELS: return run(ctx, &keys[GT_MATMUL_TEXELS], q);
+  case GT_MATMUL_ROUTE_VEC4: return run(ctx, &keys[GT_MATMUL_VEC4], q);
+  default: return run(ctx, &keys[GT_MATMUL_MAIN], q);
   }
 }
 

@@ -35,10 +35,9 @@ gt_status gt__operation_begin(gt_context *ctx, gt_strategy strategy, uint32_t ti
  * status. */
 gt_status gt__operation_end(gt_context *ctx, gt_status status, GLbitfield barriers, const char *what);
 
-/* The copy kernel for views of type's size, and one dispatch of it over
- * s into t (copy.c; transfers stage 2- and 1-byte views with it). */
-gt_status gt__copy_program(gt_context *ctx, gt_type type, const gt_program **out);
-gt_status gt__copy_run(gt_context *ctx, const gt_program *prog, gt_bound_view s, gt_bound_view t);
+/* One dispatch of a copy program (key) over s into t (copy.c; transfers
+ * stage 2- and 1-byte views with the scalar one). */
+gt_status gt__copy_run(gt_context *ctx, const gt_program_key *key, gt_bound_view s, gt_bound_view t);
 
 /* The program gt_write of dst (host rows host_pitch elements apart, 0 =
  * cols) runs: the scalar copy of dst's element size where the rows do
@@ -51,10 +50,10 @@ gt_program_key gt__write_program(gt_view dst, size_t host_pitch);
 gt_status gt__fence_wait(GLsync fence, gt_context *ctx, uint64_t timeout_ns);
 
 /* In-place transpose of the square view v (validated and bound) with the
- * planned strategy (not AUTO) and its programs (the aliased variants,
- * built: SIMPLE, the tiled kernel, or both for TRUNCATE_B). */
+ * planned strategy (not AUTO) and its programs (the aliased variants:
+ * SIMPLE, the tiled kernel, or both for TRUNCATE_B). */
 gt_status gt__transpose_inplace(gt_context *ctx, const gt_bound_view *v, gt_strategy strategy,
-                                const gt_program *simple, const gt_program *tiled);
+                                const gt_program_key *simple, const gt_program_key *tiled);
 
 /* Whether gt_egl_open asks for a referenced display where EGL offers
  * EGL_KHR_display_reference (the default); false makes it count displays

@@ -22,6 +22,22 @@ int gt__program_key_order(const gt_program_key *a, const gt_program_key *b) {
   return 0;
 }
 
+/* The table is searched whole: a few dozen to a few hundred slots, a
+ * hash compared before the key's fields, well under a microsecond beside
+ * a dispatch. A full table takes the least recently used program's slot,
+ * so no call fails for want of room; a program asked for again is built
+ * again. FNV-1a over the key's fields. */
+static uint32_t key_hash(const gt_program_key *k) {
+  uint32_t fields[7] = {(uint32_t)k->kernel, k->tile,           k->group_cols,      k->group_rows,
+                        k->variant,          (uint32_t)k->elem, (uint32_t)k->format};
+  uint32_t h = 2166136261u;
+  for (int i = 0; i < 7; i++) {
+    h ^= fields[i];
+    h *= 16777619u;
+  }
+  return h;
+}
+
 /* Sends a shader or program info log to the logger, if there is one. */
 static void log_info(const gt_context *ctx, GLuint object, bool is_shader, const char *what) {
   if (ctx->logger.log == NULL) return;
@@ -88,6 +104,8 @@ gt_status gt__program_build(gt_context *ctx, const char *const *parts, int count
 
 gt_status gt__program_adopt(gt_context *ctx, gt_program *slot, const gt_program_key *key, GLuint program) {
   slot->key = *key;
+  slot->hash = key_hash(key);
+  slot->used = ++ctx->program_clock;
   slot->name = program;
   slot->views_loc = glGetUniformLocation(program, "gt_views");
   slot->group_base_loc = glGetUniformLocation(program, "gt_group_base");
@@ -126,44 +144,46 @@ static gt_status build(gt_context *ctx, const gt_program_key *key, gt_program *s
   return GT_OK;
 }
 
-/* The table is open addressing with linear probing: programs are only
- * ever added (and all released together), so the first free slot ends a
- * search, and a warm call finds its program in a probe or two. Where a
- * key's search starts: FNV-1a over its fields. */
-static size_t home_slot(const gt_program_key *k) {
-  uint32_t fields[7] = {(uint32_t)k->kernel, k->tile,           k->group_cols,      k->group_rows,
-                        k->variant,          (uint32_t)k->elem, (uint32_t)k->format};
-  uint32_t h = 2166136261u;
-  for (int i = 0; i < 7; i++) {
-    h ^= fields[i];
-    h *= 16777619u;
-  }
-  return h % GT_PROGRAM_TABLE_SIZE;
-}
-
 gt_program *gt__program_slot(gt_context *ctx, const gt_program_key *key) {
-  size_t slot = home_slot(key);
-  for (size_t probes = 0; probes < GT_PROGRAM_TABLE_SIZE; probes++) {
-    gt_program *p = &ctx->programs[slot];
-    if (p->name == 0 || gt__program_same_key(&p->key, key)) return p;
-    slot = (slot + 1) % GT_PROGRAM_TABLE_SIZE;
+  uint32_t hash = key_hash(key);
+  gt_program *free_slot = NULL, *oldest = NULL;
+  for (uint32_t i = 0; i < ctx->program_slots; i++) {
+    gt_program *p = &ctx->programs[i];
+    if (p->name == 0) {
+      if (free_slot == NULL) free_slot = p;
+    } else if (p->hash == hash && gt__program_same_key(&p->key, key)) {
+      p->used = ++ctx->program_clock;
+      return p;
+    } else if (oldest == NULL || ctx->program_clock - p->used > ctx->program_clock - oldest->used) {
+      oldest = p; /* ages measured back from the clock, so its wrapping is harmless */
+    }
   }
-  return NULL;
+  if (free_slot != NULL || oldest == NULL) return free_slot;
+  gt__log(ctx, GT_LOG_DEBUG, "program table full (%u slots): %s released for %s", ctx->program_slots,
+          gt__kernel_name(oldest->key.kernel), gt__kernel_name(key->kernel));
+  glDeleteProgram(oldest->name);
+  memset(oldest, 0, sizeof *oldest);
+  return oldest;
 }
 
 gt_status gt__program_get(gt_context *ctx, const gt_program_key *key, const gt_program **out) {
   gt_program *p = gt__program_slot(ctx, key);
-  if (p == NULL) {
-    gt__log(ctx, GT_LOG_ERROR, "program table full (%d programs)", GT_PROGRAM_TABLE_SIZE);
-    return GT_ERR_OUT_OF_MEMORY;
-  }
+  GT__CHECK(p != NULL, GT_ERR_OUT_OF_MEMORY);
   if (p->name == 0) GT__TRY(build(ctx, key, p));
   *out = p;
   return GT_OK;
 }
 
+gt_status gt__programs_build(gt_context *ctx, const gt_program_key *keys, int count) {
+  for (int i = 0; i < count; i++) {
+    const gt_program *p;
+    if (keys[i].group_cols) GT__TRY(gt__program_get(ctx, &keys[i], &p));
+  }
+  return GT_OK;
+}
+
 void gt__program_release_all(gt_context *ctx) {
-  for (size_t i = 0; i < GT_PROGRAM_TABLE_SIZE; i++) {
+  for (uint32_t i = 0; i < ctx->program_slots; i++) {
     if (ctx->programs[i].name != 0) glDeleteProgram(ctx->programs[i].name);
     memset(&ctx->programs[i], 0, sizeof ctx->programs[i]);
   }

@@ -35,6 +35,8 @@ typedef struct gt_program_key {
 
 typedef struct gt_program {
   gt_program_key key;
+  uint32_t hash;          /* of key, to skip other keys fast */
+  uint32_t used;          /* the table's clock when last asked for */
   GLuint name;            /* 0 = free slot */
   GLint views_loc;        /* uniform uvec4 gt_views[] */
   GLint group_base_loc;   /* uniform uvec2 gt_group_base */
@@ -50,10 +52,9 @@ typedef struct gt_program {
   GLint batch_loc;        /* batched matmul: uniform uvec4 gt_batch */
 } gt_program;
 
-/* Room for every program one context can name (the program list of a
- * desktop GPU holds about 1,300; the build prints the count over every
- * device). */
-#define GT_PROGRAM_TABLE_SIZE 4096
+/* The program table's slots where the context desc names none, and the
+ * most it may name (gt_context_desc.program_slots). */
+enum { GT_PROGRAM_SLOTS_DEFAULT = 128, GT_PROGRAM_SLOTS_MOST = 65536 };
 
 /* Longest slice of K one matmul dispatch sums. Mesa silently stops a
  * shader's loops after 65,535 iterations in all; the tiled kernel, if not
@@ -188,8 +189,16 @@ enum { GT_SIMPLE_GROUP_COLS = 32, GT_SIMPLE_GROUP_ROWS = 4 };
 gt_status gt__program_build(gt_context *ctx, const char *const *parts, int count, const char *what,
                             GLuint *out);
 
-/* Finds or builds the program for key. */
+/* Finds or builds the program for key. The pointer stays good until the
+ * next call that may build (this one, gt__program_for), which may take
+ * its slot for another program: ask again before each dispatch. */
 gt_status gt__program_get(gt_context *ctx, const gt_program_key *key, const gt_program **out);
+
+/* Builds (or finds) each program a plan names, keys[0..count) (group_cols
+ * 0: none), before its first dispatch, so a build failure writes
+ * nothing. The dispatches then ask for each again (gt__program_get): a
+ * table smaller than the plan's programs rebuilds them. */
+gt_status gt__programs_build(gt_context *ctx, const gt_program_key *keys, int count);
 
 /* Whether two keys name the same program. */
 bool gt__program_same_key(const gt_program_key *a, const gt_program_key *b);
@@ -202,8 +211,9 @@ int gt__program_key_order(const gt_program_key *a, const gt_program_key *b);
 gt_status gt__program_for(gt_context *ctx, gt_kernel kernel, uint32_t tile, uint32_t group_cols,
                           uint32_t group_rows, uint32_t variant, gt_type elem, const gt_program **out);
 
-/* The table slot of key: its program, or the free slot where it goes;
- * NULL when the table is full. */
+/* The table slot of key: its program; else a free slot; else, the table
+ * full, the least recently used program's, deleted. NULL only for a
+ * context with no slots (made for plans). */
 gt_program *gt__program_slot(gt_context *ctx, const gt_program_key *key);
 
 /* Puts a linked program into slot under key, with its uniform locations;

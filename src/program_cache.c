@@ -105,7 +105,7 @@ static void fill_header(gt_context *ctx, cache_header *h, uint32_t count) {
 static gt_status measure(gt_context *ctx, size_t *bytes, uint32_t *count) {
   *bytes = sizeof(cache_header);
   *count = 0;
-  for (size_t i = 0; i < GT_PROGRAM_TABLE_SIZE; i++) {
+  for (uint32_t i = 0; i < ctx->program_slots; i++) {
     if (ctx->programs[i].name == 0) continue;
     GLint length = 0;
     glGetProgramiv(ctx->programs[i].name, GL_PROGRAM_BINARY_LENGTH, &length);
@@ -140,7 +140,7 @@ gt_status gt_program_cache_save(gt_context *ctx, void *mem, size_t size, size_t 
   cache_header h;
   fill_header(ctx, &h, count);
   size_t at = sizeof h;
-  for (size_t i = 0; i < GT_PROGRAM_TABLE_SIZE; i++) {
+  for (uint32_t i = 0; i < ctx->program_slots; i++) {
     const gt_program *p = &ctx->programs[i];
     if (p->name == 0) continue;
     GLint length = 0;
@@ -241,7 +241,8 @@ gt_status gt_program_cache_load(gt_context *ctx, const void *mem, size_t size, u
   }
   GT__TRY(check_entries(in, size, h.count));
   size_t at = sizeof h;
-  for (uint32_t i = 0; i < h.count; i++) {
+  /* No more than the table holds: a later one would take an earlier's slot. */
+  for (uint32_t i = 0; i < h.count && *loaded < ctx->program_slots; i++) {
     cache_entry e;
     memcpy(&e, in + at, sizeof e);
     bool ok = false;

@@ -168,8 +168,8 @@ static bool rows_on_words(const transfer_rows *t) {
  * buffer through a mapping, and the copy kernel moves them into the view,
  * writing the words the view shares with other elements with atomics. */
 static gt_status write_by_kernel(gt_context *ctx, gt_view v, const unsigned char *host, size_t host_pitch) {
-  const gt_program *copy = NULL;
-  GT__TRY(gt__copy_program(ctx, v.type, &copy));
+  gt_program_key copy = gt__copy_scalar_key(v.type);
+  GT__TRY(gt__programs_build(ctx, &copy, 1));
   GT__TRY(make_staging(ctx));
   size_t size = gt_type_size(v.type), hp = host_pitch ? host_pitch : v.cols;
   uint64_t room = ctx->limits.staging_bytes / size, most = gt__max_bound_elements(&ctx->limits);
@@ -209,7 +209,7 @@ static gt_status write_by_kernel(gt_context *ctx, gt_view v, const unsigned char
     gt_bound_view from, to;
     s = gt__view_bind(ctx, staged, &from);
     if (s == GT_OK) s = gt__view_bind(ctx, gt_section(v, r, c, h, w), &to);
-    if (s == GT_OK) s = gt__copy_run(ctx, copy, from, to);
+    if (s == GT_OK) s = gt__copy_run(ctx, &copy, from, to);
     done += (uint64_t)h * w;
   }
   if (!ctx->lost) glBindBuffer(GL_COPY_WRITE_BUFFER, (GLuint)previous);

@@ -6,7 +6,9 @@
 
 #include <string.h>
 
-static gt_status run_simple(gt_context *ctx, const gt_program *prog, gt_bound_view src, gt_bound_view dst) {
+static gt_status run_simple(gt_context *ctx, const gt_program_key *key, gt_bound_view src, gt_bound_view dst) {
+  const gt_program *prog;
+  GT__TRY(gt__program_get(ctx, key, &prog));
   gt_bound_view views[2] = {src, dst};
   return gt__dispatch(ctx, prog, views, 2, gt__div_up(src.view.cols, GT_SIMPLE_GROUP_COLS),
                       gt__div_up(src.view.rows, GT_SIMPLE_GROUP_ROWS),
@@ -15,10 +17,12 @@ static gt_status run_simple(gt_context *ctx, const gt_program *prog, gt_bound_vi
 
 /* A tiled kernel over whole tiles: a guarded kernel gets the padded
  * extent (seed 001), an unguarded one the truncated extent (seed 000). */
-static gt_status run_tiled(gt_context *ctx, const gt_program *prog, gt_bound_view src, gt_bound_view dst) {
-  uint32_t tile = prog->key.tile;
+static gt_status run_tiled(gt_context *ctx, const gt_program_key *key, gt_bound_view src, gt_bound_view dst) {
+  const gt_program *prog;
+  GT__TRY(gt__program_get(ctx, key, &prog));
+  uint32_t tile = key->tile;
   gt_extent e = {src.view.rows, src.view.cols};
-  gt_extent grid = (prog->key.variant & GT_VARIANT_GUARDED) ? gt_extent_pad(e, tile, tile)
+  gt_extent grid = (key->variant & GT_VARIANT_GUARDED) ? gt_extent_pad(e, tile, tile)
                                                             : gt_extent_truncate(e, tile, tile);
   glProgramUniform1ui(prog->name, prog->stripe_tiles_loc,
                       gt__stripe_tiles(ctx, (uint64_t)src.view.pitch * gt_type_size(src.view.type), tile));
@@ -28,18 +32,18 @@ static gt_status run_tiled(gt_context *ctx, const gt_program *prog, gt_bound_vie
 }
 
 /* One dispatch of prog, SIMPLE or tiled, over the whole of src. */
-static gt_status run_program(gt_context *ctx, const gt_program *prog, gt_bound_view src, gt_bound_view dst) {
-  if (prog->key.kernel == GT_KERNEL_TRANSPOSE_SIMPLE) return run_simple(ctx, prog, src, dst);
-  return run_tiled(ctx, prog, src, dst);
+static gt_status run_program(gt_context *ctx, const gt_program_key *key, gt_bound_view src, gt_bound_view dst) {
+  if (key->kernel == GT_KERNEL_TRANSPOSE_SIMPLE) return run_simple(ctx, key, src, dst);
+  return run_tiled(ctx, key, src, dst);
 }
 
 /* Seed 000, option B: an even tiled kernel, whole, on the main section M
  * of its tile, and band on the bottom band B and on the right band R (which
  * includes the corner). TRUNCATE_B's bands run SIMPLE; AUTO's run the
  * padded kernel. */
-static gt_status run_main_and_bands(gt_context *ctx, const gt_program *whole, const gt_program *band,
+static gt_status run_main_and_bands(gt_context *ctx, const gt_program_key *whole, const gt_program_key *band,
                                     gt_bound_view src, gt_bound_view dst) {
-  uint32_t rows = src.view.rows, cols = src.view.cols, tile = whole->key.tile;
+  uint32_t rows = src.view.rows, cols = src.view.cols, tile = whole->tile;
   gt_extent m = gt_extent_truncate((gt_extent){rows, cols}, tile, tile);
   if (m.rows && m.cols) {
     GT__TRY(run_tiled(ctx, whole, gt__bound_section(&src, 0, 0, m.rows, m.cols),
@@ -60,8 +64,10 @@ static gt_status run_main_and_bands(gt_context *ctx, const gt_program *whole, co
  * columns that make no whole block by SIMPLE (seed 000's option B).
  * As uvec4s (both views' rows 16-byte aligned) by the plain program, else
  * by its GT_ELEMENTS variant. */
-static gt_status run_quads(gt_context *ctx, const gt_program *quads, const gt_program *simple, bool uvec4s,
-                           gt_bound_view s, gt_bound_view t) {
+static gt_status run_quads(gt_context *ctx, const gt_program_key *key, const gt_program_key *simple,
+                           bool uvec4s, gt_bound_view s, gt_bound_view t) {
+  const gt_program *quads;
+  GT__TRY(gt__program_get(ctx, key, &quads));
   uint32_t rows = s.view.rows, cols = s.view.cols, rows4 = rows / 4 * 4, cols4 = cols / 4 * 4;
   gt_bound_view views[2] = {gt__bound_section(&s, 0, 0, rows4, cols4),
                             gt__bound_section(&t, 0, 0, cols4, rows4)};
@@ -83,10 +89,6 @@ static gt_status run_quads(gt_context *ctx, const gt_program *quads, const gt_pr
   return GT_OK;
 }
 
-/* The programs one transpose runs, by the plan's slots
- * (GT_TRANSPOSE_SIMPLE, ...); NULL where the plan names none. */
-typedef const gt_program *transpose_programs[GT_TRANSPOSE_SLOTS];
-
 /* AUTO's 2- and 1-byte transposes whose rows lie on words (transpose_words):
  * the main section, whose rows and columns are multiples of the unit, as
  * blocks of words, then the bands beside it (seed 000's option B): by
@@ -95,10 +97,11 @@ typedef const gt_program *transpose_programs[GT_TRANSPOSE_SLOTS];
  * elements, so no word is written twice. The unit: a word's elements, or
  * 4 words' where transpose_words moves uvec4s (both views' rows 16-byte
  * aligned). */
-static gt_status run_words(gt_context *ctx, transpose_programs p, gt_bound_view s, gt_bound_view t,
+static gt_status run_words(gt_context *ctx, const gt_program_key *keys, gt_bound_view s, gt_bound_view t,
                            bool uvec4s) {
   uint32_t pack = gt__pack(s.view.type), rows = s.view.rows, cols = s.view.cols;
-  const gt_program *words = p[uvec4s ? GT_TRANSPOSE_WORDS_UVEC4 : GT_TRANSPOSE_WORDS];
+  const gt_program *words;
+  GT__TRY(gt__program_get(ctx, &keys[uvec4s ? GT_TRANSPOSE_WORDS_UVEC4 : GT_TRANSPOSE_WORDS], &words));
   uint32_t unit = uvec4s ? 4 * pack : pack, main_rows = rows / unit * unit, main_cols = cols / unit * unit;
   if (main_rows && main_cols) {
     gt_bound_view views[2] = {gt__bound_section(&s, 0, 0, main_rows, main_cols),
@@ -130,48 +133,37 @@ static gt_status run_words(gt_context *ctx, transpose_programs p, gt_bound_view 
                                gt__bound_section(&t, main_cols, 0, cols - main_cols, rows)};
   for (int i = 0; i < 2; i++) {
     if (band_src[i].view.rows == 0 || band_src[i].view.cols == 0) continue;
-    GT__TRY(uvec4s ? run_words(ctx, p, band_src[i], band_dst[i], false)
-                   : run_program(ctx, p[GT_TRANSPOSE_TILED], band_src[i], band_dst[i]));
+    GT__TRY(uvec4s ? run_words(ctx, keys, band_src[i], band_dst[i], false)
+                   : run_program(ctx, &keys[GT_TRANSPOSE_TILED], band_src[i], band_dst[i]));
   }
   return GT_OK;
 }
 
 /* One window of src onto dst by the route the plan gives it. */
-static gt_status run_window(gt_context *ctx, const gt_transpose_choices *plan, transpose_programs p,
-                            gt_bound_view s, gt_bound_view t) {
+static gt_status run_window(gt_context *ctx, const gt_transpose_choices *plan, gt_bound_view s, gt_bound_view t) {
+  const gt_program_key *k = plan->keys;
   switch (gt__transpose_route(plan, &s, &t)) {
-  case GT_ROUTE_SIMPLE: return run_simple(ctx, p[GT_TRANSPOSE_SIMPLE], s, t);
-  case GT_ROUTE_QUADS: return run_quads(ctx, p[GT_TRANSPOSE_QUADS], p[GT_TRANSPOSE_SIMPLE], true, s, t);
+  case GT_ROUTE_SIMPLE: return run_simple(ctx, &k[GT_TRANSPOSE_SIMPLE], s, t);
+  case GT_ROUTE_QUADS: return run_quads(ctx, &k[GT_TRANSPOSE_QUADS], &k[GT_TRANSPOSE_SIMPLE], true, s, t);
   case GT_ROUTE_QUAD_ELEMENTS:
-    return run_quads(ctx, p[GT_TRANSPOSE_QUAD_ELEMENTS], p[GT_TRANSPOSE_SIMPLE], false, s, t);
+    return run_quads(ctx, &k[GT_TRANSPOSE_QUAD_ELEMENTS], &k[GT_TRANSPOSE_SIMPLE], false, s, t);
   case GT_ROUTE_MAIN_AND_BANDS:
-    return run_main_and_bands(ctx, p[GT_TRANSPOSE_TILED], p[GT_TRANSPOSE_SIMPLE], s, t);
+    return run_main_and_bands(ctx, &k[GT_TRANSPOSE_TILED], &k[GT_TRANSPOSE_SIMPLE], s, t);
   case GT_ROUTE_BIG_AND_BANDS:
-    return run_main_and_bands(ctx, p[GT_TRANSPOSE_BIG], p[GT_TRANSPOSE_TILED], s, t);
-  case GT_ROUTE_WORDS: return run_words(ctx, p, s, t, false);
-  case GT_ROUTE_WORDS_UVEC4: return run_words(ctx, p, s, t, true);
-  default: return run_tiled(ctx, p[GT_TRANSPOSE_TILED], s, t);
+    return run_main_and_bands(ctx, &k[GT_TRANSPOSE_BIG], &k[GT_TRANSPOSE_TILED], s, t);
+  case GT_ROUTE_WORDS: return run_words(ctx, k, s, t, false);
+  case GT_ROUTE_WORDS_UVEC4: return run_words(ctx, k, s, t, true);
+  default: return run_tiled(ctx, &k[GT_TRANSPOSE_TILED], s, t);
   }
-}
-
-/* Builds every program the plan names, before the first dispatch, so a
- * build failure writes nothing. */
-static gt_status build(gt_context *ctx, const gt_transpose_choices *plan, transpose_programs p) {
-  for (int i = 0; i < GT_TRANSPOSE_SLOTS; i++) {
-    p[i] = NULL;
-    if (plan->keys[i].group_cols) GT__TRY(gt__program_get(ctx, &plan->keys[i], &p[i]));
-  }
-  return GT_OK;
 }
 
 /* Every window the plan has: the views whole, or their blocks. */
-static gt_status execute(gt_context *ctx, const gt_transpose_choices *plan, transpose_programs p, gt_view src,
-                         gt_view dst) {
+static gt_status execute(gt_context *ctx, const gt_transpose_choices *plan, gt_view src, gt_view dst) {
   gt_bound_view s, t;
   if (!plan->in_blocks) {
     GT__TRY(gt__view_bind(ctx, src, &s));
     GT__TRY(gt__view_bind(ctx, dst, &t));
-    return run_window(ctx, plan, p, s, t);
+    return run_window(ctx, plan, s, t);
   }
   const uint32_t *block = plan->blocks.block;
   for (uint32_t r = 0; r < src.rows; r += block[0]) {
@@ -179,7 +171,7 @@ static gt_status execute(gt_context *ctx, const gt_transpose_choices *plan, tran
       uint32_t h = gt__min_u32(block[0], src.rows - r), w = gt__min_u32(block[1], src.cols - c);
       GT__TRY(gt__view_bind(ctx, gt_section(src, r, c, h, w), &s));
       GT__TRY(gt__view_bind(ctx, gt_section(dst, c, r, w, h), &t));
-      GT__TRY(run_window(ctx, plan, p, s, t));
+      GT__TRY(run_window(ctx, plan, s, t));
     }
   }
   return GT_OK;
@@ -214,11 +206,11 @@ gt_status gt_transpose(gt_context *ctx, gt_view src, gt_view dst, const gt_trans
   if (plan.in_blocks)
     gt__log(ctx, GT_LOG_DEBUG, "transpose: views longer than a storage block: blocks of %ux%u",
             plan.blocks.block[0], plan.blocks.block[1]);
-  transpose_programs p;
-  GT__TRY(build(ctx, &plan, p));
+  GT__TRY(gt__programs_build(ctx, plan.keys, GT_TRANSPOSE_SLOTS));
   if (plan.in_place)
-    return gt__operation_end(
-        ctx, gt__transpose_inplace(ctx, &v, plan.strategy, p[GT_TRANSPOSE_SIMPLE], p[GT_TRANSPOSE_TILED]),
-        GT__BUFFER_WRITE_BARRIERS, "gt_transpose");
-  return gt__operation_end(ctx, execute(ctx, &plan, p, src, dst), GT__BUFFER_WRITE_BARRIERS, "gt_transpose");
+    return gt__operation_end(ctx,
+                             gt__transpose_inplace(ctx, &v, plan.strategy, &plan.keys[GT_TRANSPOSE_SIMPLE],
+                                                   &plan.keys[GT_TRANSPOSE_TILED]),
+                             GT__BUFFER_WRITE_BARRIERS, "gt_transpose");
+  return gt__operation_end(ctx, execute(ctx, &plan, src, dst), GT__BUFFER_WRITE_BARRIERS, "gt_transpose");
 }

@@ -4,8 +4,10 @@
 #include "operation.h"
 
 /* SIMPLE over the rows x cols of the matrix starting at origin. */
-static gt_status run_simple(gt_context *ctx, const gt_program *prog, const gt_bound_view *v,
+static gt_status run_simple(gt_context *ctx, const gt_program_key *key, const gt_bound_view *v,
                             uint32_t origin_row, uint32_t origin_col, uint32_t rows, uint32_t cols) {
+  const gt_program *prog;
+  GT__TRY(gt__program_get(ctx, key, &prog));
   glProgramUniform2ui(prog->name, prog->grid_origin_loc, origin_row, origin_col);
   return gt__dispatch(ctx, prog, v, 1, gt__div_up(cols, GT_SIMPLE_GROUP_COLS),
                       gt__div_up(rows, GT_SIMPLE_GROUP_ROWS),
@@ -13,8 +15,10 @@ static gt_status run_simple(gt_context *ctx, const gt_program *prog, const gt_bo
 }
 
 /* A group swaps a pair of tiles: twice a tile's elements. */
-static gt_status run_tiled(gt_context *ctx, const gt_program *prog, const gt_bound_view *v, uint32_t tiles) {
-  uint64_t tile = prog->key.tile;
+static gt_status run_tiled(gt_context *ctx, const gt_program_key *key, const gt_bound_view *v, uint32_t tiles) {
+  const gt_program *prog;
+  GT__TRY(gt__program_get(ctx, key, &prog));
+  uint64_t tile = key->tile;
   glProgramUniform1ui(
       prog->name, prog->stripe_tiles_loc,
       gt__stripe_tiles(ctx, (uint64_t)v->view.pitch * gt_type_size(v->view.type), (uint32_t)tile));
@@ -22,11 +26,11 @@ static gt_status run_tiled(gt_context *ctx, const gt_program *prog, const gt_bou
 }
 
 gt_status gt__transpose_inplace(gt_context *ctx, const gt_bound_view *v, gt_strategy strategy,
-                                const gt_program *simple, const gt_program *tiled) {
+                                const gt_program_key *simple, const gt_program_key *tiled) {
   uint32_t n = v->view.rows;
   gt__log(ctx, GT_LOG_DEBUG, "transpose: src and dst are one %ux%u view: in place, aliased variant", n, n);
   if (strategy == GT_STRATEGY_SIMPLE) return run_simple(ctx, simple, v, 0, 0, n, n);
-  uint32_t tile = tiled->key.tile, m = n / tile * tile;
+  uint32_t tile = tiled->tile, m = n / tile * tile;
   switch (strategy) {
   case GT_STRATEGY_TILED_EVEN: return run_tiled(ctx, tiled, v, n / tile);
   case GT_STRATEGY_TRUNCATE_A: return run_tiled(ctx, tiled, v, m / tile);

@@ -47,6 +47,9 @@
 #include <sys/stat.h>
 #include <time.h>
 
+/* The most program slots a fuzzed context asks (the arena holds them). */
+enum { FUZZ_MOST_SLOTS = 256 };
+
 enum {
   BUF_WORDS = 1024,      /* the real buffers: 4 KiB each, so valid views are small */
   NBUF = 5,              /* three of 4 KiB, one of 10 bytes, one of 0 */
@@ -777,7 +780,10 @@ static bool fixture_open(void) {
    * an image of no texture is, which the model expects of buffer names. */
   for (int t = 0; t < NTEX; t++)
     if (buffer_index(fx.tex[t].name) < 0 && glIsBuffer(fx.tex[t].name)) fx.tex_names_staging |= 1u << t;
-  fx.arena_size = gt_context_size(NULL) + 32;
+  gt_context_desc largest;
+  memset(&largest, 0, sizeof largest);
+  largest.program_slots = FUZZ_MOST_SLOTS;
+  fx.arena_size = gt_context_size(&largest) + 32;
   fx.arena = malloc(fx.arena_size);
   if (fx.arena == NULL) return false;
   if (!make_kernels(&fx.main, false) || !make_kernels(&fx.min, true)) return false;
@@ -2458,6 +2464,11 @@ static void op_context_init(reader *r) {
   if (coin(r, 2)) d.logger.log = fz_log;
   d.min_limits = coin(r, 2);
   d.matmul_kernel = (gt_matmul_kernel)(coin(r, 8) ? (coin(r, 2) ? 4u : 0x7FFFFFFFu) : u8(r) % 4u);
+  /* The table's slots: the default, a table of one or two (every later
+   * program then takes the least recent one's slot), the arena's most,
+   * or past the library's most. */
+  static const uint32_t slots[] = {0, 1, 2, FUZZ_MOST_SLOTS, 65537, 0xFFFFFFFFu};
+  d.program_slots = coin(r, 4) ? slots[u8(r) % 6] : 0;
   bool null_desc = coin(r, 8), null_out = coin(r, 16), use_mem = coin(r, 2);
   size_t off = use_mem ? u8(r) % 17 : 0, need = gt_context_size(null_desc ? NULL : &d);
   size_t size;
@@ -2478,6 +2489,10 @@ static void op_context_init(reader *r) {
   if (null_out) must(&e, GT_ERR_INVALID_ARGUMENT);
   if ((dd->allocator.alloc == NULL) != (dd->allocator.free == NULL)) must(&e, GT_ERR_INVALID_ARGUMENT);
   if ((unsigned)dd->matmul_kernel > GT_MATMUL_KERNEL_REGISTERS_K1) must(&e, GT_ERR_INVALID_ARGUMENT);
+  if (dd->program_slots > 65536) {
+    must(&e, GT_ERR_INVALID_ARGUMENT);
+    if (need != 0) die("gt_context_size of %u program slots: %zu, not 0", dd->program_slots, need);
+  }
   if (mem) {
     if (size < need) must(&e, GT_ERR_OUT_OF_MEMORY);
     if (off % sizeof(void *) || off % 8) must(&e, GT_ERR_INVALID_ARGUMENT);
@@ -2494,9 +2509,10 @@ static void op_context_init(reader *r) {
     else
       may(&e, GT_ERR_UNSUPPORTED);
   }
-  trace("gt_context_init(mem %s+%zu, size %zu of %zu, desc %s{alloc %d, log %d, min %d, kernel %d}, out%s)",
+  trace("gt_context_init(mem %s+%zu, size %zu of %zu, desc %s{alloc %d, log %d, min %d, kernel %d, slots %u}, "
+        "out%s)",
         mem ? "arena" : "NULL", off, size, need, null_desc ? "NULL " : "", a, d.logger.log != NULL,
-        d.min_limits, (int)d.matmul_kernel, null_out ? " NULL" : "");
+        d.min_limits, (int)d.matmul_kernel, d.program_slots, null_out ? " NULL" : "");
   alloc_calls = free_calls = 0;
   gt_context *out = NULL;
   begin_call();

@@ -53,6 +53,10 @@ int gt_test_open(int argc, char **argv, gt_test_env *env) {
       desc.max_dispatch_bytes = strtoull(argv[++i], NULL, 10);
     if (strcmp(argv[i], "--staging-bytes") == 0 && i + 1 < argc)
       desc.staging_bytes = strtoull(argv[++i], NULL, 10);
+    /* A program table of this many slots: with 2, most operations take the
+     * least recent program's slot and build again as they go. */
+    if (strcmp(argv[i], "--program-slots") == 0 && i + 1 < argc)
+      desc.program_slots = (uint32_t)strtoul(argv[++i], NULL, 10);
     /* AUTO's transpose strategy TILED_PAD: no 4x4 blocks, shared tiles
      * instead, whatever the device. */
     if (strcmp(argv[i], "--auto-tiled") == 0) desc.transpose_strategy = GT_STRATEGY_TILED_PAD;
@@ -83,11 +87,12 @@ int gt_test_open(int argc, char **argv, gt_test_env *env) {
   }
   gt_limits l = gt_context_limits(env->ctx);
   printf("renderer: %s%s, device-table entry %s; storage blocks of %llu bytes, %llu FLOP per matmul "
-         "dispatch, %llu bytes per transpose dispatch, %llu staging bytes\n",
+         "dispatch, %llu bytes per transpose dispatch, %llu staging bytes, %u program slots\n",
          gt_context_renderer(env->ctx), env->min_limits ? " (ES 3.1 minimum limits)" : "",
          gt_context_device_name(env->ctx),
          (unsigned long long)l.max_storage_block_bytes, (unsigned long long)l.max_dispatch_flops,
-         (unsigned long long)l.max_dispatch_bytes, (unsigned long long)l.staging_bytes);
+         (unsigned long long)l.max_dispatch_bytes, (unsigned long long)l.staging_bytes,
+         desc.program_slots ? desc.program_slots : 128);
   return 0;
 }
 

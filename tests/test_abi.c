@@ -102,7 +102,7 @@ static const struct_size structs[] = {
     STRUCT(gt_image, 28, 28),
     STRUCT(gt_allocator, 24, 12),
     STRUCT(gt_logger, 16, 8),
-    STRUCT(gt_context_desc, 88, 72),
+    STRUCT(gt_context_desc, 96, 80),
     STRUCT(gt_egl, 32, 16),
     STRUCT(gt_transpose_desc, 8, 8),
     STRUCT(gt_matmul_desc, 168, 128),

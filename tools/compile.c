@@ -307,12 +307,15 @@ int tool_cmd_compile(int argc, char **argv) {
   gt_context *ctx;
   gt_context_desc desc = tool_desc(min_limits, kernel);
   desc.tile = tile;
+  /* Room for every program AUTO builds over the catalogue: those still in
+   * the table afterwards are the ones marked AUTO. */
+  desc.program_slots = MAX_PROGRAMS;
   if (tool_open(&desc, &egl, &ctx)) return 1;
   renderer = gt_context_renderer(ctx);
   bool listening = listen();
   int failures = 0, refused = 0;
   if (catalogue) failures += compile_auto_calls(ctx, &refused);
-  for (size_t i = 0; i < GT_PROGRAM_TABLE_SIZE; i++)
+  for (uint32_t i = 0; i < ctx->program_slots; i++)
     if (ctx->programs[i].name != 0) {
       compiled *c = find_or_add(&ctx->programs[i].key);
       if (c) c->auto_chosen = true;

@@ -101,7 +101,7 @@ extern "C" {
 #endif
 
 #define GT_VERSION_MAJOR 0
-#define GT_VERSION_MINOR 3
+#define GT_VERSION_MINOR 4
 #define GT_VERSION_PATCH 0
 #define GT_VERSION_NUMBER (GT_VERSION_MAJOR * 10000 + GT_VERSION_MINOR * 100 + GT_VERSION_PATCH)
 
@@ -275,6 +275,14 @@ typedef struct gt_context_desc {
    * at least 4 KiB). Larger reads run in several rounds; a read begun
    * with gt_read_begin must fit it whole. */
   uint64_t staging_bytes;
+  /* zero = 128; at most 65,536: the programs the context keeps built at
+   * once, each about 90 bytes of the context's memory (gt_context_size).
+   * A call that needs a program the full table lacks releases the least
+   * recently used one and builds its own (compiling it again, or loading
+   * it from a program cache later loaded); no call fails for want of
+   * room. Size it for the programs your calls use (`gltile compile
+   * --auto` lists those of a device) to keep warm calls compile-free. */
+  uint32_t program_slots;
 } gt_context_desc;
 
 /* The context: program table and device limits. Opaque; sized by
@@ -460,7 +468,9 @@ void gt_egl_close(gt_egl *egl);
 /* ------------------------------------------------------------------ */
 /* Context.                                                            */
 
-/* Bytes of caller memory gt_context_init needs. d may be NULL. */
+/* Bytes of caller memory gt_context_init needs for d (NULL: the
+ * defaults, under 32 KiB): a fixed part and d->program_slots programs.
+ * 0 where d->program_slots passes 65,536. */
 size_t gt_context_size(const gt_context_desc *d);
 
 /* Adopts the current GLES 3.1+ context: queries its limits once and sets
@@ -472,7 +482,8 @@ size_t gt_context_size(const gt_context_desc *d);
  * d          may be NULL (all defaults).
  * Returns    GT_OK; GT_ERR_INVALID_ARGUMENT (out NULL, half-set allocator,
  *            misaligned mem, unknown matmul_kernel, transpose_strategy
- *            TILED_EVEN or unknown, tile not 0, 8, 16 or 32); GT_ERR_OUT_OF_MEMORY (size too
+ *            TILED_EVEN or unknown, tile not 0, 8, 16 or 32, program_slots
+ *            past 65,536); GT_ERR_OUT_OF_MEMORY (size too
  *            small or the allocator failed); GT_ERR_NO_CONTEXT (no current
  *            context); GT_ERR_UNSUPPORTED (context older than ES 3.1,
  *            matmul_kernel SHARED beyond the device's limits, or TEXELS
@@ -735,7 +746,7 @@ gt_status gt_program_cache_load(gt_context *ctx, const void *mem, size_t size, u
  *            or 1-byte elements where the context has no shader atomics,
  *            but for the AUTO cases gt_context_has_atomics names);
  *            GT_ERR_NO_CONTEXT; GT_ERR_SHADER_BUILD; GT_ERR_OUT_OF_MEMORY
- *            (program table full, GL out of memory); GT_ERR_CONTEXT_LOST;
+ *            (GL out of memory); GT_ERR_CONTEXT_LOST;
  *            GT_ERR_GL.
  * GL state   binds its program, SSBO slots 0-1 (indexed and generic
  *            bindings) and sets its own uniforms; restores none of them.
