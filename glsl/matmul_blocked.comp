@@ -46,24 +46,16 @@
 #define B_AT(k, n) gt_index(1u, uvec2(k, n))
 #endif
 
-/* An operand moving as vec4s along K makes the K slice whole quads (the
- * host checks): no K % 4 steps are left. */
-#if (defined(GT_VEC4_A) && !defined(GT_TRANS_A)) || (defined(GT_VEC4_B) && defined(GT_TRANS_B))
-#define K_WHOLE 1
-#endif
-#if defined(GT_K1) && defined(K_WHOLE)
-#error "GT_K1 moves no quad along K"
-#endif
-/* 8-bit operands one k a step with b stored transposed: b's 4 bytes of a
- * k lie in 4 rows, 4 loads each with its own shift. The sums are then
- * kept by column (c0 holds column 0 of the block), so each of b's bytes
- * multiplies a's quad as it arrives and b's 4 are never live together:
- * the Mali-G57 runs 2 threads, not 1, where a's quads are whole words.
- * Each result sees the same operations in the same order as by rows. For
- * halves it cost the Adreno 660 waves (compiler statistics). */
-#if defined(GT_K1) && defined(GT_TRANS_B) && defined(GT_QUANT)
-#define SUM_COLUMNS 1
-#endif
+/* The preamble's derived choices (src/matmul_derived.c): GT_K_WHOLE, an
+ * operand moving as vec4s along K makes the K slice whole quads (the host
+ * checks), so no K % 4 steps are left; GT_SUM_COLUMNS, 8-bit operands one
+ * k a step with b stored transposed: b's 4 bytes of a k lie in 4 rows, 4
+ * loads each with its own shift. The sums are then kept by column (c0
+ * holds column 0 of the block), so each of b's bytes multiplies a's quad
+ * as it arrives and b's 4 are never live together: the Mali-G57 runs 2
+ * threads, not 1, where a's quads are whole words. Each result sees the
+ * same operations in the same order as by rows. For halves it cost the
+ * Adreno 660 waves (compiler statistics). */
 
 /* One element of a or b, wherever the operand is declared as vec4s. */
 #if defined(GT_VEC4_A) && !defined(GT_QUANT)
@@ -167,7 +159,7 @@ void main() {
     }
   }
 #endif
-#ifndef K_WHOLE
+#ifndef GT_K_WHOLE
   /* The last K % 4 steps (under GT_K1 every step), one k at a time; a
    * quad across K is one vec4 here too. */
   for (; k < k_end; k++) {
@@ -175,7 +167,7 @@ void main() {
      * before it they held 5 more registers through it (Mali-G52: 35,
      * one thread). */
     GT_SUM4 a = a_at_k(clamped(first.x, rows_m), k);
-#ifdef SUM_COLUMNS
+#ifdef GT_SUM_COLUMNS
     /* Each column clamped where its byte is loaded: as one uvec4 before
      * the loads, the 4 were live together and the Mali-G57 ran these
      * programs at 1 thread, not 2 (compiler statistics). */
@@ -194,7 +186,7 @@ void main() {
   }
 #endif
 
-#ifdef SUM_COLUMNS
+#ifdef GT_SUM_COLUMNS
   GT_SUM4 rows[4] = GT_SUM4[4](GT_SUM4(c0.x, c1.x, c2.x, c3.x), GT_SUM4(c0.y, c1.y, c2.y, c3.y),
                                GT_SUM4(c0.z, c1.z, c2.z, c3.z), GT_SUM4(c0.w, c1.w, c2.w, c3.w));
 #else

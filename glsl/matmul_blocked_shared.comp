@@ -23,7 +23,7 @@
  * halves that are not uvec2s or words go one at a time. Halves
  * with b transposed, and halves into a half c with neither transposed,
  * the operands along K aligned, step 16 k at a time from whole words
- * (WORD_STEPS). (H100 figures: docs/performance.md.)
+ * (GT_WORD_STEPS). (H100 figures: docs/performance.md.)
  *
  * Not double-buffered in shared memory: two shared buffers double the
  * shared memory for a gain at some sizes and a loss at others (the
@@ -34,41 +34,31 @@
  * shared slices are then either broadcast (a) or 16 distinct vec4s of
  * one row, consecutive ones (b). The K loop has uniform bounds, so both
  * barriers are reached by the whole group. Needs a 16 x 16 group (256
- * invocations) and 8,448 bytes of shared memory (16,384 for WORD_STEPS,
+ * invocations) and 8,448 bytes of shared memory (16,384 for GT_WORD_STEPS,
  * below). */
 #define BM 128u
-/* WORD_STEPS: halves with b stored transposed (along K), or a b into a
- * half c, both operands' rows on 8 bytes (GT_VEC4_A and _B) or only those
- * along K (GT_WORDS_UNALIGNED), step 16 k at a time from whole words, see
- * below; every other program 8 k. Where b
- * runs across K it paid only there: a b f16 > f16 4% faster on the
- * H200, while a b f16 > f32 ran 1% and a^T b f16 > f16 7% slower on the
- * H100 (the reason not found; docs/performance.md). */
-#if defined(GT_HALF) && (defined(GT_TRANS_B) || (defined(GT_HALF_C) && !defined(GT_TRANS_A))) &&           \
-    ((defined(GT_VEC4_A) && defined(GT_VEC4_B)) || defined(GT_WORDS_UNALIGNED))
-#define WORD_STEPS 1
+/* GT_WORD_STEPS (the preamble's, as each choice below: the host derives
+ * them from the flags, src/matmul_derived.c): halves with b stored
+ * transposed (along K), or a b into a half c, both operands' rows on 8
+ * bytes (GT_VEC4_A and _B) or only those along K (GT_WORDS_UNALIGNED),
+ * step 16 k at a time from whole words, see below; every other program
+ * 8 k. Where b runs across K it paid only there: a b f16 > f16 4% faster
+ * on the H200, while a b f16 > f32 ran 1% and a^T b f16 > f16 7% slower
+ * on the H100 (the reason not found; docs/performance.md). */
+#ifdef GT_WORD_STEPS
 #define BK 16u
 #else
 #define BK 8u
 #endif
-/* GT_WORDS_UNALIGNED: WORD_STEPS where the operand across K has rows
+/* GT_WORDS_UNALIGNED: GT_WORD_STEPS where the operand across K has rows
  * not on 8 bytes (its GT_VEC4_x absent); those along K must be (see
  * WORDS_ACROSS_ANY). Words of 2 k from rows along K at any alignment
  * (the high half of one word and the low half of the next) were tried
  * and were slower than 8 k a step of single halves: a b^T at 4099 x 4097
- * x 4101 on the H200 4.18 against 3.45 ms (docs/performance.md). */
-#if defined(GT_WORDS_UNALIGNED) &&                                                                          \
-    (!defined(WORD_STEPS) || (defined(GT_VEC4_A) && defined(GT_VEC4_B)) ||                                 \
-     (!defined(GT_TRANS_A) && !defined(GT_VEC4_A)) || (defined(GT_TRANS_B) && !defined(GT_VEC4_B)))
-#error "GT_WORDS_UNALIGNED is for WORD_STEPS with the operand across K unaligned"
-#endif
-#if defined(GT_PACK_HALF_IEEE) && !(defined(GT_HALF_C) && defined(GT_VEC4_C))
-#error "GT_PACK_HALF_IEEE is for a half c's uvec2 stores"
-#endif
-#if (defined(GT_VEC4_A) && !defined(GT_TRANS_A) && !defined(WORD_STEPS)) ||                                    \
-    (defined(GT_VEC4_B) && defined(GT_TRANS_B) && !defined(GT_HALF))
-#error "the shared kernel moves quads along K as vec4s only as words of halves (WORD_STEPS)"
-#endif
+ * x 4101 on the H200 4.18 against 3.45 ms (docs/performance.md). The
+ * kernel moves quads along K as vec4s only as such words, and a half c's
+ * quads as uvec2s only where results are not 32 columns apart: the host
+ * names no other program. */
 
 /* NVIDIA's compiler unrolls every loop where asked (8% at 4096^3);
  * others ignore a pragma they do not know (GLSL ES 3.10, 3.4). */
@@ -82,7 +72,7 @@
  * - across K (a transposed, b untransposed) its 4 elements are adjacent
  *   in the stored matrix: step row t / 32, quad t % 32; one vec4 load
  *   where the view allows (GT_VEC4_A, GT_VEC4_B), else 4 float loads,
- *   which take 4 elements 32 apart (STRIDED_A, below);
+ *   which take 4 elements 32 apart (GT_STRIDED_A, below);
  * - along K (a untransposed, b transposed) they lie in 4 stored rows,
  *   one pitch apart: step row t % 8, quad t / 8; 4 float loads, which
  *   the 8 invocations of a quad make into 32 contiguous bytes of each row.
@@ -94,7 +84,7 @@
  *
  * The 8 invocations of a quad along K store into 8 rows of the slice,
  * 512 bytes apart: one bank. Two ways spread them: a row of 33 vec4s,
- * one unused, or quad q of row k stored at q ^ k (SWIZZLE_A), where each
+ * one unused, or quad q of row k stored at q ^ k (GT_SWIZZLE_A), where each
  * read then computes its address. Slices of quads across K are stored
  * in rows, as they come. Measured on the H100 at 4096^3, TFLOP/s with the
  * padding / with the XOR on both slices: a b 34.6 / 36.9, a^T b 42.7 /
@@ -103,26 +93,21 @@
  * padding. Halves differ: at 4096^3, a b ran 3.19 ms with the XOR and
  * 3.04 with the padding, a b^T 3.34 with the padding and 3.31 with the
  * XOR (f16 > f16; docs/performance.md). */
-#if !defined(GT_TRANS_A) && !defined(GT_TRANS_B) && !defined(GT_HALF)
-#define SWIZZLE_A 1
-#elif !defined(GT_TRANS_A) && defined(GT_TRANS_B) && defined(GT_HALF) && !defined(WORD_STEPS)
-#define SWIZZLE_A 1
-#endif
-/* [k][m / 4], component m % 4 (m / 4 ^ k under SWIZZLE_A); WORD_STEPS
+/* [k][m / 4], component m % 4 (m / 4 ^ k under GT_SWIZZLE_A); GT_WORD_STEPS
  * stores without conflicts unpadded (see quad_along), in 16,384 bytes
  * for both slices, the ES 3.1 minimum. */
-#if defined(GT_TRANS_A) || defined(SWIZZLE_A) || defined(WORD_STEPS)
-shared vec4 a_slice[BK][BM / 4u];
-#else
+#ifdef GT_PAD_A_SLICE
 shared vec4 a_slice[BK][BM / 4u + 1u];
+#else
+shared vec4 a_slice[BK][BM / 4u];
 #endif
-#ifdef SWIZZLE_A
+#ifdef GT_SWIZZLE_A
 uint slot_a(uint k, uint q) { return q ^ k; }
 #else
 uint slot_a(uint k, uint q) { return q; }
 #endif
 /* [k][n / 4], component n % 4 */
-#if defined(GT_TRANS_B) && !defined(WORD_STEPS)
+#ifdef GT_PAD_B_SLICE
 shared vec4 b_slice[BK][BM / 4u + 1u];
 #else
 shared vec4 b_slice[BK][BM / 4u];
@@ -138,7 +123,7 @@ shared vec4 b_slice[BK][BM / 4u];
  * at: the index of its first element at k = 0; k then adds k times the
  * pitch (across K) or k (along K). last: its last element inside the
  * matrix (0 .. 3), which the elements after it repeat. row_k: its k
- * within the step; q: its place in the slice's row (see STRIDED_A).
+ * within the step; q: its place in the slice's row (see GT_STRIDED_A).
  * One number, not the 4 elements' offsets, so that it costs one
  * register: with the offsets held the compiler moved more of them to
  * memory, and a b ran 41.7 rather than 44.8 TFLOP/s. */
@@ -156,7 +141,7 @@ quad quad_at(uvec4 v, uint kr, uint q, uint first, uint extent, uint apart) {
 
 /* Floats across K that no vec4 can load come as 4 float loads. Taken as
  * the 4 adjacent elements of a quad, each of those loads touches 512
- * bytes across a subgroup of 32 (one float in 4). Under STRIDED_x
+ * bytes across a subgroup of 32 (one float in 4). Under GT_STRIDED_x
  * invocation t % 32 of a step row takes elements t % 32, + 32, + 64 and
  * + 96 of it instead, so that each load is 128 contiguous bytes, and
  * stores them as one vec4 at t % 32: the slice's vec4 s then holds rows
@@ -166,17 +151,11 @@ quad quad_at(uvec4 v, uint kr, uint q, uint first, uint extent, uint apart) {
  * come the same way: at 4099 x 4097 x 4101 on the H200 a b f16 > f32 ran
  * 3.29 ms so, 3.42 from the 2 or 3 words holding each quad
  * (docs/performance.md). */
-#if defined(GT_TRANS_A) && !defined(GT_VEC4_A) && (!defined(GT_HALF) || defined(GT_A_HALVES))
-#define STRIDED_A 1
-#endif
-#if !defined(GT_TRANS_B) && !defined(GT_VEC4_B) && (!defined(GT_HALF) || defined(GT_B_HALVES))
-#define STRIDED_B 1
-#endif
 quad quad_across(uvec4 v, uint t, uint first, uint extent) {
   return quad_at(v, t / 32u, t % 32u, first, extent, 1u);
 }
 quad quad_along(uvec4 v, uint t, uint first, uint extent) {
-#ifdef WORD_STEPS
+#ifdef GT_WORD_STEPS
   /* 2 k (one word) of 4 rows: k 2 j and 2 j + 1 of quad q, t's bits
    * being, low to high, 3 of q, 2 of j, 2 of q and 1 of j. A 16-byte
    * store goes through the banks 8 invocations at a time: 8 adjacent
@@ -190,7 +169,7 @@ quad quad_along(uvec4 v, uint t, uint first, uint extent) {
   return quad_at(v, t % 8u, t / 8u, first, extent, v.w);
 #endif
 }
-/* Under STRIDED_x: last counts elements 32 apart. */
+/* Under GT_STRIDED_x: last counts elements 32 apart. */
 quad quad_strided(uvec4 v, uint t, uint first, uint extent) {
   uint first_in = min(first + t % 32u, extent - 1u);
   return quad(v.z + first_in, min((extent - 1u - first_in) / 32u, 3u), t / 32u, t % 32u);
@@ -240,7 +219,7 @@ vec4 load_a(quad q, uint k0, uint last) {
   uint k = quad_k(q, k0);
 #ifndef GT_TRANS_A
   vec4 v = SPREAD(a_one, q.at + k, last, gt_views[0].w);
-#elif defined(STRIDED_A)
+#elif defined(GT_STRIDED_A)
   /* 4 elements 32 apart */
   vec4 v = SPREAD(a_elem, q.at + k * gt_views[0].w, last, 32u);
 #elif defined(GT_VEC4_A)
@@ -254,7 +233,7 @@ vec4 load_b(quad q, uint k0, uint last) {
   uint k = quad_k(q, k0);
 #ifdef GT_TRANS_B
   vec4 v = SPREAD(b_one, q.at + k, last, gt_views[1].w);
-#elif defined(STRIDED_B)
+#elif defined(GT_STRIDED_B)
   /* 4 elements 32 apart */
   vec4 v = SPREAD(b_elem, q.at + k * gt_views[1].w, last, 32u);
 #elif defined(GT_VEC4_B)
@@ -265,8 +244,8 @@ vec4 load_b(quad q, uint k0, uint last) {
   return inside_k(q, k0, v);
 }
 
-#ifdef WORD_STEPS
-/* An invocation's share of each slice under WORD_STEPS: 2 quads, held
+#ifdef GT_WORD_STEPS
+/* An invocation's share of each slice under GT_WORD_STEPS: 2 quads, held
  * from their loads to their stores (through half a step) as the 4 words
  * that hold them, as many registers as the one quad of floats per 8 k
  * elsewhere, and widened as they are stored:
@@ -362,14 +341,14 @@ void stash(quad qa, vec4 la, quad qb, vec4 lb) {
 
 #ifndef GT_TRANS_A
 #define A_QUAD quad_along
-#elif defined(STRIDED_A)
+#elif defined(GT_STRIDED_A)
 #define A_QUAD quad_strided
 #else
 #define A_QUAD quad_across
 #endif
 #ifdef GT_TRANS_B
 #define B_QUAD quad_along
-#elif defined(STRIDED_B)
+#elif defined(GT_STRIDED_B)
 #define B_QUAD quad_strided
 #else
 #define B_QUAD quad_across
@@ -378,7 +357,7 @@ void stash(quad qa, vec4 la, quad qb, vec4 lb) {
 /* Where an invocation's results lie: its first row 4 ty (column 4 tx),
  * row r (0 .. 7) ROW(r) below it (a0 holds rows 0 .. 3, a1 rows 4 .. 7),
  * and b1's columns SIDE right of b0's. */
-#ifdef STRIDED_A
+#ifdef GT_STRIDED_A
 #define FIRST_ROW(ty) (ty)
 #define ROW(r) (32u * ((r) % 4u) + 16u * ((r) / 4u))
 #else
@@ -386,13 +365,10 @@ void stash(quad qa, vec4 la, quad qb, vec4 lb) {
 #define ROW(r) ((r) % 4u + 64u * ((r) / 4u))
 #endif
 /* A result vec4's 4 columns lie COL_APART apart. */
-#ifdef STRIDED_B
+#ifdef GT_STRIDED_B
 #define FIRST_COL(tx) (tx)
 #define SIDE 16u
 #define COL_APART 32u
-#ifdef GT_VEC4_C
-#error "results 32 columns apart are not stored as vec4s"
-#endif
 #else
 #define FIRST_COL(tx) (4u * (tx))
 #define SIDE 64u
@@ -402,7 +378,7 @@ void stash(quad qa, vec4 la, quad qb, vec4 lb) {
 /* Stores columns n, n + COL_APART, n + 2 COL_APART and n + 3 COL_APART
  * of row m of c. */
 void store_quad(uint m, uint n, vec4 sum) {
-#if defined(GT_VEC4_C) && defined(GT_HALF_C)
+#ifdef GT_C_PAIRS
   /* 4 halves on 8 bytes, this invocation's alone: no atomics in the
    * program (with them f16 > f16 ran 9% behind f16 > f32 at 4096^3 on the
    * H100, and some processes 3-6x slower: docs/performance.md). */
@@ -433,7 +409,7 @@ void store_quad(uint m, uint n, vec4 sum) {
   if (gt_scale.y != 0.0) value += gt_scale.y * c4[i];
   c4[i] = gt_finish4(m, n, value);
 #else
-#if defined(GT_HALF_C) && !defined(GT_C_HALVES) && !defined(STRIDED_B)
+#if defined(GT_HALF_C) && !defined(GT_C_HALVES) && !defined(GT_STRIDED_B)
   /* A quad starting on a word owns its two words: plain stores. Else its
    * halves share words with the neighbouring quads, and take c_set's
    * atomics. (Under GT_C_HALVES each half is one 16-bit store.) */
@@ -457,7 +433,7 @@ void store_quad(uint m, uint n, vec4 sum) {
 }
 
 /* acc[2 r + side] holds row ROW(r) of the invocation's results, columns
- * side * SIDE on (see store_quad): without STRIDED_x rows 4 ty + r (r <
+ * side * SIDE on (see store_quad): without GT_STRIDED_x rows 4 ty + r (r <
  * 4) or 64 + 4 ty + r - 4, and columns 4 tx .. + 3 or 64 + 4 tx .. + 3.
  * It is indexed by constants only: an index the compiler cannot resolve
  * moves the array to local memory. */
@@ -480,10 +456,10 @@ void multiply(vec4 a0, vec4 a1, vec4 b0, vec4 b1) {
  * 2.90-2.91 and 2.87; but a^T b's halves from words (rows not on 8
  * bytes) at 4099 x 4097 x 4101 3.12-3.15 with and 3.16-3.27 without
  * (docs/performance.md). So kept but in a^T b's halves as uvec2s. */
-#if defined(GT_HALF) && defined(GT_TRANS_A) && !defined(GT_TRANS_B) && defined(GT_VEC4_A) && defined(GT_VEC4_B)
-#define FENCE_SLICES()
-#else
+#ifdef GT_FENCE_SLICES
 #define FENCE_SLICES() memoryBarrierShared()
+#else
+#define FENCE_SLICES()
 #endif
 
 /* The K loop, with the last element inside the matrix of a's and b's
@@ -519,9 +495,7 @@ void main() {
   quad qb = B_QUAD(gt_layer_view(1u), t, block.y, gt_cols_n());
   for (int i = 0; i < 16; i++)
     acc[i] = vec4(0.0);
-#if (!defined(GT_TRANS_B) && (!defined(GT_VEC4_B) || (defined(GT_TRANS_A) && !defined(GT_VEC4_A)))) ||      \
-    (defined(GT_HALF_C) && !defined(GT_VEC4_C) && !defined(GT_TRANS_A) && defined(GT_TRANS_B) &&             \
-     !defined(WORD_STEPS))
+#ifdef GT_TWO_LOOPS
   /* Where an operand across K loads no vec4s, a second copy of the K loop
    * for blocks inside c loads every quad whole, at constant offsets
    * (uniform in the group: both copies reach the barriers whole). On the

@@ -30,7 +30,7 @@
  * such device computes the same bits, whether its mediump is f32 or half
  * (llvmpipe's is, rounding products apart from sums). GT_HALF_SCALED
  * (with it) rounds by scaling rather than on the bits (gt_half_rounded). */
-#if defined(GT_HALF_SUMS) && !defined(GT_HALF_ROUNDED)
+#ifdef GT_MEDIUMP
 precision mediump float;
 #endif
 #ifdef GT_QUANT
@@ -40,15 +40,11 @@ precision mediump float;
 #define GT_SUM float
 #define GT_SUM4 vec4
 #endif
-/* GT_A_PAIRS, GT_B_PAIRS: that operand's halves are read as uvec2s, their
- * quads across K (GT_VEC4_x along K gives whole words: the shared kernel's
- * WORD_STEPS). */
-#if defined(GT_HALF) && defined(GT_VEC4_A) && defined(GT_TRANS_A)
-#define GT_A_PAIRS 1
-#endif
-#if defined(GT_HALF) && defined(GT_VEC4_B) && !defined(GT_TRANS_B)
-#define GT_B_PAIRS 1
-#endif
+/* The preamble says what each program derives from its flags
+ * (src/matmul_derived.c): GT_MEDIUMP above; GT_A_PAIRS, GT_B_PAIRS: that
+ * operand's halves are read as uvec2s, their quads across K (GT_VEC4_x
+ * along K gives whole words: the shared kernel's GT_WORD_STEPS); GT_C_PAIRS:
+ * a half c's quads written as uvec2s. */
 /* GT_HALF_STORAGE (the shared and bands kernels where the context has
  * GL_NV_gpu_shader5, whose 16-bit types the preamble enables in storage
  * blocks): a half c not written as uvec2s is written one half at a time,
@@ -58,23 +54,8 @@ precision mediump float;
  * c (GT_HALVES_ALONG_K: a b^T where they are not words, 8 k a step); in
  * the bands kernel a and b are. Where a row starts inside a word, a half
  * otherwise comes from the words holding it (the host's
- * gt__shared_half_storage and gt__bands_half_storage say where this is
- * faster: docs/performance.md). */
-#if defined(GT_HALF_STORAGE) && defined(GT_HALF_C) && !defined(GT_VEC4_C)
-#define GT_C_HALVES 1
-#endif
-#if defined(GT_C_HALVES) && !defined(GT_TRANS_A) && defined(GT_TRANS_B) && !defined(GT_VEC4_A)
-#define GT_HALVES_ALONG_K 1
-#endif
-#if defined(GT_HALF_STORAGE) &&                                                                              \
-    (defined(GT_KERNEL_MATMUL_BANDS) || defined(GT_HALVES_ALONG_K) || (!defined(GT_VEC4_A) && defined(GT_TRANS_A)))
-#define GT_A_HALVES 1
-#endif
-#if defined(GT_HALF_STORAGE) &&                                                                              \
-    (defined(GT_KERNEL_MATMUL_BANDS) || defined(GT_HALVES_ALONG_K) ||                                        \
-     (!defined(GT_VEC4_B) && (!defined(GT_TRANS_B) || defined(GT_TRANS_A))))
-#define GT_B_HALVES 1
-#endif
+ * gt__shared_half_storage and gt__bands_half_storage say where 16-bit
+ * storage is taken). */
 #ifdef GT_HALF_TEXELS
 /* The registers kernel's half a and b through texture buffers on units 0
  * and 1, one half a texel (R16F), widened by the texture unit: on the
@@ -107,7 +88,7 @@ layout(std430, binding = 1) readonly GT_RESTRICT buffer B4 { vec4 b4[]; };
 layout(std430, binding = 1) readonly GT_RESTRICT buffer B { float b_data[]; };
 #endif
 #endif
-#if defined(GT_VEC4_C) && defined(GT_HALF_C)
+#ifdef GT_C_PAIRS
 /* A half c's quads whole on 8 bytes (the shared kernel; the host checks). */
 layout(std430, binding = 2) GT_RESTRICT buffer C2 { uvec2 c_pairs[]; };
 #elif defined(GT_VEC4_C)

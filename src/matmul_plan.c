@@ -5,6 +5,7 @@
  * walk it over every device entry and the tools ask it what AUTO will do
  * (gt_matmul_plan). */
 #include "matmul_plan.h"
+#include "matmul_derived.h"
 #include "operation.h"
 #include "texels.h"
 

@@ -79,90 +79,13 @@ enum { GT_PROGRAM_SLOTS_DEFAULT = 128, GT_PROGRAM_SLOTS_MOST = 65536 };
  * 4 x 4 results each. */
 enum { GT_BLOCKED_GROUP = 8, GT_BLOCKED_TILE = 4 * GT_BLOCKED_GROUP };
 
-/* The GT_VARIANT_VEC4_A / _B bits whose quads run along K given a
- * variant's transposes (a untransposed, b transposed): GT_VARIANT_K1
- * programs and the shared kernel move none of them as vec4s, except as
- * below. */
-static inline uint32_t gt__vec4_along_k(uint32_t variant) {
-  return ((variant & GT_VARIANT_TRANS_A) ? 0u : GT_VARIANT_VEC4_A) |
-         ((variant & GT_VARIANT_TRANS_B) ? GT_VARIANT_VEC4_B : 0u);
-}
-
-/* Whether the shared kernel moves this variant's quads along K as words
- * of 2 k (WORD_STEPS in matmul_blocked_shared.comp): halves with b
- * transposed, and a b of halves into a half c (where it was faster on
- * the H100 and the H200; docs/performance.md). */
-static inline bool gt__shared_words_along_k(uint32_t variant) {
-  return (variant & GT_VARIANT_HALF) && ((variant & GT_VARIANT_TRANS_B) ||
-                                         ((variant & GT_VARIANT_HALF_C) && !(variant & GT_VARIANT_TRANS_A)));
-}
-
-/* Whether a shared-kernel program may carry these vec4 bits along K: none,
- * or both operands' under WORD_STEPS, which needs each one's rows on 8
- * bytes (one alone would change nothing in the program but its name);
- * or, under GT_VARIANT_WORDS_UNALIGNED, WORD_STEPS with the operand along
- * K on 8 bytes and the one across K not. */
-static inline bool gt__shared_along_k_fits(uint32_t variant) {
-  uint32_t both = GT_VARIANT_VEC4_A | GT_VARIANT_VEC4_B, along = gt__vec4_along_k(variant);
-  if (variant & GT_VARIANT_WORDS_UNALIGNED)
-    return gt__shared_words_along_k(variant) && (variant & along) == along && (variant & both) != both;
-  return (variant & along) == 0 || (gt__shared_words_along_k(variant) && (variant & both) == both);
-}
-
 /* The line a GT_VARIANT_HALF_STORAGE program's preamble enables its
  * 16-bit types in storage blocks with. */
 #define GT_HALF_STORAGE_EXTENSION "#extension GL_NV_gpu_shader5 : require\n"
 
-/* Under GT_VARIANT_HALF_STORAGE, whether the shared kernel reads a's
- * (b's) halves one at a time: across K without uvec2s, b along K too
- * where a is transposed, and a and b along K not as words in a b^T into
- * a half c not written as uvec2s (GT_A_HALVES, GT_B_HALVES and
- * GT_HALVES_ALONG_K in matmul_common.glsl). */
-static inline bool gt__shared_halves_along_k(uint32_t variant) {
-  uint32_t rule = GT_VARIANT_TRANS_A | GT_VARIANT_TRANS_B | GT_VARIANT_VEC4_A | GT_VARIANT_HALF_C | GT_VARIANT_VEC4_C;
-  return (variant & rule) == (GT_VARIANT_TRANS_B | GT_VARIANT_HALF_C);
-}
-static inline bool gt__shared_a_halves(uint32_t variant) {
-  return (variant & (GT_VARIANT_TRANS_A | GT_VARIANT_VEC4_A)) == GT_VARIANT_TRANS_A ||
-         gt__shared_halves_along_k(variant);
-}
-static inline bool gt__shared_b_halves(uint32_t variant) {
-  return (!(variant & GT_VARIANT_VEC4_B) && (!(variant & GT_VARIANT_TRANS_B) || (variant & GT_VARIANT_TRANS_A))) ||
-         gt__shared_halves_along_k(variant);
-}
-
-/* Whether the shared kernel may write c as vec4s in a program of this
- * variant: not where b is across K loaded without vec4s, floats or
- * halves one at a time, whose results lie 32 columns apart (STRIDED_B in
- * matmul_blocked_shared.comp). */
-static inline bool gt__shared_vec4_c(uint32_t variant) {
-  bool across_b = !(variant & (GT_VARIANT_TRANS_B | GT_VARIANT_VEC4_B));
-  if (across_b && (variant & GT_VARIANT_HALF_STORAGE)) return false;
-  return !across_b || (variant & GT_VARIANT_HALF);
-}
-
-/* Whether the shared kernel's program of this half variant changes with
- * GT_VARIANT_HALF_STORAGE (16-bit loads and stores where the context has
- * GL_NV_gpu_shader5): an operand read one half at a time, or a half c not
- * written as uvec2s. Not with the words of GT_VARIANT_WORDS_UNALIGNED,
- * and not for a^T b into a half c, which ran 4.5% slower so on the H200
- * at 4099 x 4097 x 4101 (docs/performance.md). */
-static inline bool gt__shared_half_storage(uint32_t variant) {
-  uint32_t half_c = GT_VARIANT_HALF_C, a_t = GT_VARIANT_TRANS_A, b_t = GT_VARIANT_TRANS_B;
-  if (!(variant & GT_VARIANT_HALF) || (variant & GT_VARIANT_WORDS_UNALIGNED)) return false;
-  if ((variant & (half_c | a_t | b_t)) == (half_c | a_t)) return false;
-  return gt__shared_a_halves(variant) || gt__shared_b_halves(variant) ||
-         (variant & (half_c | GT_VARIANT_VEC4_C)) == half_c;
-}
-
 /* The bands kernel (matmul_bands.comp): a group of 32 places along a
  * band by 8 slices of K, for bands of at most 8 rows or columns. */
 enum { GT_MATMUL_BAND_ALONG = 32, GT_MATMUL_BAND_SLICES = 8, GT_MATMUL_BAND_MAX = 8 };
-
-/* Whether the bands kernel's program of this variant reads and writes
- * halves 16 bits at a time where the context has GL_NV_gpu_shader5: every
- * half program (a, b and a half c; one load and no pick a half). */
-static inline bool gt__bands_half_storage(uint32_t variant) { return (variant & GT_VARIANT_HALF) != 0; }
 
 /* Storage-block bindings, matched by the kernels' layout(binding = N). */
 enum { GT_BINDING_SRC = 0, GT_BINDING_DST = 1 };
@@ -224,7 +147,7 @@ gt_status gt__program_adopt(gt_context *ctx, gt_program *slot, const gt_program_
 void gt__program_release_all(gt_context *ctx);
 
 /* Room for any preamble gt__program_preamble writes, every flag set. */
-enum { GT_PREAMBLE_BYTES = 1024 };
+enum { GT_PREAMBLE_BYTES = 2048 };
 
 /* Writes the preamble (version, defines, layout) of key into buf. Returns
  * the length, or 0 when buf is too small. Needs no GL: the build uses it to

@@ -1,7 +1,7 @@
 /* Source assembly for the kernels: the preamble of defines and layout
  * that the library prepends to glsl/prelude.glsl and a kernel. No GL here,
  * so the build can print every variant for glslangValidator. */
-#include "program.h"
+#include "matmul_derived.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -68,6 +68,11 @@ static void variant_defines(uint32_t variant, char *buf, size_t size) {
 }
 
 size_t gt__program_preamble(const gt_program_key *key, char *buf, size_t size) {
+  /* What the program derives from its flags, written here once. */
+  char derived[768];
+  bool derived_ok;
+  gt__matmul_derived_defines(key, derived, sizeof derived, &derived_ok);
+  if (!derived_ok) return 0;
   /* A tile of elements: the kernel's TILE for tiled kernels, else one
    * element per invocation of the group. */
   uint32_t tile_rows = key->tile ? key->tile : key->group_rows;
@@ -97,12 +102,12 @@ size_t gt__program_preamble(const gt_program_key *key, char *buf, size_t size) {
                    "#define GT_TILE_ROWS %u\n"
                    "#define GT_TILE_COLS %u\n"
                    "#define GT_GROUP_ROWS %u\n"
-                   "%s%s%s"
+                   "%s%s%s%s"
                    "layout(local_size_x = %u, local_size_y = %u) in;\n"
                    "#line 1 1\n",
                    texels ? "320 es" : "310 es", storage, kernel_define, gt__glsl_type(key->elem),
                    gt__pack(key->elem), GT_MAX_VIEWS, tile_rows, tile_cols, key->group_rows, tile_define,
-                   image_defines, flag_defines, key->group_cols, key->group_rows);
+                   image_defines, flag_defines, derived, key->group_cols, key->group_rows);
   return n < 0 || (size_t)n >= size ? 0 : (size_t)n;
 }
 
@@ -144,9 +149,8 @@ uint64_t gt__source_hash(void) {
   for (int k = 0; k < GT_KERNEL_COUNT; k++) {
     gt_program_key key = {(gt_kernel)k, 16, 16, 16, every_flag, GT_U32, GT_FORMAT_RGBA8};
     const char *parts[GT_PROGRAM_PARTS];
-    gt__program_preamble(&key, preamble, sizeof preamble);
-    gt__program_parts(&key, preamble, parts);
-    for (int i = 0; i < GT_PROGRAM_PARTS; i++)
+    gt__program_parts(&key, "", parts);
+    for (int i = 1; i < GT_PROGRAM_PARTS; i++)
       h = hash_text(h, parts[i]);
   }
   /* The preamble's layout: every define it can write, with and without a

@@ -13,6 +13,7 @@
  * cases. */
 #include "check.h"
 #include "harness.h"
+#include "matmul_derived.h"
 #include "matmul_plan.h"
 #include "plan_contexts.h"
 #include "texels.h"
