@@ -7,6 +7,8 @@
 
 #include "npy.h"
 
+#include "enumerations.h"
+
 #include <dirent.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -444,6 +446,58 @@ static void test_malformed(void) {
   CHECK_EQ_U(count_files(), 0);
 }
 
+/* The descr is matched whole: a NUL inside the quotes, which C string
+ * functions would stop at, is no '<f4'; nor is a key with one. And the
+ * message for a dtype not read names every dtype that is, from the
+ * library's list of element types. */
+static void test_descr_exact(void) {
+  static const struct {
+    const char *text;
+    size_t length;
+  } headers[] = {
+#define WITH_NUL(text) {text, sizeof text - 1}
+      WITH_NUL("{'descr': '<f4\0junk', 'fortran_order': False, 'shape': (3, 4), }"),
+      WITH_NUL("{'descr': '<f4\0', 'fortran_order': False, 'shape': (3, 4), }"),
+      WITH_NUL("{'descr': '<f4', 'fortran_order': False, 'shape\0x': (3, 4), }"),
+#undef WITH_NUL
+  };
+  static const unsigned char zeros[48];
+  for (size_t i = 0; i < sizeof headers / sizeof headers[0]; i++) {
+    /* make_npy takes C strings: the header goes in by hand, padded so the
+     * data starts at 64 as NumPy would. */
+    unsigned char buf[10 + 118 + sizeof zeros];
+    size_t header_len = 118;
+    memcpy(buf, "\x93NUMPY\x01\x00", 8);
+    buf[8] = (unsigned char)header_len;
+    buf[9] = 0;
+    memset(buf + 10, ' ', header_len);
+    memcpy(buf + 10, headers[i].text, headers[i].length);
+    buf[10 + header_len - 1] = '\n';
+    memcpy(buf + 10 + header_len, zeros, sizeof zeros);
+    write_bytes(path_in_dir("nul.npy"), buf, sizeof buf);
+    check_refused("nul.npy", "a NUL inside a quoted string");
+  }
+
+  static const char *const unsupported[] = {
+      "{'descr': '<f8', 'fortran_order': False, 'shape': (3, 4), }",
+      "{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (3, 4), }",
+  };
+  for (size_t i = 0; i < 2; i++) {
+    make_npy(path_in_dir("dtype.npy"), 1, 0, unsupported[i], false, zeros, sizeof zeros);
+    npy_array a;
+    char err[512];
+    CHECK(npy_read(path_in_dir("dtype.npy"), &a, err, sizeof err) != 0);
+    bool every = true;
+#define EVERY_DESCR(type, bytes, glsl, name, descr) every = every && strstr(err, "'" descr "'") != NULL;
+    GT_EACH_TYPE(EVERY_DESCR)
+#undef EVERY_DESCR
+    CHECK(every);
+    if (!every) fprintf(stderr, "  message without every dtype read: %s\n", err);
+  }
+  unlink(path_in_dir("dtype.npy"));
+  CHECK_EQ_U(count_files(), 0);
+}
+
 /* ------------------------------------------------------------------ */
 /* 4. Writes that fail leave nothing behind.                            */
 
@@ -488,6 +542,7 @@ int main(void) {
   test_fortran();
   test_stacks();
   test_malformed();
+  test_descr_exact();
   test_write_failures();
   remove_dir();
   return CHECK_SUMMARY();

@@ -138,14 +138,17 @@ static bool eat_word(cursor *c, const char *w) {
 }
 
 /* A quoted string into buf. Returns 0, 1 when it did not fit (buf holds
- * its start), -1 when there is no terminated string here. */
+ * its start), -1 when there is no terminated string here, -2 when it holds
+ * a NUL: C's string functions would stop there and take '<f4\0junk' for
+ * '<f4'. */
 static int parse_string(cursor *c, char *buf, size_t size) {
   skip_ws(c);
   if (c->p >= c->end || (*c->p != '\'' && *c->p != '"')) return -1;
   char quote = *c->p++;
   size_t n = 0;
-  bool too_long = false;
+  bool too_long = false, nul = false;
   while (c->p < c->end && *c->p != quote) {
+    nul = nul || *c->p == '\0';
     if (n + 1 < size)
       buf[n++] = *c->p;
     else
@@ -155,7 +158,18 @@ static int parse_string(cursor *c, char *buf, size_t size) {
   buf[n] = '\0';
   if (c->p >= c->end) return -1;
   c->p++;
+  if (nul) return -2;
   return too_long ? 1 : 0;
+}
+
+/* "'<f4', '<i4', ... and '|u1'": every dtype read, for messages. */
+static const char *dtype_list(char *buf, size_t size) {
+  size_t used = 0, count = sizeof dtypes / sizeof dtypes[0];
+  buf[0] = '\0';
+  for (size_t i = 0; i < count && used < size; i++)
+    used += (size_t)snprintf(buf + used, size - used, "%s'%s'", i == 0 ? "" : i + 1 < count ? ", " : " and ",
+                             dtypes[i].descr);
+  return buf;
 }
 
 static int parse_shape(cursor *c, header *h) {
@@ -229,6 +243,10 @@ static int parse_header(const char *text, size_t size, header *h, char *msg, siz
     }
     char key[32];
     int s = parse_string(&c, key, sizeof key);
+    if (s == -2) {
+      snprintf(c.msg, sizeof c.msg, "a key holds a NUL byte");
+      goto done;
+    }
     if (s < 0) {
       snprintf(c.msg, sizeof c.msg, "expected a quoted key or '}' in the header dict");
       goto done;
@@ -242,14 +260,20 @@ static int parse_header(const char *text, size_t size, header *h, char *msg, siz
       dup = descr_seen;
       descr_seen = true;
       skip_ws(&c);
+      char list[96];
       if (c.p < c.end && (*c.p == '[' || *c.p == '{')) {
-        snprintf(c.msg, sizeof c.msg, "structured dtypes are not supported (need '<f4', '<i4' or '<u4')");
+        snprintf(c.msg, sizeof c.msg, "structured dtypes are not supported (gltile reads %s)",
+                 dtype_list(list, sizeof list));
         goto done;
       }
-      /* A descr too long for the buffer is reported as an unsupported dtype
-       * later, by its start. */
-      if (parse_string(&c, h->descr, sizeof h->descr) < 0) {
-        snprintf(c.msg, sizeof c.msg, "'descr' is not a string");
+      int d = parse_string(&c, h->descr, sizeof h->descr);
+      if (d < 0) {
+        snprintf(c.msg, sizeof c.msg, d == -2 ? "'descr' holds a NUL byte" : "'descr' is not a string");
+        goto done;
+      }
+      if (d > 0) {
+        snprintf(c.msg, sizeof c.msg, "dtype '%s...' is not supported (gltile reads %s)", h->descr,
+                 dtype_list(list, sizeof list));
         goto done;
       }
     } else if (s == 0 && strcmp(key, "fortran_order") == 0) {
@@ -481,10 +505,9 @@ static int read_file(const char *path, npy_also also, npy_array *out, char *err,
   }
   gt_type type = type_of(h.descr);
   if (type == 0) {
-    fail(err, err_size, path,
-         "dtype '%s' is not supported (gltile reads '<f4', '<i4', '<u4', '<f2', '<i2', '<u2', '|i1' and "
-         "'|u1')",
-         h.descr);
+    char list[96];
+    fail(err, err_size, path, "dtype '%s' is not supported (gltile reads %s)", h.descr,
+         dtype_list(list, sizeof list));
     goto done;
   }
   if (h.ndim == 0) {

@@ -8,7 +8,9 @@
  *     in the header, which the accepted keys never need);
  *   - descr '<f4', '<i4', '<u4' (little-endian float32, int32, uint32),
  *     '<f2', '<i2', '<u2' (float16, int16, uint16), '|i1' or '|u1' (int8,
- *     uint8), exactly as NumPy writes them; any other dtype is refused;
+ *     uint8), exactly as NumPy writes them, the whole quoted string (a NUL
+ *     or anything after the three characters is another dtype); any other
+ *     dtype is refused, and the message lists every dtype read;
  *   - exactly 2 dimensions (npy_read_stack: or 3, a stack of matrices),
  *     each below 2^32. 0-D and 1-D arrays are
  *     refused rather than guessed at: NumPy itself treats a 1-D operand of
