@@ -1,6 +1,6 @@
 /* NumPy .npy reader and writer for one 2-D matrix of 32-bit elements; see
  * npy.h for what is accepted and what is written. */
-/* mkstemp, fsync, fchmod, umask, fstat and fileno are POSIX, not C99. */
+/* fstat and fileno are POSIX, not C99. */
 #define _POSIX_C_SOURCE 200809L
 
 #include "npy.h"
@@ -561,10 +561,9 @@ int npy_read_vector(const char *path, npy_array *out, char *err, size_t err_size
 /* ------------------------------------------------------------------ */
 /* Writing.                                                            */
 
-static int write_all(FILE *f, const void *p, size_t n) { return fwrite(p, 1, n, f) == n ? 0 : -1; }
-
-int npy_write(const char *path, const npy_array *a, char *err, size_t err_size) {
+int npy_write_output(output_file *o, const npy_array *a, char *err, size_t err_size) {
   if (err != NULL && err_size > 0) err[0] = '\0';
+  const char *path = o->name;
   if (!host_little_endian())
     return fail(err, err_size, path,
                 "this host is big-endian; gltile writes .npy data only on little-endian hosts");
@@ -611,62 +610,17 @@ int npy_write(const char *path, const npy_array *a, char *err, size_t err_size) 
   memcpy(head + prefix, dict, (size_t)n);
   memset(head + prefix + n, ' ', header_len - (size_t)n - 1);
   head[prefix + header_len - 1] = '\n';
+  if (output_write(o, head, prefix + header_len, err, err_size) || output_write(o, a->data, bytes, err, err_size))
+    return -1;
+  return 0;
+}
 
-  /* Same directory, so rename() is atomic and never crosses file systems. */
-  static const char suffix[] = ".tmpXXXXXX";
-  size_t path_len = strlen(path);
-  char *tmp = malloc(path_len + sizeof suffix);
-  if (tmp == NULL) return fail(err, err_size, path, "out of memory");
-  memcpy(tmp, path, path_len);
-  memcpy(tmp + path_len, suffix, sizeof suffix);
-  int fd = mkstemp(tmp);
-  if (fd < 0) {
-    int e = errno;
-    free(tmp);
-    return fail(err, err_size, path, "cannot create a temporary file next to it: %s", strerror(e));
+int npy_write(const char *path, const npy_array *a, char *err, size_t err_size) {
+  output_file o;
+  if (output_open(path, &o, err, err_size)) return -1;
+  if (npy_write_output(&o, a, err, err_size)) {
+    output_discard(&o);
+    return -1;
   }
-  /* mkstemp creates the file 0600; give it the mode a plain fopen would
-   * (0666 less the umask). umask can only be read by setting it, and the
-   * program is single-threaded. */
-  mode_t mask = umask(0);
-  umask(mask);
-  int rc = -1;
-  FILE *f = NULL;
-  if (fchmod(fd, 0666 & ~mask) != 0) {
-    fail(err, err_size, path, "cannot set the mode of %s: %s", tmp, strerror(errno));
-    close(fd);
-    goto done;
-  }
-  f = fdopen(fd, "wb");
-  if (f == NULL) {
-    fail(err, err_size, path, "cannot open %s: %s", tmp, strerror(errno));
-    close(fd);
-    goto done;
-  }
-  if (write_all(f, head, prefix + header_len) || write_all(f, a->data, bytes) || fflush(f) != 0) {
-    fail(err, err_size, path, "write error on %s: %s", tmp, strerror(errno));
-    goto done;
-  }
-  /* Durable before it is visible under the final name; EINVAL means the
-   * file system has nothing to sync. */
-  if (fsync(fileno(f)) != 0 && errno != EINVAL) {
-    fail(err, err_size, path, "cannot sync %s: %s", tmp, strerror(errno));
-    goto done;
-  }
-  int closed = fclose(f);
-  f = NULL;
-  if (closed != 0) {
-    fail(err, err_size, path, "write error on %s: %s", tmp, strerror(errno));
-    goto done;
-  }
-  if (rename(tmp, path) != 0) {
-    fail(err, err_size, path, "cannot rename %s to it: %s", tmp, strerror(errno));
-    goto done;
-  }
-  rc = 0;
-done:
-  if (f != NULL) fclose(f);
-  if (rc) unlink(tmp);
-  free(tmp);
-  return rc;
+  return output_commit(&o, err, err_size);
 }
