@@ -2,6 +2,7 @@
  * of its views and uniforms, and dispatched over a tiled extent with an
  * extent policy, choosing the aliased or the non-aliased program per call
  * (C++ AMP's parallel_for_each with its two shaders, seed 004). */
+#include "kernel_check.h"
 #include "operation.h"
 
 #include <stdarg.h>
@@ -20,18 +21,12 @@ static const char *uniform_glsl_type(gt_uniform_type t) {
   return NULL;
 }
 
-/* A plain identifier that cannot collide with ours or GLSL's reserved
- * names: letters, digits and _, no leading digit, no gt_ / gl_ prefix,
- * no double underscore. */
-static bool valid_name(const char *name) {
-  if (name == NULL || name[0] == '\0' || strlen(name) > GT_KERNEL_MAX_NAME) return false;
-  if (strncmp(name, "gt_", 3) == 0 || strncmp(name, "gl_", 3) == 0 || strstr(name, "__")) return false;
-  if (name[0] >= '0' && name[0] <= '9') return false;
-  for (const char *p = name; *p; p++) {
-    bool ok = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_';
-    if (!ok) return false;
-  }
-  return true;
+/* Logs why a desc is refused: the check's id (for tests), where, and
+ * why. */
+static gt_status refused(const gt_context *ctx, const gt_kernel_verdict *v) {
+  gt__log(ctx, GT_LOG_ERROR, "kernel refused (%s): '%s' %s", gt__kernel_refusal_id(v->refusal), v->where,
+          gt__kernel_refusal_text(v->refusal));
+  return GT_ERR_INVALID_ARGUMENT;
 }
 
 /* Is `word` at p a whole identifier (not part of a longer one)? */
@@ -76,23 +71,15 @@ static gt_status check_desc(const gt_context *ctx, const gt_kernel_desc *d, uint
   }
   GT__CHECK(d->view_count <= GT_KERNEL_MAX_VIEWS && d->uniform_count <= GT_KERNEL_MAX_UNIFORMS,
             GT_ERR_INVALID_ARGUMENT);
-  const char *names[GT_KERNEL_MAX_VIEWS + GT_KERNEL_MAX_UNIFORMS];
-  uint32_t n = 0;
   for (uint32_t i = 0; i < d->view_count; i++) {
-    GT__CHECK(valid_name(d->views[i].name), GT_ERR_INVALID_ARGUMENT);
     GT__CHECK(gt_type_size(d->views[i].type) != 0, GT_ERR_INVALID_ARGUMENT);
     GT__CHECK(d->views[i].access >= GT_ACCESS_READ && d->views[i].access <= GT_ACCESS_READ_WRITE,
               GT_ERR_INVALID_ARGUMENT);
-    names[n++] = d->views[i].name;
   }
-  for (uint32_t i = 0; i < d->uniform_count; i++) {
-    GT__CHECK(valid_name(d->uniforms[i].name), GT_ERR_INVALID_ARGUMENT);
+  for (uint32_t i = 0; i < d->uniform_count; i++)
     GT__CHECK(uniform_glsl_type(d->uniforms[i].type) != NULL, GT_ERR_INVALID_ARGUMENT);
-    names[n++] = d->uniforms[i].name;
-  }
-  for (uint32_t i = 0; i < n; i++)
-    for (uint32_t j = i + 1; j < n; j++)
-      GT__CHECK(strcmp(names[i], names[j]) != 0, GT_ERR_INVALID_ARGUMENT);
+  gt_kernel_verdict verdict;
+  if (gt__kernel_check_names(d, &verdict) != GT_KERNEL_ACCEPTED) return refused(ctx, &verdict);
   /* A kernel's views are arrays of 32-bit elements: GLSL ES 3.10 has no
    * narrower storage. */
   for (uint32_t i = 0; i < d->view_count; i++)

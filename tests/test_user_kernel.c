@@ -394,6 +394,86 @@ static void test_stale_ids(void) {
   glDeleteBuffers(1, &o);
 }
 
+/* ------------------------------------------------------------------ */
+/* Names and bodies the library refuses before compiling.             */
+
+static bool min_limits_run;
+
+/* A context whose logger keeps the last error, for the refusal ids. */
+static gt_context *logged_context(void) {
+  gt_context_desc cd;
+  memset(&cd, 0, sizeof cd);
+  cd.logger.log = keep_error;
+  cd.min_limits = min_limits_run;
+  gt_context *c = NULL;
+  CHECK_STATUS(gt_context_init(NULL, 0, &cd, &c), GT_OK);
+  return c;
+}
+
+/* x READ, y WRITE, z READ_WRITE (all f32) and a float uniform k, tile 8 x 8. */
+static gt_kernel_desc xyz_desc(const char *body) {
+  gt_kernel_desc d;
+  memset(&d, 0, sizeof d);
+  d.body = body;
+  d.tile_rows = d.tile_cols = 8;
+  d.view_count = 3;
+  d.views[0] = (gt_kernel_view){"x", GT_F32, GT_ACCESS_READ};
+  d.views[1] = (gt_kernel_view){"y", GT_F32, GT_ACCESS_WRITE};
+  d.views[2] = (gt_kernel_view){"z", GT_F32, GT_ACCESS_READ_WRITE};
+  d.uniform_count = 1;
+  d.uniforms[0] = (gt_kernel_uniform){"k", GT_UNIFORM_FLOAT};
+  return d;
+}
+
+/* Creates d, which must be refused with GT_ERR_INVALID_ARGUMENT and a log
+ * line naming the check `id`. Returns the kernel when it was made after
+ * all (0 when refused), so the caller can show what it would touch. */
+static gt_kernel_id expect_refused(gt_context *c, const gt_kernel_desc *d, const char *id) {
+  gt_kernel_id k = 0;
+  last_error[0] = '\0';
+  gt_status s = gt_kernel_create(c, d, &k);
+  CHECK_STATUS(s, GT_ERR_INVALID_ARGUMENT);
+  char want[64];
+  snprintf(want, sizeof want, "(%s)", id);
+  bool named = strstr(last_error, want) != NULL;
+  CHECK(named);
+  if (s != GT_ERR_INVALID_ARGUMENT || !named)
+    fprintf(stderr, "  body or name refused for %s:\n%s\n  got %s, log: %s\n", id, d->body,
+            gt_status_string(s), last_error);
+  return s == GT_OK ? k : 0;
+}
+
+/* Names that clash with GLSL, the library or another view's helpers are
+ * refused up front, the log naming the clash. */
+static void test_name_clashes(void) {
+  gt_context *c = logged_context();
+  if (c == NULL) return;
+  static const struct {
+    const char *name, *id;
+  } clashes[] = {
+      {"buffer", "NAME_RESERVED"},      {"max", "NAME_RESERVED"},        {"main", "NAME_RESERVED"},
+      {"sampler2D", "NAME_RESERVED"},   {"texture", "NAME_RESERVED"},    {"out", "NAME_RESERVED"},
+      {"GT_ELEM", "NAME_LIBRARY"},      {"GT_RESTRICT", "NAME_LIBRARY"}, {"GL_ES", "NAME_LIBRARY"},
+      {"guarded_read", "NAME_LIBRARY"}, {"x_read", "NAME_HELPER"},       {"y_index", "NAME_HELPER"},
+      {"z_extent", "NAME_HELPER"},      {"x_write", "NAME_HELPER"}};
+  for (size_t i = 0; i < sizeof clashes / sizeof clashes[0]; i++)
+    for (int as_view = 0; as_view < 2; as_view++) {
+      gt_kernel_desc d = xyz_desc("void main() {}\n");
+      if (as_view) {
+        d.view_count = 4;
+        d.views[3] = (gt_kernel_view){clashes[i].name, GT_F32, GT_ACCESS_READ};
+      } else {
+        d.uniforms[0].name = clashes[i].name;
+      }
+      gt_kernel_id k = expect_refused(c, &d, clashes[i].id);
+      if (k) gt_kernel_destroy(c, k);
+      char quoted[48];
+      snprintf(quoted, sizeof quoted, "'%s'", clashes[i].name);
+      CHECK(strstr(last_error, quoted) != NULL);
+    }
+  gt_context_release(c);
+}
+
 int main(int argc, char **argv) {
   gt_test_env env;
   int rc = gt_test_open(argc, argv, &env);
@@ -403,6 +483,8 @@ int main(int argc, char **argv) {
   test_aliasing(env.min_limits);
   test_refusals(env.min_limits);
   test_stale_ids();
+  min_limits_run = env.min_limits;
+  test_name_clashes();
   gt_test_close(&env);
   return CHECK_SUMMARY();
 }

@@ -1,0 +1,50 @@
+/* What gt_kernel_create refuses before it compiles anything: view and
+ * uniform names that would clash with GLSL or with the library
+ * (kernel_names.c). No GL here. */
+#ifndef GT_KERNEL_CHECK_H
+#define GT_KERNEL_CHECK_H
+
+#include "gt_internal.h"
+
+/* Each refusal: X(id, what the log says). The log line names the id, so a
+ * test can tell which check fired. */
+#define GT_EACH_KERNEL_REFUSAL(X)                                                                            \
+  X(NAME_NOT_PLAIN, "is not a plain identifier (letters, digits and _, no leading digit, at most "           \
+                    "GT_KERNEL_MAX_NAME characters)")                                                        \
+  X(NAME_RESERVED, "is a GLSL ES keyword, reserved word or built-in function, or main")                      \
+  X(NAME_LIBRARY, "is the library's or GLSL's own (gt_, gl_, GT_ and GL_ names, guarded_read, "              \
+                  "guarded_write, names with __)")                                                           \
+  X(NAME_HELPER, "is a helper of another view (NAME_index, NAME_extent, NAME_read, NAME_write)")             \
+  X(NAME_REPEATED, "is given twice")
+
+typedef enum gt_kernel_refusal {
+  GT_KERNEL_ACCEPTED = 0,
+#define GT__KERNEL_REFUSAL_ENUM(id, text) GT_KERNEL_REFUSED_##id,
+  GT_EACH_KERNEL_REFUSAL(GT__KERNEL_REFUSAL_ENUM)
+} gt_kernel_refusal;
+
+/* Why a desc was refused: the check, and where (the name, or the body's
+ * line and the word), for the log. */
+typedef struct gt_kernel_verdict {
+  gt_kernel_refusal refusal;
+  uint32_t line;  /* the body's line, from 1; 0 for a name */
+  char where[48]; /* the name or word at fault, cut to fit */
+} gt_kernel_verdict;
+
+/* The refusal's id as listed ("NAME_HELPER") and its text; "" and "" for
+ * GT_KERNEL_ACCEPTED. */
+const char *gt__kernel_refusal_id(gt_kernel_refusal r);
+const char *gt__kernel_refusal_text(gt_kernel_refusal r);
+
+/* How a word of GLSL stands to the checks: memory (layout, buffer,
+ * uniform, opaque types, image and atomic-counter functions), any other
+ * keyword, reserved word or built-in function (and main), or neither. */
+typedef enum gt_glsl_word { GT_GLSL_WORD_PLAIN, GT_GLSL_WORD_MEMORY, GT_GLSL_WORD_RESERVED } gt_glsl_word;
+gt_glsl_word gt__glsl_word(const char *word, size_t len);
+
+/* The views' and uniforms' names (counts within the MAX): plain, not
+ * reserved, not the library's, no helper of another view, no repeat.
+ * Returns GT_KERNEL_ACCEPTED, or fills *v and returns its refusal. */
+gt_kernel_refusal gt__kernel_check_names(const gt_kernel_desc *d, gt_kernel_verdict *v);
+
+#endif
