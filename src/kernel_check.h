@@ -1,6 +1,7 @@
-/* What gt_kernel_create refuses before it compiles anything: view and
- * uniform names that would clash with GLSL or with the library
- * (kernel_names.c). No GL here. */
+/* What gt_kernel_create refuses: view and uniform names that would clash
+ * with GLSL or with the library (kernel_names.c), before it compiles
+ * anything, and a linked program holding memory besides its views. No GL
+ * here. */
 #ifndef GT_KERNEL_CHECK_H
 #define GT_KERNEL_CHECK_H
 
@@ -15,7 +16,9 @@
   X(NAME_LIBRARY, "is the library's or GLSL's own (gt_, gl_, GT_ and GL_ names, guarded_read, "              \
                   "guarded_write, names with __)")                                                           \
   X(NAME_HELPER, "is a helper of another view (NAME_index, NAME_extent, NAME_read, NAME_write)")             \
-  X(NAME_REPEATED, "is given twice")
+  X(NAME_REPEATED, "is given twice")                                                                         \
+  X(MEMORY, "declares or names memory it was not given: layout, buffer, uniform, images, samplers and "      \
+            "atomic counters are the library's to declare")
 
 typedef enum gt_kernel_refusal {
   GT_KERNEL_ACCEPTED = 0,

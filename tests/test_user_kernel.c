@@ -16,7 +16,7 @@ static uint32_t rng = 99;
 static const char axpb_body[] = "void main() {\n"
                                 "  uvec2 g = gt_global();\n"
                                 "  if (gt_in_domain(g)) {\n"
-                                "    float v = a[a_index(g)] * scale + b[b_index(g)];\n"
+                                "    float v = a_read(g) * scale + b_read(g);\n"
                                 "    res_write(g, v + float(bias_i) + float(bias_u) + shift.x + shift.w);\n"
                                 "  }\n"
                                 "}\n";
@@ -395,7 +395,7 @@ static void test_stale_ids(void) {
 }
 
 /* ------------------------------------------------------------------ */
-/* Names and bodies the library refuses before compiling.             */
+/* Kernels reach their own views only.                                 */
 
 static bool min_limits_run;
 
@@ -443,6 +443,225 @@ static gt_kernel_id expect_refused(gt_context *c, const gt_kernel_desc *d, const
   return s == GT_OK ? k : 0;
 }
 
+/* Whether buffer holds words [0, n) as want says. */
+static bool buffer_words(gt_context *c, GLuint buffer, size_t n, uint32_t (*want)(size_t i, uint32_t seed),
+                         uint32_t seed) {
+  uint32_t got[256];
+  bool same = n <= 256 && gt_test_read_all(c, buffer, n, got) == 0;
+  for (size_t i = 0; i < n && same; i++) {
+    same = got[i] == want(i, seed);
+    if (!same) fprintf(stderr, "  word %zu: %08x, want %08x\n", i, got[i], want(i, seed));
+  }
+  return same;
+}
+
+/* A body may not declare a storage block of its own. The two found at
+ * work: one over slot 2, where an earlier gt_matmul left the
+ * application's c bound, and one over slot 0, where a gt_write of
+ * unaligned bytes left the context's staging buffer bound while a
+ * read-back waited in it. Both are refused; were either made, it is
+ * dispatched, and c and the read-back are checked byte for byte. */
+static void test_foreign_bindings(void) {
+  gt_context *c = logged_context();
+  if (c == NULL) return;
+  GLuint a = gt_test_buffer(64, small_float, 1), b = gt_test_buffer(64, small_float, 2),
+         cc = gt_test_buffer(64, gt_test_poison, 3), x = gt_test_buffer(64, small_float, 4),
+         y = gt_test_buffer(64, gt_test_poison, 5);
+  gt_view va = {a, 0, 8, 8, 0, GT_F32}, vb = {b, 0, 8, 8, 0, GT_F32}, vc = {cc, 0, 8, 8, 0, GT_F32};
+  CHECK_STATUS(gt_matmul(c, va, vb, vc, NULL), GT_OK);
+  uint32_t product[64];
+  CHECK(gt_test_read_all(c, cc, 64, product) == 0);
+  GLint at2 = 0;
+  glGetIntegeri_v(GL_SHADER_STORAGE_BUFFER_BINDING, 2, &at2);
+  /* Where the product's kernel used another slot, the application's own
+   * binding puts c there. */
+  if ((GLuint)at2 != cc) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, cc);
+
+  gt_kernel_desc d;
+  memset(&d, 0, sizeof d);
+  d.body = "layout(std430, binding = 2) buffer evil_block { uint evil[]; };\n"
+           "void main() {\n"
+           "  uvec2 g = gt_global();\n"
+           "  if (gt_in_domain(g)) { y_write(g, x_read(g)); evil[g.x * 8u + g.y] = 0xDEADBEEFu; }\n"
+           "}\n";
+  d.tile_rows = d.tile_cols = 8;
+  d.view_count = 2;
+  d.views[0] = (gt_kernel_view){"x", GT_F32, GT_ACCESS_READ};
+  d.views[1] = (gt_kernel_view){"y", GT_F32, GT_ACCESS_WRITE};
+  gt_kernel_id k = expect_refused(c, &d, "MEMORY");
+  if (k) {
+    gt_view v[2] = {{x, 0, 8, 8, 0, GT_F32}, {y, 0, 8, 8, 0, GT_F32}};
+    gt_dispatch_desc dd = {{8, 8}, GT_POLICY_EXACT, v, NULL};
+    gt_kernel_dispatch(c, k, &dd, NULL);
+    gt_kernel_destroy(c, k);
+  }
+  uint32_t after[64];
+  CHECK(gt_test_read_all(c, cc, 64, after) == 0 && memcmp(after, product, sizeof after) == 0);
+
+  /* Unaligned bytes go in through the staging buffer and the copy kernel;
+   * then a read-back waits in the staging buffer. */
+  if (gt_context_has_atomics(c)) {
+    GLuint bytes = gt_test_buffer(16, gt_test_poison, 6), r = gt_test_buffer(64, gt_test_noise, 7);
+    uint8_t host[5 * 7];
+    for (size_t i = 0; i < sizeof host; i++)
+      host[i] = (uint8_t)(i * 37u);
+    gt_view vu8 = {bytes, 3, 5, 7, 9, GT_U8};
+    CHECK_STATUS(gt_write(c, vu8, host, 0), GT_OK);
+    gt_view vr = {r, 0, 8, 8, 0, GT_U32};
+    CHECK_STATUS(gt_read_begin(c, vr), GT_OK);
+    gt_kernel_desc e;
+    memset(&e, 0, sizeof e);
+    e.body = "layout(std430, binding = 0) buffer staging_block { uint staged[]; };\n"
+             "void main() { staged[gt_local().x * 8u + gt_local().y] = 0xDEADBEEFu; }\n";
+    e.tile_rows = e.tile_cols = 8;
+    k = expect_refused(c, &e, "MEMORY");
+    if (k) {
+      gt_dispatch_desc dd = {{8, 8}, GT_POLICY_EXACT, NULL, NULL};
+      gt_kernel_dispatch(c, k, &dd, NULL);
+      gt_kernel_destroy(c, k);
+    }
+    uint32_t got[64];
+    CHECK_STATUS(gt_read_end(c, got, 0, UINT64_MAX), GT_OK);
+    unsigned wrong = 0;
+    for (size_t i = 0; i < 64; i++)
+      wrong += got[i] != gt_test_noise(i, 7);
+    CHECK_EQ_U(wrong, 0);
+    glDeleteBuffers(1, &bytes);
+    glDeleteBuffers(1, &r);
+  }
+  GLuint all[5] = {a, b, cc, x, y};
+  glDeleteBuffers(5, all);
+  gt_context_release(c);
+}
+
+/* Creates d, which must not be made: the compiler or the library
+ * refuses it. Returns the kernel when it was made after all. */
+static gt_kernel_id expect_not_made(gt_context *c, const gt_kernel_desc *d) {
+  gt_kernel_id k = 0;
+  gt_status s = gt_kernel_create(c, d, &k);
+  CHECK(s != GT_OK);
+  return s == GT_OK ? k : 0;
+}
+
+/* A view's elements are reached through NAME_read and NAME_write only,
+ * which stay inside the view: not the elements before its offset in the
+ * binding, nor those between its rows, nor a READ view's in the aliased
+ * program. y is 4 x 4 at offset 5, pitch 6, in a 64-word buffer whose
+ * other words must keep their poison. */
+static void test_view_bounds(void) {
+  gt_context *c = logged_context();
+  if (c == NULL) return;
+  GLuint buf = gt_test_buffer(64, gt_test_poison, 8);
+  gt_view vy = {buf, 5, 4, 4, 6, GT_F32};
+  gt_kernel_desc d;
+  memset(&d, 0, sizeof d);
+  d.tile_rows = d.tile_cols = 4;
+  d.view_count = 1;
+  d.views[0] = (gt_kernel_view){"y", GT_F32, GT_ACCESS_WRITE};
+  gt_dispatch_desc dd = {{4, 4}, GT_POLICY_EXACT, &vy, NULL};
+  /* y[0] is the first word of the binding, one before the view. */
+  d.body = "void main() { if (gt_global() == uvec2(0u)) y[0] = 7.0; }\n";
+  gt_kernel_id k = expect_not_made(c, &d);
+  if (k) {
+    gt_kernel_dispatch(c, k, &dd, NULL);
+    gt_kernel_destroy(c, k);
+  }
+  CHECK(buffer_words(c, buf, 64, gt_test_poison, 8));
+
+  /* An index with a side effect is taken once: (0, 3) is written, not
+   * (0, 4), a word between the rows. */
+  d.body = "void main() {\n"
+           "  if (gt_global() == uvec2(0u)) { uint col = 3u; y_write(uvec2(0u, col++), 7.0); }\n"
+           "}\n";
+  CHECK_STATUS(gt_kernel_create(c, &d, &k), GT_OK);
+  if (k) {
+    CHECK_STATUS(gt_kernel_dispatch(c, k, &dd, NULL), GT_OK);
+    gt_kernel_destroy(c, k);
+    uint32_t got[64];
+    bool ok = gt_test_read_all(c, buf, 64, got) == 0;
+    for (size_t i = 0; i < 64 && ok; i++) {
+      uint32_t want = gt_test_poison(i, 8);
+      if (i == 5 + 3) {
+        float seven = 7.0f;
+        memcpy(&want, &seven, 4);
+      }
+      ok = got[i] == want;
+      if (!ok) fprintf(stderr, "  word %zu: %08x, want %08x\n", i, got[i], want);
+    }
+    CHECK(ok);
+  }
+  glDeleteBuffers(1, &buf);
+
+  /* x READ on rows 0-3, y WRITE on rows 2-5 of one buffer: the aliased
+   * program runs, and x's rows 0-1 are nobody's to write. */
+  buf = gt_test_buffer(64, small_float, 9);
+  gt_view xy[2] = {{buf, 0, 4, 8, 0, GT_F32}, {buf, 16, 4, 8, 0, GT_F32}};
+  gt_kernel_desc e;
+  memset(&e, 0, sizeof e);
+  e.tile_rows = e.tile_cols = 4;
+  e.view_count = 2;
+  e.views[0] = (gt_kernel_view){"x", GT_F32, GT_ACCESS_READ};
+  e.views[1] = (gt_kernel_view){"y", GT_F32, GT_ACCESS_WRITE};
+  e.body = "void main() {\n"
+           "  uvec2 g = gt_global();\n"
+           "#ifdef GT_ALIASED\n"
+           "  if (g == uvec2(0u)) x[x_index(uvec2(0u))] = 99.0;\n"
+           "#endif\n"
+           "  if (gt_in_domain(g)) y_write(g, x_read(g));\n"
+           "}\n";
+  k = expect_not_made(c, &e);
+  if (k) {
+    gt_dispatch_desc ad = {{4, 8}, GT_POLICY_EXACT, xy, NULL};
+    gt_kernel_dispatch(c, k, &ad, NULL);
+    gt_kernel_destroy(c, k);
+  }
+  uint32_t rows01[16];
+  CHECK(gt_test_read_all(c, buf, 16, rows01) == 0);
+  bool kept = true;
+  for (size_t i = 0; i < 16; i++)
+    kept = kept && rows01[i] == small_float(i, 9);
+  CHECK(kept);
+  glDeleteBuffers(1, &buf);
+  gt_context_release(c);
+}
+
+/* In the aliased program a READ view is readonly, and its reads still
+ * follow the stores to an overlapping view in program order: x and z the
+ * same view, z = x + (x + 1) read back after the first store. */
+static void test_aliased_order(void) {
+  gt_kernel_desc d;
+  memset(&d, 0, sizeof d);
+  d.tile_rows = d.tile_cols = 8;
+  d.view_count = 2;
+  d.views[0] = (gt_kernel_view){"x", GT_F32, GT_ACCESS_READ};
+  d.views[1] = (gt_kernel_view){"z", GT_F32, GT_ACCESS_READ_WRITE};
+  d.body = "void main() {\n"
+           "  uvec2 g = gt_global();\n"
+           "  if (gt_in_domain(g)) {\n"
+           "    float first = x_read(g);\n"
+           "    z_write(g, first + 1.0);\n"
+           "    float second = x_read(g);\n"
+           "    z_write(g, first + second);\n"
+           "  }\n"
+           "}\n";
+  gt_kernel_id k = 0;
+  CHECK_STATUS(gt_kernel_create(ctx, &d, &k), GT_OK);
+  GLuint buf = gt_test_buffer(64, small_float, 10);
+  gt_view same[2] = {{buf, 0, 8, 8, 0, GT_F32}, {buf, 0, 8, 8, 0, GT_F32}};
+  gt_dispatch_desc dd = {{8, 8}, GT_POLICY_EXACT, same, NULL};
+  CHECK_STATUS(gt_kernel_dispatch(ctx, k, &dd, NULL), GT_OK);
+  uint32_t got[64];
+  bool ok = gt_test_read_all(ctx, buf, 64, got) == 0;
+  for (size_t i = 0; i < 64 && ok; i++) {
+    ok = word_float(got[i]) == 2.0f * word_float(small_float(i, 10)) + 1.0f;
+    if (!ok)
+      fprintf(stderr, "  element %zu: %g from %g\n", i, word_float(got[i]), word_float(small_float(i, 10)));
+  }
+  CHECK(ok);
+  gt_kernel_destroy(ctx, k);
+  glDeleteBuffers(1, &buf);
+}
+
 /* Names that clash with GLSL, the library or another view's helpers are
  * refused up front, the log naming the clash. */
 static void test_name_clashes(void) {
@@ -484,6 +703,9 @@ int main(int argc, char **argv) {
   test_refusals(env.min_limits);
   test_stale_ids();
   min_limits_run = env.min_limits;
+  test_foreign_bindings();
+  test_view_bounds();
+  test_aliased_order();
   test_name_clashes();
   gt_test_close(&env);
   return CHECK_SUMMARY();
