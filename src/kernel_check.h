@@ -1,7 +1,8 @@
-/* What gt_kernel_create refuses: view and uniform names that would clash
- * with GLSL or with the library (kernel_names.c), before it compiles
- * anything, and a linked program holding memory besides its views. No GL
- * here. */
+/* What gt_kernel_create refuses before it compiles anything: view and
+ * uniform names that would clash with GLSL or with the library
+ * (kernel_names.c), and bodies that could reach memory they were not
+ * given, hide text from the check, or cost more to compile than the
+ * documented limits (kernel_body.c). No GL here. */
 #ifndef GT_KERNEL_CHECK_H
 #define GT_KERNEL_CHECK_H
 
@@ -17,8 +18,23 @@
                   "guarded_write, names with __)")                                                           \
   X(NAME_HELPER, "is a helper of another view (NAME_index, NAME_extent, NAME_read, NAME_write)")             \
   X(NAME_REPEATED, "is given twice")                                                                         \
+  X(BODY_EMPTY, "the body is NULL or empty")                                                                 \
+  X(DIRECTIVE, "a preprocessor directive: #define and ## can make or hide any word, #if can tell the "      \
+               "library's two programs apart, #extension and #pragma reach the driver")                      \
+  X(BACKSLASH, "a backslash: a line continuation joins two words into a third, or ends a comment")           \
+  X(COMMENT_OPEN, "a /* comment that does not end")                                                          \
+  X(CHARACTER, "a character GLSL does not have outside comments")                                            \
+  X(NUMBER_NAME, "a number running into a name")                                                             \
   X(MEMORY, "declares or names memory it was not given: layout, buffer, uniform, images, samplers and "      \
-            "atomic counters are the library's to declare")
+            "atomic counters are the library's to declare")                                                  \
+  X(LIBRARY_NAME, "names the library's own: a body uses gt_global, gt_local, gt_tile, gt_tile_origin, "      \
+                  "gt_in_domain, gt_domain, GT_TILE_ROWS and GT_TILE_COLS only")                             \
+  X(VIEW_NAME, "uses a view by name, or its NAME_index: the elements are NAME_read(idx) and "                \
+               "NAME_write(idx, v), which reach only the view")                                              \
+  X(READ_OF_WRITE_VIEW, "reads a WRITE view: it has NAME_write only")                                        \
+  X(WRITE_OF_READ_VIEW, "writes a READ view: it has NAME_read only")                                         \
+  X(BARRIER_AFTER_RETURN, "barrier() after a return in main(): guard the work instead (gt_in_domain, "       \
+                          "NAME_read / NAME_write) and keep every barrier reachable")
 
 typedef enum gt_kernel_refusal {
   GT_KERNEL_ACCEPTED = 0,
@@ -49,5 +65,9 @@ gt_glsl_word gt__glsl_word(const char *word, size_t len);
  * reserved, not the library's, no helper of another view, no repeat.
  * Returns GT_KERNEL_ACCEPTED, or fills *v and returns its refusal. */
 gt_kernel_refusal gt__kernel_check_names(const gt_kernel_desc *d, gt_kernel_verdict *v);
+
+/* The body, read as the driver reads it (names checked first).
+ * Returns GT_KERNEL_ACCEPTED, or fills *v and returns its refusal. */
+gt_kernel_refusal gt__kernel_check_body(const gt_kernel_desc *d, gt_kernel_verdict *v);
 
 #endif

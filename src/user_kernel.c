@@ -24,51 +24,16 @@ static const char *uniform_glsl_type(gt_uniform_type t) {
 /* Logs why a desc is refused: the check's id (for tests), where, and
  * why. */
 static gt_status refused(const gt_context *ctx, const gt_kernel_verdict *v) {
-  gt__log(ctx, GT_LOG_ERROR, "kernel refused (%s): '%s' %s", gt__kernel_refusal_id(v->refusal), v->where,
-          gt__kernel_refusal_text(v->refusal));
+  if (v->line)
+    gt__log(ctx, GT_LOG_ERROR, "kernel refused (%s): the body, line %u, '%s': %s",
+            gt__kernel_refusal_id(v->refusal), v->line, v->where, gt__kernel_refusal_text(v->refusal));
+  else
+    gt__log(ctx, GT_LOG_ERROR, "kernel refused (%s): '%s' %s", gt__kernel_refusal_id(v->refusal), v->where,
+            gt__kernel_refusal_text(v->refusal));
   return GT_ERR_INVALID_ARGUMENT;
 }
 
-/* Is `word` at p a whole identifier (not part of a longer one)? */
-static bool whole_word(const char *start, const char *p, size_t len) {
-  char before = p > start ? p[-1] : ' ', after = p[len];
-  bool id_before =
-      before == '_' || (before >= '0' && before <= '9') || ((before | 32) >= 'a' && (before | 32) <= 'z');
-  bool id_after =
-      after == '_' || (after >= '0' && after <= '9') || ((after | 32) >= 'a' && (after | 32) <= 'z');
-  return !id_before && !id_after;
-}
-
-static const char *find_word(const char *start, const char *from, const char *word) {
-  size_t len = strlen(word);
-  for (const char *p = strstr(from, word); p; p = strstr(p + 1, word))
-    if (whole_word(start, p, len)) return p;
-  return NULL;
-}
-
-/* GLSL ES 3.10 allows barrier() only in uniform control flow and never
- * after a return in main(); Mesa compiles it anyway, Adreno rejects it or
- * crashes (notes/platforms.md). A textual check catches the common case: a
- * `return` in main() before its last barrier(), as a padded kernel that
- * returns early for out-of-domain invocations would have. */
-static bool barrier_after_return(const char *body) {
-  const char *main_fn = find_word(body, body, "main");
-  if (main_fn == NULL) return false;
-  const char *last_barrier = NULL;
-  for (const char *p = find_word(body, main_fn, "barrier"); p; p = find_word(body, p + 1, "barrier"))
-    last_barrier = p;
-  const char *ret = find_word(body, main_fn, "return");
-  return last_barrier && ret && ret < last_barrier;
-}
-
 static gt_status check_desc(const gt_context *ctx, const gt_kernel_desc *d, uint32_t *rows, uint32_t *cols) {
-  GT__CHECK(d->body != NULL && d->body[0] != '\0', GT_ERR_INVALID_ARGUMENT);
-  if (barrier_after_return(d->body)) {
-    gt__log(ctx, GT_LOG_ERROR,
-            "kernel: barrier() after a return in main(): guard the work instead "
-            "(gt_in_domain, NAME_read / NAME_write) and keep every barrier reachable");
-    return GT_ERR_INVALID_ARGUMENT;
-  }
   GT__CHECK(d->view_count <= GT_KERNEL_MAX_VIEWS && d->uniform_count <= GT_KERNEL_MAX_UNIFORMS,
             GT_ERR_INVALID_ARGUMENT);
   for (uint32_t i = 0; i < d->view_count; i++) {
@@ -78,8 +43,10 @@ static gt_status check_desc(const gt_context *ctx, const gt_kernel_desc *d, uint
   }
   for (uint32_t i = 0; i < d->uniform_count; i++)
     GT__CHECK(uniform_glsl_type(d->uniforms[i].type) != NULL, GT_ERR_INVALID_ARGUMENT);
+  /* The names first: the body's check reads the views' names. */
   gt_kernel_verdict verdict;
   if (gt__kernel_check_names(d, &verdict) != GT_KERNEL_ACCEPTED) return refused(ctx, &verdict);
+  if (gt__kernel_check_body(d, &verdict) != GT_KERNEL_ACCEPTED) return refused(ctx, &verdict);
   /* A kernel's views are arrays of 32-bit elements: GLSL ES 3.10 has no
    * narrower storage. */
   for (uint32_t i = 0; i < d->view_count; i++)
@@ -123,8 +90,8 @@ static bool append(char *buf, size_t size, size_t *used, const char *fmt, ...) {
 
 /* The declarations in front of the body (source string 3): the domain,
  * each view with its helpers, and the uniforms. A view's storage has a
- * name of the library's, not the view's: the body reaches it through
- * NAME_read and NAME_write, functions (not
+ * name of the library's, which a body may not use (kernel_body.c): the
+ * body reaches it only through NAME_read and NAME_write, functions (not
  * macros, so an index with side effects is evaluated once) that test the
  * index against the view before they touch the binding, whose range also
  * holds the elements before the view's offset and between its rows.
@@ -173,8 +140,8 @@ static void delete_kernel(gt_user_kernel *k) {
   memset(k, 0, sizeof *k);
 }
 
-/* The linked program's word that the body reached no memory of its own:
- * its only storage blocks
+/* The linked program's word that the body reached no memory of its own
+ * (which kernel_body.c refuses before compiling): its only storage blocks
  * are the views', at bindings 0 .. view_count - 1, and it has no uniform
  * block, atomic counter buffer or opaque uniform. So whatever an
  * application or the library left bound at other storage, uniform or
