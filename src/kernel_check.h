@@ -19,6 +19,14 @@
   X(NAME_HELPER, "is a helper of another view (NAME_index, NAME_extent, NAME_read, NAME_write)")             \
   X(NAME_REPEATED, "is given twice")                                                                         \
   X(BODY_EMPTY, "the body is NULL or empty")                                                                 \
+  X(BODY_LONG, "the body is longer than GT_KERNEL_MAX_BODY bytes")                                           \
+  X(BODY_LARGE, "the body is more than GT_KERNEL_MAX_TOKENS tokens once every call of its own functions "    \
+                "counts as the function's tokens, a NAME_read or NAME_write as 16, a costly built-in "       \
+                "(inverse, determinant, atan, the half packing, transcendental functions) as 4 to 64 and "   \
+                "the statements of a loop with no loop inside as 32 times theirs (drivers inline calls and " \
+                "unroll loops)")                                                                             \
+  X(BODY_FUNCTIONS, "the body defines more than 64 functions")                                               \
+  X(BODY_NESTED, "the body nests statements (blocks, loops, branches) more than 64 deep")                    \
   X(DIRECTIVE, "a preprocessor directive: #define and ## can make or hide any word, #if can tell the "      \
                "library's two programs apart, #extension and #pragma reach the driver")                      \
   X(BACKSLASH, "a backslash: a line continuation joins two words into a third, or ends a comment")           \

@@ -756,6 +756,66 @@ static void test_name_clashes(void) {
   gt_context_release(c);
 }
 
+/* The body's limits: GT_KERNEL_MAX_BODY bytes, and GT_KERNEL_MAX_TOKENS
+ * tokens once its functions' calls are counted in. A body at each limit
+ * is taken (and runs); one past it, or a few hundred bytes whose functions
+ * call the one before twice (4096 copies once inlined, seconds of
+ * compiling), is refused before compiling. */
+static void test_body_limits(void) {
+  gt_context *c = logged_context();
+  if (c == NULL) return;
+  static char body[GT_KERNEL_MAX_BODY + 2];
+  static const char tail[] = "void main() { y_write(gt_global(), 1.0); }\n";
+  gt_kernel_desc d = xyz_desc(body);
+  size_t n = GT_KERNEL_MAX_BODY - (sizeof tail - 1);
+  memset(body, ' ', n);
+  body[0] = '/', body[1] = '*', body[n - 2] = '*', body[n - 1] = '/';
+  memcpy(body + n, tail, sizeof tail);
+  gt_kernel_id k = 0;
+  CHECK_STATUS(gt_kernel_create(c, &d, &k), GT_OK);
+  if (k) gt_kernel_destroy(c, k);
+  memmove(body + 1, body, GT_KERNEL_MAX_BODY + 1);
+  body[0] = ' ';
+  k = expect_refused(c, &d, "BODY_LONG");
+  if (k) gt_kernel_destroy(c, k);
+
+  /* 10 tokens, then 6 a statement, then y_write's call: 10 + 16 for the
+   * helper. */
+  uint32_t most = (GT_KERNEL_MAX_TOKENS - 36) / 6;
+  for (uint32_t statements = most; statements <= most + 1; statements++) {
+    size_t used = (size_t)snprintf(body, sizeof body, "void main(){float s=0.0;");
+    for (uint32_t i = 0; i < statements && used + 16 < sizeof body; i++)
+      used += (size_t)snprintf(body + used, sizeof body - used, "s=s+1.0;");
+    snprintf(body + used, sizeof body - used, "y_write(gt_global(),s);}");
+    if (statements > most) {
+      k = expect_refused(c, &d, "BODY_LARGE");
+      if (k) gt_kernel_destroy(c, k);
+      continue;
+    }
+    k = 0;
+    CHECK_STATUS(gt_kernel_create(c, &d, &k), GT_OK);
+    GLuint buf = gt_test_buffer(64, gt_test_poison, 11);
+    gt_view v[3] = {{buf, 0, 8, 8, 0, GT_F32}, {buf, 0, 8, 8, 0, GT_F32}, {buf, 0, 8, 8, 0, GT_F32}};
+    gt_uniform_value u;
+    memset(&u, 0, sizeof u);
+    gt_dispatch_desc dd = {{8, 8}, GT_POLICY_EXACT, v, &u};
+    if (k) CHECK_STATUS(gt_kernel_dispatch(c, k, &dd, NULL), GT_OK);
+    uint32_t got[64];
+    CHECK(gt_test_read_all(c, buf, 64, got) == 0 && word_float(got[63]) == (float)statements);
+    if (k) gt_kernel_destroy(c, k);
+    glDeleteBuffers(1, &buf);
+  }
+
+  size_t used = (size_t)snprintf(body, sizeof body, "float f0(float v) { return v * 1.5 + 2.0; }\n");
+  for (int i = 1; i <= 12; i++)
+    used += (size_t)snprintf(body + used, sizeof body - used,
+                             "float f%d(float v) { return f%d(v) + f%d(v * 0.5); }\n", i, i - 1, i - 1);
+  snprintf(body + used, sizeof body - used, "void main() { y_write(gt_global(), f12(1.0)); }\n");
+  k = expect_refused(c, &d, "BODY_LARGE");
+  if (k) gt_kernel_destroy(c, k);
+  gt_context_release(c);
+}
+
 int main(int argc, char **argv) {
   gt_test_env env;
   int rc = gt_test_open(argc, argv, &env);
@@ -771,6 +831,7 @@ int main(int argc, char **argv) {
   test_view_bounds();
   test_aliased_order();
   test_name_clashes();
+  test_body_limits();
   gt_test_close(&env);
   return CHECK_SUMMARY();
 }
