@@ -950,8 +950,8 @@ static void test_output_kinds(void) {
   char dev[1024];
   snprintf(dev, sizeof dev, "%s", path_in_dir("k_null"));
   int fd = -1;
-  if (stat("/dev/null", &null_st) == 0 && mknod(dev, S_IFCHR | 0600, null_st.st_rdev) == 0 &&
-      (fd = open(dev, O_WRONLY)) >= 0) {
+  bool have_null = stat("/dev/null", &null_st) == 0;
+  if (have_null && mknod(dev, S_IFCHR | 0600, null_st.st_rdev) == 0 && (fd = open(dev, O_WRONLY)) >= 0) {
     close(fd);
     const char *to_dev[] = {"transpose", in, "-o", dev, NULL};
     CHECK_EQ_U(run(to_dev), 0);
@@ -962,7 +962,7 @@ static void test_output_kinds(void) {
   }
   unlink(dev);
   /* A block device is refused before anything is written: never opened. */
-  if (mknod(dev, S_IFBLK | 0600, null_st.st_rdev) == 0) {
+  if (have_null && mknod(dev, S_IFBLK | 0600, null_st.st_rdev) == 0) {
     const char *to_block[] = {"transpose", in, "-o", dev, NULL};
     CHECK_EQ_U(run(to_block), 1);
     CHECK(strstr(err_text, "k_null") != NULL);
