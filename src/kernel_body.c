@@ -120,9 +120,10 @@ static gt_kernel_refusal next(lexer *lx, token *t) {
     } else if (c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f') {
       lx->p++;
     } else if (c == '/' && lx->p[1] == '/') {
-      /* A driver may end a line at \r, \v or \f as well: what follows is
-       * code to it, so it is code to the check too. */
-      while (*lx->p && !strchr("\n\r\v\f", *lx->p))
+      /* A driver may end a line at \r, \v or \f as well, and might at a
+       * Unicode line separator: what follows is code to it, so it is code
+       * to the check too (and a byte past ASCII is then refused). */
+      while (*lx->p && !strchr("\n\r\v\f", *lx->p) && (unsigned char)*lx->p < 0x80)
         lx->p++;
     } else if (c == '/' && lx->p[1] == '*') {
       const char *end = strstr(lx->p + 2, "*/");

@@ -27,11 +27,11 @@
                 "unroll loops)")                                                                             \
   X(BODY_FUNCTIONS, "the body defines more than 64 functions")                                               \
   X(BODY_NESTED, "the body nests statements (blocks, loops, branches) more than 64 deep")                    \
-  X(DIRECTIVE, "a preprocessor directive: #define and ## can make or hide any word, #if can tell the "      \
+  X(DIRECTIVE, "a preprocessor directive: #define and ## can make or hide any word, #if can tell the "       \
                "library's two programs apart, #extension and #pragma reach the driver")                      \
   X(BACKSLASH, "a backslash: a line continuation joins two words into a third, or ends a comment")           \
   X(COMMENT_OPEN, "a /* comment that does not end")                                                          \
-  X(CHARACTER, "a character GLSL does not have outside comments")                                            \
+  X(CHARACTER, "a character GLSL does not have outside block comments")                                      \
   X(NUMBER_NAME, "a number running into a name")                                                             \
   X(MEMORY, "declares or names memory it was not given: layout, buffer, uniform, images, samplers and "      \
             "atomic counters are the library's to declare")                                                  \

@@ -555,6 +555,10 @@ static void test_hostile_bodies(void) {
       {"COMMENT_OPEN", "void main() {}\n/* never closed\n"},
       {"CHARACTER", "void main() { float v = 1.0; } \"/*\"\n"},
       {"CHARACTER", "void main() {} \xc2\xa0\n"},
+      /* A line comment ends where a driver may end a line: a Unicode line
+       * separator too. */
+      {"CHARACTER",
+       "// \xe2\x80\xa8layout(std430, binding = 2) buffer b_block { float w[]; };\nvoid main() {}\n"},
       {"NUMBER_NAME", "void main() { float v = 1buffer; }\n"},
       /* A line a driver may end at a carriage return. */
       {"MEMORY",
@@ -587,7 +591,7 @@ static void test_hostile_bodies(void) {
    * documented names, a return after the last barrier. */
   gt_kernel_desc d =
       xyz_desc("// layout, buffer, uniform and #define in a comment; /* too */\n"
-               "/* buffer x[]; // layout */\n"
+               "/* buffer x[]; // layout, caf\xc3\xa9 */\n"
                "void main() {\n"
                "  uvec2 g = gt_global(), t = gt_tile() * uvec2(GT_TILE_ROWS, GT_TILE_COLS);\n"
                "  barrier();\n"

@@ -1026,7 +1026,9 @@ typedef struct gt_kernel_uniform {
  *     line continuation joins two words into a third or ends a comment, so
  *     no check short of the driver's own preprocessor would see the
  *     words. A body has no macros of its own: const variables serve;
- *   - outside comments, only characters GLSL has; no comment left open;
+ *   - outside block comments, only characters GLSL has (a // comment
+ *     ends at a byte past ASCII, where a driver might see a line end); no
+ *     comment left open;
  *     no number running into a name (1buffer);
  *   - no return in main() before a barrier();
  *   - at most GT_KERNEL_MAX_BODY bytes, and GT_KERNEL_MAX_TOKENS tokens
