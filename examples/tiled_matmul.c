@@ -38,9 +38,9 @@ static const char simple_body[] = "void main() {\n"
                                   "  uvec2 g = gt_global();\n"
                                   "  if (gt_in_domain(g)) {\n"
                                   "    float sum = 0.0;\n"
-                                  "    for (uint k = 0u; k < a_extent.y; k++) sum += a[a_index(uvec2(g.x, "
-                                  "k))] * b[b_index(uvec2(k, g.y))];\n"
-                                  "    c[c_index(g)] = sum;\n"
+                                  "    for (uint k = 0u; k < a_extent.y; k++) sum += a_read(uvec2(g.x, k)) * "
+                                  "b_read(uvec2(k, g.y));\n"
+                                  "    c_write(g, sum);\n"
                                   "  }\n"
                                   "}\n";
 

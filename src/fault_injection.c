@@ -207,6 +207,14 @@ void gt__fi_glGetProgramBinary(GLuint program, GLsizei size, GLsizei *length, GL
 void gt__fi_glProgramBinary(GLuint program, GLenum format, const void *binary, GLsizei length) {
   if (!fails("glProgramBinary")) glProgramBinary(program, format, binary, length);
 }
+void gt__fi_glGetProgramInterfaceiv(GLuint program, GLenum interface, GLenum pname, GLint *params) {
+  if (!fails("glGetProgramInterfaceiv")) glGetProgramInterfaceiv(program, interface, pname, params);
+}
+void gt__fi_glGetProgramResourceiv(GLuint program, GLenum interface, GLuint index, GLsizei count,
+                                   const GLenum *props, GLsizei size, GLsizei *length, GLint *params) {
+  if (!fails("glGetProgramResourceiv"))
+    glGetProgramResourceiv(program, interface, index, count, props, size, length, params);
+}
 GLint gt__fi_glGetUniformLocation(GLuint program, const GLchar *name) {
   return fails("glGetUniformLocation") ? -1 : glGetUniformLocation(program, name);
 }

@@ -73,6 +73,9 @@ void gt__fi_glDeleteProgram(GLuint program);
 void gt__fi_glProgramParameteri(GLuint program, GLenum pname, GLint value);
 void gt__fi_glGetProgramBinary(GLuint program, GLsizei size, GLsizei *length, GLenum *format, void *binary);
 void gt__fi_glProgramBinary(GLuint program, GLenum format, const void *binary, GLsizei length);
+void gt__fi_glGetProgramInterfaceiv(GLuint program, GLenum interface, GLenum pname, GLint *params);
+void gt__fi_glGetProgramResourceiv(GLuint program, GLenum interface, GLuint index, GLsizei count,
+                                   const GLenum *props, GLsizei size, GLsizei *length, GLint *params);
 GLint gt__fi_glGetUniformLocation(GLuint program, const GLchar *name);
 void gt__fi_glUseProgram(GLuint program);
 void gt__fi_glUniform2ui(GLint location, GLuint v0, GLuint v1);
@@ -141,6 +144,8 @@ void gt__fi_glDeleteSync(GLsync sync);
 #define glProgramParameteri gt__fi_glProgramParameteri
 #define glGetProgramBinary gt__fi_glGetProgramBinary
 #define glProgramBinary gt__fi_glProgramBinary
+#define glGetProgramInterfaceiv gt__fi_glGetProgramInterfaceiv
+#define glGetProgramResourceiv gt__fi_glGetProgramResourceiv
 #define glGetUniformLocation gt__fi_glGetUniformLocation
 #define glUseProgram gt__fi_glUseProgram
 #define glUniform2ui gt__fi_glUniform2ui

@@ -2,6 +2,7 @@
  * of its views and uniforms, and dispatched over a tiled extent with an
  * extent policy, choosing the aliased or the non-aliased program per call
  * (C++ AMP's parallel_for_each with its two shaders, seed 004). */
+#include "kernel_check.h"
 #include "operation.h"
 
 #include <stdarg.h>
@@ -20,79 +21,32 @@ static const char *uniform_glsl_type(gt_uniform_type t) {
   return NULL;
 }
 
-/* A plain identifier that cannot collide with ours or GLSL's reserved
- * names: letters, digits and _, no leading digit, no gt_ / gl_ prefix,
- * no double underscore. */
-static bool valid_name(const char *name) {
-  if (name == NULL || name[0] == '\0' || strlen(name) > GT_KERNEL_MAX_NAME) return false;
-  if (strncmp(name, "gt_", 3) == 0 || strncmp(name, "gl_", 3) == 0 || strstr(name, "__")) return false;
-  if (name[0] >= '0' && name[0] <= '9') return false;
-  for (const char *p = name; *p; p++) {
-    bool ok = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_';
-    if (!ok) return false;
-  }
-  return true;
-}
-
-/* Is `word` at p a whole identifier (not part of a longer one)? */
-static bool whole_word(const char *start, const char *p, size_t len) {
-  char before = p > start ? p[-1] : ' ', after = p[len];
-  bool id_before =
-      before == '_' || (before >= '0' && before <= '9') || ((before | 32) >= 'a' && (before | 32) <= 'z');
-  bool id_after =
-      after == '_' || (after >= '0' && after <= '9') || ((after | 32) >= 'a' && (after | 32) <= 'z');
-  return !id_before && !id_after;
-}
-
-static const char *find_word(const char *start, const char *from, const char *word) {
-  size_t len = strlen(word);
-  for (const char *p = strstr(from, word); p; p = strstr(p + 1, word))
-    if (whole_word(start, p, len)) return p;
-  return NULL;
-}
-
-/* GLSL ES 3.10 allows barrier() only in uniform control flow and never
- * after a return in main(); Mesa compiles it anyway, Adreno rejects it or
- * crashes (notes/platforms.md). A textual check catches the common case: a
- * `return` in main() before its last barrier(), as a padded kernel that
- * returns early for out-of-domain invocations would have. */
-static bool barrier_after_return(const char *body) {
-  const char *main_fn = find_word(body, body, "main");
-  if (main_fn == NULL) return false;
-  const char *last_barrier = NULL;
-  for (const char *p = find_word(body, main_fn, "barrier"); p; p = find_word(body, p + 1, "barrier"))
-    last_barrier = p;
-  const char *ret = find_word(body, main_fn, "return");
-  return last_barrier && ret && ret < last_barrier;
+/* Logs why a desc is refused: the check's id (for tests), where, and
+ * why. */
+static gt_status refused(const gt_context *ctx, const gt_kernel_verdict *v) {
+  if (v->line)
+    gt__log(ctx, GT_LOG_ERROR, "kernel refused (%s): the body, line %u, '%s': %s",
+            gt__kernel_refusal_id(v->refusal), v->line, v->where, gt__kernel_refusal_text(v->refusal));
+  else
+    gt__log(ctx, GT_LOG_ERROR, "kernel refused (%s): '%s' %s", gt__kernel_refusal_id(v->refusal), v->where,
+            gt__kernel_refusal_text(v->refusal));
+  return GT_ERR_INVALID_ARGUMENT;
 }
 
 static gt_status check_desc(const gt_context *ctx, const gt_kernel_desc *d, uint32_t *rows, uint32_t *cols) {
-  GT__CHECK(d->body != NULL && d->body[0] != '\0', GT_ERR_INVALID_ARGUMENT);
-  if (barrier_after_return(d->body)) {
-    gt__log(ctx, GT_LOG_ERROR,
-            "kernel: barrier() after a return in main(): guard the work instead "
-            "(gt_in_domain, NAME_read / NAME_write) and keep every barrier reachable");
-    return GT_ERR_INVALID_ARGUMENT;
-  }
   GT__CHECK(d->view_count <= GT_KERNEL_MAX_VIEWS && d->uniform_count <= GT_KERNEL_MAX_UNIFORMS,
             GT_ERR_INVALID_ARGUMENT);
-  const char *names[GT_KERNEL_MAX_VIEWS + GT_KERNEL_MAX_UNIFORMS];
-  uint32_t n = 0;
   for (uint32_t i = 0; i < d->view_count; i++) {
-    GT__CHECK(valid_name(d->views[i].name), GT_ERR_INVALID_ARGUMENT);
     GT__CHECK(gt_type_size(d->views[i].type) != 0, GT_ERR_INVALID_ARGUMENT);
     GT__CHECK(d->views[i].access >= GT_ACCESS_READ && d->views[i].access <= GT_ACCESS_READ_WRITE,
               GT_ERR_INVALID_ARGUMENT);
-    names[n++] = d->views[i].name;
   }
-  for (uint32_t i = 0; i < d->uniform_count; i++) {
-    GT__CHECK(valid_name(d->uniforms[i].name), GT_ERR_INVALID_ARGUMENT);
+  for (uint32_t i = 0; i < d->uniform_count; i++)
     GT__CHECK(uniform_glsl_type(d->uniforms[i].type) != NULL, GT_ERR_INVALID_ARGUMENT);
-    names[n++] = d->uniforms[i].name;
-  }
-  for (uint32_t i = 0; i < n; i++)
-    for (uint32_t j = i + 1; j < n; j++)
-      GT__CHECK(strcmp(names[i], names[j]) != 0, GT_ERR_INVALID_ARGUMENT);
+  /* The names first: the body's check reads the views' names. */
+  gt_kernel_verdict verdict;
+  if (gt__kernel_check_names(d, &verdict) != GT_KERNEL_ACCEPTED) return refused(ctx, &verdict);
+  if (gt__kernel_check_body(d, &verdict) != GT_KERNEL_ACCEPTED) return refused(ctx, &verdict);
   /* A kernel's views are arrays of 32-bit elements: GLSL ES 3.10 has no
    * narrower storage. */
   for (uint32_t i = 0; i < d->view_count; i++)
@@ -135,23 +89,44 @@ static bool append(char *buf, size_t size, size_t *used, const char *fmt, ...) {
 }
 
 /* The declarations in front of the body (source string 3): the domain,
- * each view with its helpers, and the uniforms. */
+ * each view with its helpers, and the uniforms. A view's storage has a
+ * name of the library's, which a body may not use (kernel_body.c): the
+ * body reaches it only through NAME_read and NAME_write, functions (not
+ * macros, so an index with side effects is evaluated once) that test the
+ * index against the view before they touch the binding, whose range also
+ * holds the elements before the view's offset and between its rows.
+ * NAME_read exists for READ and READ_WRITE views, NAME_write for WRITE
+ * and READ_WRITE ones. READ views are readonly in both programs; in the
+ * aliased one also volatile: Mesa takes a readonly block for memory no
+ * store changes (nir_opt_access), and would move or merge its loads across
+ * the stores to an overlapping view. The aliased program leaves written
+ * views without writeonly as well: Mesa moved a load from a readonly block
+ * past a store to a writeonly one over the same range (see
+ * transpose_inplace). */
 static bool declarations(const gt_kernel_desc *d, bool aliased, char *buf, size_t size) {
-  static const char *const qualifier[] = {"", "readonly ", "writeonly ", ""};
+  static const char *const qualifier[2][4] = {{"", "readonly ", "writeonly ", ""},
+                                              {"", "readonly volatile ", "", ""}};
   size_t used = 0;
   bool ok = append(buf, size, &used,
                    "uniform uvec2 gt_domain;\n"
                    "bool gt_in_domain(uvec2 idx) { return all(lessThan(idx, gt_domain)); }\n");
   for (uint32_t i = 0; i < d->view_count && ok; i++) {
     const char *n = d->views[i].name, *t = gt__glsl_type(d->views[i].type);
-    ok = append(
-        buf, size, &used,
-        "layout(std430, binding = %u) %sGT_RESTRICT buffer gt_view_block_%u { %s %s[]; };\n"
-        "#define %s_index(idx) gt_index(%uu, idx)\n"
-        "#define %s_extent gt_extent(%uu)\n"
-        "#define %s_read(idx) (gt_contains(%uu, idx) ? %s[gt_index(%uu, idx)] : %s(0))\n"
-        "#define %s_write(idx, value) if (gt_contains(%uu, idx)) { %s[gt_index(%uu, idx)] = (value); }\n",
-        i, aliased ? "" : qualifier[d->views[i].access], i, t, n, n, i, n, i, n, i, n, i, t, n, i, n, i);
+    gt_access access = d->views[i].access;
+    ok = append(buf, size, &used,
+                "layout(std430, binding = %u) %sGT_RESTRICT buffer gt_view_block_%u { %s gt_view_%u[]; };\n"
+                "#define %s_extent gt_extent(%uu)\n",
+                i, qualifier[aliased][access], i, t, i, n, i);
+    if (ok && access != GT_ACCESS_WRITE)
+      ok = append(buf, size, &used,
+                  "%s %s_read(uvec2 idx) { return gt_contains(%uu, idx) ? gt_view_%u[gt_index(%uu, idx)] : "
+                  "%s(0); }\n",
+                  t, n, i, i, i, t);
+    if (ok && access != GT_ACCESS_READ)
+      ok = append(buf, size, &used,
+                  "void %s_write(uvec2 idx, %s value) { if (gt_contains(%uu, idx)) gt_view_%u[gt_index(%uu, "
+                  "idx)] = value; }\n",
+                  n, t, i, i, i);
   }
   for (uint32_t i = 0; i < d->uniform_count && ok; i++)
     ok = append(buf, size, &used, "uniform %s %s;\n", uniform_glsl_type(d->uniforms[i].type),
@@ -163,6 +138,37 @@ static void delete_kernel(gt_user_kernel *k) {
   for (int v = 0; v < 2; v++)
     if (k->program[v]) glDeleteProgram(k->program[v]);
   memset(k, 0, sizeof *k);
+}
+
+/* The linked program's word that the body reached no memory of its own
+ * (which kernel_body.c refuses before compiling): its only storage blocks
+ * are the views', at bindings 0 .. view_count - 1, and it has no uniform
+ * block, atomic counter buffer or opaque uniform. So whatever an
+ * application or the library left bound at other storage, uniform or
+ * atomic-counter slots, or image and texture units, no kernel can name:
+ * dispatch binds the views and leaves the rest as it is. */
+static bool own_resources_only(GLuint p, uint32_t view_count) {
+  GLint blocks = 0, uniform_blocks = 0, counters = 0, uniforms = 0;
+  glGetProgramInterfaceiv(p, GL_SHADER_STORAGE_BLOCK, GL_ACTIVE_RESOURCES, &blocks);
+  glGetProgramInterfaceiv(p, GL_UNIFORM_BLOCK, GL_ACTIVE_RESOURCES, &uniform_blocks);
+  glGetProgramInterfaceiv(p, GL_ATOMIC_COUNTER_BUFFER, GL_ACTIVE_RESOURCES, &counters);
+  glGetProgramInterfaceiv(p, GL_UNIFORM, GL_ACTIVE_RESOURCES, &uniforms);
+  bool own = blocks >= 0 && (uint32_t)blocks <= view_count && uniform_blocks == 0 && counters == 0;
+  for (GLint i = 0; own && i < blocks; i++) {
+    const GLenum prop = GL_BUFFER_BINDING;
+    GLint binding = -1;
+    glGetProgramResourceiv(p, GL_SHADER_STORAGE_BLOCK, (GLuint)i, 1, &prop, 1, NULL, &binding);
+    own = binding >= 0 && (uint32_t)binding < view_count;
+  }
+  /* The library's uniforms and the four types a desc may give. */
+  for (GLint i = 0; own && i < uniforms; i++) {
+    const GLenum prop = GL_TYPE;
+    GLint type = 0;
+    glGetProgramResourceiv(p, GL_UNIFORM, (GLuint)i, 1, &prop, 1, NULL, &type);
+    own = type == GL_UNSIGNED_INT_VEC4 || type == GL_UNSIGNED_INT_VEC2 || type == GL_INT ||
+          type == GL_UNSIGNED_INT || type == GL_FLOAT || type == GL_FLOAT_VEC4;
+  }
+  return own;
 }
 
 /* The serial number of the next kernel id, 1 .. 2^28 - 1 and then round
@@ -191,9 +197,7 @@ gt_status gt_kernel_create(gt_context *ctx, const gt_kernel_desc *d, gt_kernel_i
   }
   gt_user_kernel *k = &ctx->user_kernels[slot];
   /* Worst case (8 views and 8 uniforms of 31-character names) is about
-   * 5.5 KiB. The aliased program declares every block read-write as well
-   * as without restrict: Mesa moved a load from a readonly block past a
-   * store to a writeonly one over the same range (see transpose_inplace). */
+   * 4 KiB. */
   char decls[8192];
   for (int aliased = 0; aliased < 2; aliased++) {
     if (!declarations(d, aliased != 0, decls, sizeof decls)) {
@@ -228,7 +232,15 @@ gt_status gt_kernel_create(gt_context *ctx, const gt_kernel_desc *d, gt_kernel_i
     k->domain_loc[aliased] = glGetUniformLocation(p, "gt_domain");
     for (uint32_t u = 0; u < d->uniform_count; u++)
       k->uniform_loc[aliased][u] = glGetUniformLocation(p, d->uniforms[u].name);
+    bool own_only = own_resources_only(p, d->view_count);
     s = gt__gl_status(ctx, "uniform locations");
+    if (s == GT_OK && !own_only) {
+      gt__log(ctx, GT_LOG_ERROR,
+              "kernel refused (%s): the linked program holds a storage block, uniform block, atomic "
+              "counter or opaque uniform besides its views",
+              gt__kernel_refusal_id(GT_KERNEL_REFUSED_MEMORY));
+      s = GT_ERR_INVALID_ARGUMENT;
+    }
     if (s != GT_OK) {
       delete_kernel(k);
       return s;

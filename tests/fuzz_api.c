@@ -303,7 +303,7 @@ typedef struct fz_texture {
 
 typedef struct fz_kernel {
   gt_kernel_id id; /* as gt_kernel_create gave it */
-  bool live, templated;
+  bool live;
   uint32_t tile_rows, tile_cols, view_count, uniform_count;
   gt_type types[GT_KERNEL_MAX_VIEWS];
   gt_access access[GT_KERNEL_MAX_VIEWS];
@@ -557,8 +557,8 @@ static const char *const safe_names[] = {"a",
                                          "abcdefghijklmnopqrstuvwxyz_1234"};
 #define N_SAFE (sizeof safe_names / sizeof safe_names[0])
 
-/* Names with their fate: 1 refused (INVALID_ARGUMENT), 2 accepted or
- * refused, the compiler deciding (INVALID_ARGUMENT or SHADER_BUILD). */
+/* Names with their fate: 1 refused (INVALID_ARGUMENT), 0 refused only
+ * where the model's rules say (a helper of a view in the same desc). */
 static const struct {
   const char *name;
   int fate;
@@ -566,19 +566,64 @@ static const struct {
                  {"", 1},
                  {"gt_x", 1},
                  {"gl_Foo", 1},
+                 {"GT_ELEM", 1},
+                 {"GL_ES", 1},
                  {"9lives", 1},
                  {"has space", 1},
                  {"dash-ed", 1},
                  {"abcdefghijklmnopqrstuvwxyz_12345", 1},
                  {"\xc3\xa9t\xc3\xa9", 1},
-                 {"a__b", 2},
-                 {"in", 2},
-                 {"main", 2},
-                 {"float", 2},
-                 {"a_extent", 2},
-                 {"a_read", 2},
-                 {"min", 2}};
+                 {"a__b", 1},
+                 {"in", 1},
+                 {"main", 1},
+                 {"float", 1},
+                 {"min", 1},
+                 {"buffer", 1},
+                 {"layout", 1},
+                 {"sampler2D", 1},
+                 {"guarded_read", 1},
+                 {"a_extent", 0},
+                 {"a_read", 0},
+                 {"a_index", 0},
+                 {"src_write", 0}};
 #define N_ODD (sizeof odd_names / sizeof odd_names[0])
+
+/* Bodies that reach, or try to reach, memory they were not given, or
+ * hide a word from the library's check: refused before compiling
+ * (INVALID_ARGUMENT), the last one by the compiler as well. No view or
+ * uniform of theirs needs to exist. */
+static const char *const hostile_bodies[] = {
+    "layout(std430, binding = 2) buffer evil { uint w[]; };\nvoid main() { w[gt_global().y] = 7u; }\n",
+    "layout(std430, binding = 0) buffer evil { uint w[]; };\nvoid main() { w[0] = 0xDEADBEEFu; }\n",
+    "buffer evil { uint w[]; };\nvoid main() { w[0] = 1u; }\n",
+    "uniform evil { vec4 u; };\nvoid main() {}\n",
+    "uniform sampler2D s;\nvoid main() {}\n",
+    "layout(rgba8, binding = 0) uniform writeonly image2D im;\nvoid main() { imageStore(im, ivec2(0), "
+    "vec4(1.0)); }\n",
+    "layout(binding = 0, offset = 0) uniform atomic_uint c;\nvoid main() { atomicCounterIncrement(c); }\n",
+    "#define LEAVE return\nshared float t[4];\nvoid main() { if (!gt_in_domain(gt_global())) LEAVE; "
+    "barrier(); }\n",
+    "#define CAT(a, b) a##b\nCAT(buf, fer) evil { uint w[]; };\nvoid main() { w[0] = 1u; }\n",
+    "void main() {\n#ifdef GT_ALIASED\n  gt_view_0[0] = 99.0;\n#endif\n}\n",
+    "lay\\\nout(std430, binding = 3) buffer evil { uint w[]; };\nvoid main() { w[0] = 1u; }\n",
+    "/* *\\\n/ layout(binding = 3) buffer evil { uint w[]; }; /* */\nvoid main() {}\n",
+    "// \rlayout(std430, binding = 1) buffer evil { uint w[]; };\nvoid main() { w[0] = 1u; }\n",
+    "void main() { gt_view_0[0] = 1.0; }\n",
+    "void main() { guarded_write(gt_view_0, 1u, uvec2(0u), 1.0); }\n",
+    "void main() { uvec4 v = gt_views[0]; }\n",
+    "void main() { if (gt_global().x > 0u) return; barrier(); }\n",
+    "void main() { float v = 1buffer; }\n",
+    "/* open\nvoid main() {}\n",
+    "float f0(float v) { return v; }\nfloat f1(float v) { return f0(v) + f0(v); }\n"
+    "float f2(float v) { return f1(v) + f1(v); }\nfloat f3(float v) { return f2(v) + f2(v); }\n"
+    "float f4(float v) { return f3(v) + f3(v); }\nfloat f5(float v) { return f4(v) + f4(v); }\n"
+    "float f6(float v) { return f5(v) + f5(v); }\nfloat f7(float v) { return f6(v) + f6(v); }\n"
+    "float f8(float v) { return f7(v) + f7(v); }\nfloat f9(float v) { return f8(v) + f8(v); }\n"
+    "float fa(float v) { return f9(v) + f9(v); }\nfloat fb(float v) { return fa(v) + fa(v); }\n"
+    "float fc(float v) { return fb(v) + fb(v); }\nfloat fd(float v) { return fc(v) + fc(v); }\n"
+    "void main() { float v = fd(1.0); }\n",
+    "buf/**/fer evil { uint w[]; };\nvoid main() {}\n"};
+#define N_HOSTILE (sizeof hostile_bodies / sizeof hostile_bodies[0])
 
 static const char *glsl_type(gt_type t) { return t == GT_F32 ? "float" : t == GT_I32 ? "int" : "uint"; }
 
@@ -619,7 +664,6 @@ static gt_status create_persistent(fz_context *c, const gt_kernel_desc *d) {
   gt_status s = gt_kernel_create(c->ctx, &desc, &id);
   if (s != GT_OK) return s;
   fz_kernel *k = new_kernel(c, id);
-  k->templated = true;
   k->tile_rows = d->tile_rows ? d->tile_rows : 16;
   k->tile_cols = d->tile_cols ? d->tile_cols : 16;
   k->view_count = d->view_count;
@@ -2132,13 +2176,31 @@ static const char *pick_name(reader *r, const char *usual, int *fate) {
   return odd_names[i].name;
 }
 
+/* The header's rule for a name on its own: a plain identifier, none of
+ * GLSL's or the library's (the reserved words among the model's names). */
 static bool valid_ident(const char *name) {
+  static const char *const reserved[] = {"in",     "main",      "float",        "min",          "buffer",
+                                         "layout", "sampler2D", "guarded_read", "guarded_write"};
   if (name == NULL || name[0] == '\0' || strlen(name) > GT_KERNEL_MAX_NAME) return false;
   if (name[0] >= '0' && name[0] <= '9') return false;
   for (const char *p = name; *p; p++)
     if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_'))
       return false;
-  return strncmp(name, "gt_", 3) != 0 && strncmp(name, "gl_", 3) != 0;
+  for (size_t i = 0; i < sizeof reserved / sizeof reserved[0]; i++)
+    if (strcmp(name, reserved[i]) == 0) return false;
+  return strncmp(name, "gt_", 3) != 0 && strncmp(name, "gl_", 3) != 0 && strncmp(name, "GT_", 3) != 0 &&
+         strncmp(name, "GL_", 3) != 0 && strstr(name, "__") == NULL;
+}
+
+/* name is a helper of the view called view: NAME_index, _extent, _read
+ * or _write. */
+static bool helper_name(const char *name, const char *view) {
+  static const char *const suffixes[] = {"_index", "_extent", "_read", "_write"};
+  size_t n = strlen(view);
+  if (name == NULL || strncmp(name, view, n) != 0) return false;
+  for (int i = 0; i < 4; i++)
+    if (strcmp(name + n, suffixes[i]) == 0) return true;
+  return false;
 }
 
 static void op_kernel_create(reader *r) {
@@ -2173,14 +2235,19 @@ static void op_kernel_create(reader *r) {
     d.uniforms[0].name = d.views[0].name;
 
   /* The body: a template over the views (flavour 2 refused), one that does
-   * nothing, garbage from the input, or none. */
-  int flavour = -1;
+   * nothing, a hostile one, garbage from the input, or none. */
+  int flavour = -1, hostile = -1;
   bool garbage = false;
   switch (u8(r) % 10) {
   case 0: d.body = NULL; break;
   case 1: d.body = ""; break;
   case 2: d.body = "void main() {}"; break;
   case 3: {
+    if (coin(r, 3)) {
+      hostile = (int)(u8(r) % N_HOSTILE);
+      d.body = hostile_bodies[hostile];
+      break;
+    }
     /* Bytes from the input, bare or inside main(). */
     static const char open[] = "void main() {\n";
     bool wrap = coin(r, 2);
@@ -2209,7 +2276,9 @@ static void op_kernel_create(reader *r) {
   } else {
     if (d.body == NULL || d.body[0] == '\0') must(&e, GT_ERR_INVALID_ARGUMENT);
     if (flavour == 2) must(&e, GT_ERR_INVALID_ARGUMENT); /* return before a barrier */
-    if (garbage) may(&e, GT_ERR_INVALID_ARGUMENT);       /* the textual barrier check */
+    if (hostile >= 0) must(&e, GT_ERR_INVALID_ARGUMENT);
+    if (hostile == (int)N_HOSTILE - 1) may(&e, GT_ERR_SHADER_BUILD); /* two words, no block */
+    if (garbage) may(&e, GT_ERR_INVALID_ARGUMENT);                   /* the body's check */
     if (d.view_count > GT_KERNEL_MAX_VIEWS || d.uniform_count > GT_KERNEL_MAX_UNIFORMS) {
       must(&e, GT_ERR_INVALID_ARGUMENT);
     } else {
@@ -2232,11 +2301,10 @@ static void op_kernel_create(reader *r) {
         if (!valid_ident(names[i])) must(&e, GT_ERR_INVALID_ARGUMENT);
         for (uint32_t j = i + 1; j < n; j++)
           if (names[i] && names[j] && strcmp(names[i], names[j]) == 0) must(&e, GT_ERR_INVALID_ARGUMENT);
+        for (uint32_t j = 0; j < d.view_count; j++)
+          if (d.views[j].name && helper_name(names[i], d.views[j].name)) must(&e, GT_ERR_INVALID_ARGUMENT);
       }
-      if (name_fate == 2) {
-        may(&e, GT_ERR_INVALID_ARGUMENT);
-        may(&e, GT_ERR_SHADER_BUILD);
-      }
+      if (name_fate == 1) must(&e, GT_ERR_INVALID_ARGUMENT);
     }
     uint64_t tr = d.tile_rows ? d.tile_rows : 16, tc = d.tile_cols ? d.tile_cols : 16;
     if (tr * tc > c->limits.max_invocations || tc > c->limits.max_group_size[0] ||
@@ -2265,7 +2333,6 @@ static void op_kernel_create(reader *r) {
   check_status("gt_kernel_create", g, s, e);
   if (s == GT_OK) {
     fz_kernel *k = new_kernel(c, id);
-    k->templated = flavour >= 0;
     k->tile_rows = d.tile_rows ? d.tile_rows : 16;
     k->tile_cols = d.tile_cols ? d.tile_cols : 16;
     k->view_count = d.view_count;
@@ -2383,13 +2450,11 @@ static void op_kernel_dispatch(reader *r) {
   check_status("gt_kernel_dispatch", g, s, e);
   plan_reset();
   if (s == GT_OK) {
-    for (uint32_t i = 0; i < k->view_count; i++) {
-      if (k->access[i] == GT_ACCESS_READ) continue;
-      if (k->templated)
-        plan_loose(views[i]);
-      else
-        memset(loose[buffer_index(views[i].buffer)], 1, sizeof loose[0]);
-    }
+    /* Any body, garbage too, reaches a view only through its helpers,
+     * which stay inside the view: bytes outside the written views keep
+     * their values. */
+    for (uint32_t i = 0; i < k->view_count; i++)
+      if (k->access[i] != GT_ACCESS_READ) plan_loose(views[i]);
     if (!null_result) {
       gt_extent main = d.policy == GT_POLICY_TRUNCATE ? grid : d.extent;
       gt_extent bottom = {d.extent.rows - main.rows, main.cols},

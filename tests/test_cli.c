@@ -6,8 +6,9 @@
  *
  * usage: test_cli PATH_TO_GLTILE
  * Exits 77 (skipped) when `gltile info` cannot open a GL context (exit 1). */
-/* fork, execv, waitpid, mkdtemp and opendir are POSIX, not C99. */
-#define _POSIX_C_SOURCE 200809L
+/* fork, execv, waitpid, mkdtemp and opendir are POSIX, not C99; mknod
+ * (a device node of the test's own) is XSI. */
+#define _XOPEN_SOURCE 700
 
 #include "npy.h"
 
@@ -15,13 +16,16 @@
 #include <fcntl.h>
 #include <float.h>
 #include <math.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/types.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -863,6 +867,190 @@ static void test_failures(void) {
   CHECK_EQ_U(count_temporaries(), 0);
 }
 
+/* The whole of a file, malloc'd; NULL when it cannot be read. */
+static unsigned char *file_bytes(const char *path, size_t *size) {
+  FILE *f = fopen(path, "rb");
+  if (f == NULL) return NULL;
+  unsigned char *data = NULL;
+  size_t used = 0, cap = 0;
+  for (;;) {
+    if (used == cap) {
+      cap = cap ? 2 * cap : 4096;
+      unsigned char *more = realloc(data, cap);
+      if (more == NULL) break;
+      data = more;
+    }
+    size_t got = fread(data + used, 1, cap - used, f);
+    used += got;
+    if (got == 0) break;
+  }
+  fclose(f);
+  *size = used;
+  return data;
+}
+
+static bool same_bytes(const char *a, const char *b) {
+  size_t na = 0, nb = 0;
+  unsigned char *da = file_bytes(a, &na), *db = file_bytes(b, &nb);
+  bool same = da && db && na == nb && memcmp(da, db, na) == 0;
+  free(da);
+  free(db);
+  return same;
+}
+
+static mode_t kind_of(const char *path) {
+  struct stat st;
+  return lstat(path, &st) == 0 ? st.st_mode & S_IFMT : 0;
+}
+
+/* -o takes what is there as it is: a FIFO and a character device are
+ * written through and stay what they were, a symlink is followed as cp
+ * follows it (a dangling one is refused), an existing file is replaced
+ * with its permission bits kept, and a block device is refused untouched.
+ * The devices are nodes of the test's own, made where the test may (as
+ * root, on a file system that allows devices); never the system's. */
+static void test_output_kinds(void) {
+  char in[1024], ref[1024];
+  snprintf(in, sizeof in, "%s", path_in_dir("k_in.npy"));
+  snprintf(ref, sizeof ref, "%s", path_in_dir("k_ref.npy"));
+  write_matrix("k_in.npy", GT_U32, 5, 3, false, 77);
+  const char *to_ref[] = {"transpose", in, "-o", ref, NULL};
+  CHECK_EQ_U(run(to_ref), 0);
+
+  /* A FIFO, read by a child as gltile writes. */
+  char fifo[1024], copy[1024];
+  snprintf(fifo, sizeof fifo, "%s", path_in_dir("k_fifo"));
+  snprintf(copy, sizeof copy, "%s", path_in_dir("k_fifo_copy.npy"));
+  CHECK(mkfifo(fifo, 0600) == 0);
+  fflush(NULL);
+  pid_t reader = fork();
+  if (reader == 0) {
+    alarm(60);
+    int from = open(fifo, O_RDONLY), to = open(copy, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    char buf[4096];
+    ssize_t got;
+    while (from >= 0 && to >= 0 && (got = read(from, buf, sizeof buf)) > 0)
+      if (write(to, buf, (size_t)got) != got) _exit(1);
+    _exit(from >= 0 && to >= 0 ? 0 : 1);
+  }
+  const char *to_fifo[] = {"transpose", in, "-o", fifo, NULL};
+  CHECK_EQ_U(run(to_fifo), 0);
+  CHECK(kind_of(fifo) == S_IFIFO);
+  /* A FIFO replaced by a file is never opened: the reader would wait. */
+  if (kind_of(fifo) != S_IFIFO && reader > 0) kill(reader, SIGKILL);
+  int status = 0;
+  if (reader > 0) waitpid(reader, &status, 0);
+  CHECK(same_bytes(copy, ref));
+  CHECK_EQ_U(count_temporaries(), 0);
+  unlink(fifo);
+  unlink(copy);
+
+  /* A character device: a null device of the test's own. */
+  struct stat null_st;
+  char dev[1024];
+  snprintf(dev, sizeof dev, "%s", path_in_dir("k_null"));
+  int fd = -1;
+  bool have_null = stat("/dev/null", &null_st) == 0;
+  if (have_null && mknod(dev, S_IFCHR | 0600, null_st.st_rdev) == 0 && (fd = open(dev, O_WRONLY)) >= 0) {
+    close(fd);
+    const char *to_dev[] = {"transpose", in, "-o", dev, NULL};
+    CHECK_EQ_U(run(to_dev), 0);
+    CHECK(kind_of(dev) == S_IFCHR);
+    CHECK_EQ_U(count_temporaries(), 0);
+  } else {
+    printf("test_cli: no device node of its own here (not root, or nodev): -o on a character device not run\n");
+  }
+  unlink(dev);
+  /* A block device is refused before anything is written: never opened. */
+  if (have_null && mknod(dev, S_IFBLK | 0600, null_st.st_rdev) == 0) {
+    const char *to_block[] = {"transpose", in, "-o", dev, NULL};
+    CHECK_EQ_U(run(to_block), 1);
+    CHECK(strstr(err_text, "k_null") != NULL);
+    CHECK(kind_of(dev) == S_IFBLK);
+    CHECK_EQ_U(count_temporaries(), 0);
+    unlink(dev);
+  }
+
+  /* A symlink to a file: the file takes the result, the link stays. */
+  char target[1024], link[1024];
+  snprintf(target, sizeof target, "%s", path_in_dir("k_target.npy"));
+  snprintf(link, sizeof link, "%s", path_in_dir("k_link.npy"));
+  write_matrix("k_target.npy", GT_F32, 2, 2, false, 5);
+  CHECK(symlink("k_target.npy", link) == 0);
+  const char *to_link[] = {"transpose", in, "-o", link, NULL};
+  CHECK_EQ_U(run(to_link), 0);
+  CHECK(kind_of(link) == S_IFLNK);
+  CHECK(kind_of(target) == S_IFREG);
+  CHECK(same_bytes(target, ref));
+  CHECK_EQ_U(count_temporaries(), 0);
+  unlink(link);
+  unlink(target);
+  /* A dangling symlink: refused, as cp refuses it; nothing made. */
+  CHECK(symlink("k_nowhere.npy", link) == 0);
+  CHECK_EQ_U(run(to_link), 1);
+  CHECK(strstr(err_text, "k_link.npy") != NULL);
+  CHECK(kind_of(link) == S_IFLNK);
+  CHECK(!exists(path_in_dir("k_nowhere.npy")));
+  CHECK_EQ_U(count_temporaries(), 0);
+  unlink(link);
+
+  /* A file made private stays private. */
+  char private_file[1024];
+  snprintf(private_file, sizeof private_file, "%s", path_in_dir("k_private.npy"));
+  write_matrix("k_private.npy", GT_F32, 2, 2, false, 6);
+  CHECK(chmod(private_file, 0600) == 0);
+  mode_t mask = umask(022);
+  const char *to_private[] = {"transpose", in, "-o", private_file, NULL};
+  CHECK_EQ_U(run(to_private), 0);
+  umask(mask);
+  struct stat st;
+  CHECK(stat(private_file, &st) == 0 && (st.st_mode & 0777) == 0600);
+  CHECK(same_bytes(private_file, ref));
+  unlink(private_file);
+  unlink(in);
+  unlink(ref);
+}
+
+/* SIGTERM and SIGINT while the output is being made remove its temporary.
+ * The input is a FIFO nobody writes, so gltile waits on it with its output
+ * already prepared (the temporary is made before any input is read, so
+ * that an -o it cannot write is found before the work): the signal comes
+ * at a known point. Not under an emulator, which may keep the signal. */
+static void test_signals(void) {
+  if (emulator) return;
+  char in[1024], out[1024];
+  snprintf(in, sizeof in, "%s", path_in_dir("s_in.npy"));
+  snprintf(out, sizeof out, "%s", path_in_dir("s_out.npy"));
+  CHECK(mkfifo(in, 0600) == 0);
+  static const int signals[] = {SIGTERM, SIGINT};
+  for (int i = 0; i < 2; i++) {
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+      /* The signals' default actions, whatever this process inherited. */
+      signal(SIGTERM, SIG_DFL);
+      signal(SIGINT, SIG_DFL);
+      int o = open(path_in_dir("out.txt"), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+      if (o < 0 || dup2(o, 1) < 0 || dup2(o, 2) < 0) _exit(126);
+      execl(gltile, gltile, "transpose", in, "-o", out, (char *)NULL);
+      _exit(127);
+    }
+    bool prepared = false;
+    for (int t = 0; t < 2000 && !prepared; t++) {
+      prepared = count_temporaries() > 0;
+      if (!prepared) nanosleep(&(struct timespec){0, 5000000}, NULL);
+    }
+    CHECK(prepared);
+    if (pid > 0) kill(pid, signals[i]);
+    int status = 0;
+    CHECK(pid > 0 && waitpid(pid, &status, 0) == pid);
+    CHECK(WIFSIGNALED(status) && WTERMSIG(status) == signals[i]);
+    CHECK_EQ_U(count_temporaries(), 0);
+    CHECK(!exists(out));
+  }
+  unlink(in);
+}
+
 /* info names the device-table entry; tune, bench --op calls and --op
  * arith run and print what they promise (not under an emulator: they time for seconds). */
 static void test_info_tune_calls(void) {
@@ -943,6 +1131,8 @@ int main(int argc, char **argv) {
   test_matmul();
   test_batch();
   test_failures();
+  test_output_kinds();
+  test_signals();
   remove_dir();
   return CHECK_SUMMARY();
 }

@@ -1,19 +1,24 @@
 /* Host-only tests of the gltile program's .npy reader and writer
  * (tools/npy.c): round trips, hand-made headers of every version, Fortran
- * order, and every malformed file the reader must refuse with a message.
+ * order, every malformed file the reader must refuse with a message, and
+ * what the writer does with a symlink or FIFO in its way.
  * No GL: the files live in a fresh temporary directory. */
-/* mkdtemp, opendir and rmdir are POSIX, not C99. */
+/* mkdtemp, opendir, rmdir, mkfifo, symlink and fork are POSIX, not C99. */
 #define _POSIX_C_SOURCE 200809L
 
 #include "npy.h"
 
+#include "enumerations.h"
+
 #include <dirent.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -444,6 +449,58 @@ static void test_malformed(void) {
   CHECK_EQ_U(count_files(), 0);
 }
 
+/* The descr is matched whole: a NUL inside the quotes, which C string
+ * functions would stop at, is no '<f4'; nor is a key with one. And the
+ * message for a dtype not read names every dtype that is, from the
+ * library's list of element types. */
+static void test_descr_exact(void) {
+  static const struct {
+    const char *text;
+    size_t length;
+  } headers[] = {
+#define WITH_NUL(text) {text, sizeof text - 1}
+      WITH_NUL("{'descr': '<f4\0junk', 'fortran_order': False, 'shape': (3, 4), }"),
+      WITH_NUL("{'descr': '<f4\0', 'fortran_order': False, 'shape': (3, 4), }"),
+      WITH_NUL("{'descr': '<f4', 'fortran_order': False, 'shape\0x': (3, 4), }"),
+#undef WITH_NUL
+  };
+  static const unsigned char zeros[48];
+  for (size_t i = 0; i < sizeof headers / sizeof headers[0]; i++) {
+    /* make_npy takes C strings: the header goes in by hand, padded so the
+     * data starts at 64 as NumPy would. */
+    unsigned char buf[10 + 118 + sizeof zeros];
+    size_t header_len = 118;
+    memcpy(buf, "\x93NUMPY\x01\x00", 8);
+    buf[8] = (unsigned char)header_len;
+    buf[9] = 0;
+    memset(buf + 10, ' ', header_len);
+    memcpy(buf + 10, headers[i].text, headers[i].length);
+    buf[10 + header_len - 1] = '\n';
+    memcpy(buf + 10 + header_len, zeros, sizeof zeros);
+    write_bytes(path_in_dir("nul.npy"), buf, sizeof buf);
+    check_refused("nul.npy", "a NUL inside a quoted string");
+  }
+
+  static const char *const unsupported[] = {
+      "{'descr': '<f8', 'fortran_order': False, 'shape': (3, 4), }",
+      "{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (3, 4), }",
+  };
+  for (size_t i = 0; i < 2; i++) {
+    make_npy(path_in_dir("dtype.npy"), 1, 0, unsupported[i], false, zeros, sizeof zeros);
+    npy_array a;
+    char err[512];
+    CHECK(npy_read(path_in_dir("dtype.npy"), &a, err, sizeof err) != 0);
+    bool every = true;
+#define EVERY_DESCR(type, bytes, glsl, name, descr) every = every && strstr(err, "'" descr "'") != NULL;
+    GT_EACH_TYPE(EVERY_DESCR)
+#undef EVERY_DESCR
+    CHECK(every);
+    if (!every) fprintf(stderr, "  message without every dtype read: %s\n", err);
+  }
+  unlink(path_in_dir("dtype.npy"));
+  CHECK_EQ_U(count_files(), 0);
+}
+
 /* ------------------------------------------------------------------ */
 /* 4. Writes that fail leave nothing behind.                            */
 
@@ -480,6 +537,74 @@ static void test_write_failures(void) {
   CHECK_EQ_U(count_files(), 0);
 }
 
+/* npy_write takes its path as what it is (output_file.h), with no GL:
+ * a symlink is followed and stays, a dangling one is refused, a file
+ * replaced keeps its permission bits, a FIFO is written through. */
+static void test_write_kinds(void) {
+  uint32_t w[6] = {1, 2, 3, 4, 5, 6};
+  npy_array a = {GT_U32, 2, 3, w, false, 0}, b;
+  char err[512];
+  char target[1024], link[1024];
+  snprintf(target, sizeof target, "%s", path_in_dir("target.npy"));
+  snprintf(link, sizeof link, "%s", path_in_dir("link.npy"));
+  write_bytes(target, "old", 3);
+  CHECK(chmod(target, 0600) == 0);
+  CHECK(symlink("target.npy", link) == 0);
+  CHECK(npy_write(link, &a, err, sizeof err) == 0);
+  struct stat st;
+  CHECK(lstat(link, &st) == 0 && S_ISLNK(st.st_mode));
+  CHECK(lstat(target, &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & 0777) == 0600);
+  CHECK(npy_read(target, &b, err, sizeof err) == 0);
+  CHECK(b.data != NULL && b.rows == 2 && b.cols == 3 && memcmp(b.data, w, sizeof w) == 0);
+  npy_free(&b);
+  unlink(target);
+  err[0] = '\0';
+  CHECK(npy_write(link, &a, err, sizeof err) != 0); /* now dangling */
+  CHECK(strstr(err, "link.npy") != NULL);
+  CHECK(lstat(link, &st) == 0 && S_ISLNK(st.st_mode));
+  CHECK(lstat(target, &st) != 0);
+  unlink(link);
+
+  const char *fifo = path_in_dir("fifo.npy");
+  CHECK(mkfifo(fifo, 0600) == 0);
+  fflush(NULL);
+  int pipe_fds[2];
+  CHECK(pipe(pipe_fds) == 0);
+  pid_t reader = fork();
+  if (reader == 0) {
+    /* The stream, back to the parent through a pipe. */
+    alarm(60);
+    int from = open(fifo, O_RDONLY);
+    char buf[512];
+    ssize_t got;
+    while (from >= 0 && (got = read(from, buf, sizeof buf)) > 0)
+      if (write(pipe_fds[1], buf, (size_t)got) != got) _exit(1);
+    _exit(from >= 0 ? 0 : 1);
+  }
+  close(pipe_fds[1]);
+  CHECK(npy_write(fifo, &a, err, sizeof err) == 0);
+  unsigned char stream[512];
+  size_t used = 0;
+  ssize_t got;
+  while ((got = read(pipe_fds[0], stream + used, sizeof stream - used)) > 0)
+    used += (size_t)got;
+  close(pipe_fds[0]);
+  int status = 0;
+  if (reader > 0) waitpid(reader, &status, 0);
+  CHECK(lstat(fifo, &st) == 0 && S_ISFIFO(st.st_mode));
+  /* The same bytes as a file gets. */
+  const char *file = path_in_dir("file.npy");
+  CHECK(npy_write(file, &a, err, sizeof err) == 0);
+  FILE *f = fopen(file, "rb");
+  unsigned char want[512];
+  size_t want_size = f ? fread(want, 1, sizeof want, f) : 0;
+  if (f) fclose(f);
+  CHECK(want_size > 0 && used == want_size && memcmp(stream, want, used) == 0);
+  unlink(file);
+  unlink(fifo);
+  CHECK_EQ_U(count_files(), 0);
+}
+
 int main(void) {
   if (!scratch_make("gltile_npy")) return 1;
   test_round_trip();
@@ -488,7 +613,9 @@ int main(void) {
   test_fortran();
   test_stacks();
   test_malformed();
+  test_descr_exact();
   test_write_failures();
+  test_write_kinds();
   remove_dir();
   return CHECK_SUMMARY();
 }

@@ -16,7 +16,7 @@ static uint32_t rng = 99;
 static const char axpb_body[] = "void main() {\n"
                                 "  uvec2 g = gt_global();\n"
                                 "  if (gt_in_domain(g)) {\n"
-                                "    float v = a[a_index(g)] * scale + b[b_index(g)];\n"
+                                "    float v = a_read(g) * scale + b_read(g);\n"
                                 "    res_write(g, v + float(bias_i) + float(bias_u) + shift.x + shift.w);\n"
                                 "  }\n"
                                 "}\n";
@@ -394,6 +394,432 @@ static void test_stale_ids(void) {
   glDeleteBuffers(1, &o);
 }
 
+/* ------------------------------------------------------------------ */
+/* Kernels reach their own views only.                                 */
+
+static bool min_limits_run;
+
+/* A context whose logger keeps the last error, for the refusal ids. */
+static gt_context *logged_context(void) {
+  gt_context_desc cd;
+  memset(&cd, 0, sizeof cd);
+  cd.logger.log = keep_error;
+  cd.min_limits = min_limits_run;
+  gt_context *c = NULL;
+  CHECK_STATUS(gt_context_init(NULL, 0, &cd, &c), GT_OK);
+  return c;
+}
+
+/* x READ, y WRITE, z READ_WRITE (all f32) and a float uniform k, tile 8 x 8. */
+static gt_kernel_desc xyz_desc(const char *body) {
+  gt_kernel_desc d;
+  memset(&d, 0, sizeof d);
+  d.body = body;
+  d.tile_rows = d.tile_cols = 8;
+  d.view_count = 3;
+  d.views[0] = (gt_kernel_view){"x", GT_F32, GT_ACCESS_READ};
+  d.views[1] = (gt_kernel_view){"y", GT_F32, GT_ACCESS_WRITE};
+  d.views[2] = (gt_kernel_view){"z", GT_F32, GT_ACCESS_READ_WRITE};
+  d.uniform_count = 1;
+  d.uniforms[0] = (gt_kernel_uniform){"k", GT_UNIFORM_FLOAT};
+  return d;
+}
+
+/* Creates d, which must be refused with GT_ERR_INVALID_ARGUMENT and a log
+ * line naming the check `id`. Returns the kernel when it was made after
+ * all (0 when refused), so the caller can show what it would touch. */
+static gt_kernel_id expect_refused(gt_context *c, const gt_kernel_desc *d, const char *id) {
+  gt_kernel_id k = 0;
+  last_error[0] = '\0';
+  gt_status s = gt_kernel_create(c, d, &k);
+  CHECK_STATUS(s, GT_ERR_INVALID_ARGUMENT);
+  char want[64];
+  snprintf(want, sizeof want, "(%s)", id);
+  bool named = strstr(last_error, want) != NULL;
+  CHECK(named);
+  if (s != GT_ERR_INVALID_ARGUMENT || !named)
+    fprintf(stderr, "  body or name refused for %s:\n%s\n  got %s, log: %s\n", id, d->body,
+            gt_status_string(s), last_error);
+  return s == GT_OK ? k : 0;
+}
+
+/* Whether buffer holds words [0, n) as want says. */
+static bool buffer_words(gt_context *c, GLuint buffer, size_t n, uint32_t (*want)(size_t i, uint32_t seed),
+                         uint32_t seed) {
+  uint32_t got[256];
+  bool same = n <= 256 && gt_test_read_all(c, buffer, n, got) == 0;
+  for (size_t i = 0; i < n && same; i++) {
+    same = got[i] == want(i, seed);
+    if (!same) fprintf(stderr, "  word %zu: %08x, want %08x\n", i, got[i], want(i, seed));
+  }
+  return same;
+}
+
+/* A body may not declare a storage block of its own. The two found at
+ * work: one over slot 2, where an earlier gt_matmul left the
+ * application's c bound, and one over slot 0, where a gt_write of
+ * unaligned bytes left the context's staging buffer bound while a
+ * read-back waited in it. Both are refused; were either made, it is
+ * dispatched, and c and the read-back are checked byte for byte. */
+static void test_foreign_bindings(void) {
+  gt_context *c = logged_context();
+  if (c == NULL) return;
+  GLuint a = gt_test_buffer(64, small_float, 1), b = gt_test_buffer(64, small_float, 2),
+         cc = gt_test_buffer(64, gt_test_poison, 3), x = gt_test_buffer(64, small_float, 4),
+         y = gt_test_buffer(64, gt_test_poison, 5);
+  gt_view va = {a, 0, 8, 8, 0, GT_F32}, vb = {b, 0, 8, 8, 0, GT_F32}, vc = {cc, 0, 8, 8, 0, GT_F32};
+  CHECK_STATUS(gt_matmul(c, va, vb, vc, NULL), GT_OK);
+  uint32_t product[64];
+  CHECK(gt_test_read_all(c, cc, 64, product) == 0);
+  GLint at2 = 0;
+  glGetIntegeri_v(GL_SHADER_STORAGE_BUFFER_BINDING, 2, &at2);
+  /* Where the product's kernel used another slot, the application's own
+   * binding puts c there. */
+  if ((GLuint)at2 != cc) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, cc);
+
+  gt_kernel_desc d;
+  memset(&d, 0, sizeof d);
+  d.body = "layout(std430, binding = 2) buffer evil_block { uint evil[]; };\n"
+           "void main() {\n"
+           "  uvec2 g = gt_global();\n"
+           "  if (gt_in_domain(g)) { y_write(g, x_read(g)); evil[g.x * 8u + g.y] = 0xDEADBEEFu; }\n"
+           "}\n";
+  d.tile_rows = d.tile_cols = 8;
+  d.view_count = 2;
+  d.views[0] = (gt_kernel_view){"x", GT_F32, GT_ACCESS_READ};
+  d.views[1] = (gt_kernel_view){"y", GT_F32, GT_ACCESS_WRITE};
+  gt_kernel_id k = expect_refused(c, &d, "MEMORY");
+  if (k) {
+    gt_view v[2] = {{x, 0, 8, 8, 0, GT_F32}, {y, 0, 8, 8, 0, GT_F32}};
+    gt_dispatch_desc dd = {{8, 8}, GT_POLICY_EXACT, v, NULL};
+    gt_kernel_dispatch(c, k, &dd, NULL);
+    gt_kernel_destroy(c, k);
+  }
+  uint32_t after[64];
+  CHECK(gt_test_read_all(c, cc, 64, after) == 0 && memcmp(after, product, sizeof after) == 0);
+
+  /* Unaligned bytes go in through the staging buffer and the copy kernel;
+   * then a read-back waits in the staging buffer. */
+  if (gt_context_has_atomics(c)) {
+    GLuint bytes = gt_test_buffer(16, gt_test_poison, 6), r = gt_test_buffer(64, gt_test_noise, 7);
+    uint8_t host[5 * 7];
+    for (size_t i = 0; i < sizeof host; i++)
+      host[i] = (uint8_t)(i * 37u);
+    gt_view vu8 = {bytes, 3, 5, 7, 9, GT_U8};
+    CHECK_STATUS(gt_write(c, vu8, host, 0), GT_OK);
+    gt_view vr = {r, 0, 8, 8, 0, GT_U32};
+    CHECK_STATUS(gt_read_begin(c, vr), GT_OK);
+    gt_kernel_desc e;
+    memset(&e, 0, sizeof e);
+    e.body = "layout(std430, binding = 0) buffer staging_block { uint staged[]; };\n"
+             "void main() { staged[gt_local().x * 8u + gt_local().y] = 0xDEADBEEFu; }\n";
+    e.tile_rows = e.tile_cols = 8;
+    k = expect_refused(c, &e, "MEMORY");
+    if (k) {
+      gt_dispatch_desc dd = {{8, 8}, GT_POLICY_EXACT, NULL, NULL};
+      gt_kernel_dispatch(c, k, &dd, NULL);
+      gt_kernel_destroy(c, k);
+    }
+    uint32_t got[64];
+    CHECK_STATUS(gt_read_end(c, got, 0, UINT64_MAX), GT_OK);
+    unsigned wrong = 0;
+    for (size_t i = 0; i < 64; i++)
+      wrong += got[i] != gt_test_noise(i, 7);
+    CHECK_EQ_U(wrong, 0);
+    glDeleteBuffers(1, &bytes);
+    glDeleteBuffers(1, &r);
+  }
+  GLuint all[5] = {a, b, cc, x, y};
+  glDeleteBuffers(5, all);
+  gt_context_release(c);
+}
+
+/* Bodies that would reach memory they were not given, or hide a word from
+ * the check, each refused before compiling with the check that fired. */
+static void test_hostile_bodies(void) {
+  gt_context *c = logged_context();
+  if (c == NULL) return;
+  static const struct {
+    const char *id, *body;
+  } hostile[] = {
+      /* The preprocessor can make or hide any word. */
+      {"DIRECTIVE",
+       "#define LEAVE return\nshared float t[64];\n"
+       "void main() { if (!gt_in_domain(gt_global())) LEAVE; barrier(); y_write(gt_global(), 1.0); }\n"},
+      {"DIRECTIVE", "#define CAT(a, b) a##b\nCAT(buf, fer) b_block { float w[]; };\nvoid main() {}\n"},
+      {"DIRECTIVE", "void main() {\n#ifdef GT_ALIASED\n  x_read(gt_global());\n#endif\n}\n"},
+      {"DIRECTIVE", "#extension GL_OES_texture_buffer : enable\nvoid main() {}\n"},
+      {"DIRECTIVE", "  # pragma optimize(off)\nvoid main() {}\n"},
+      {"BACKSLASH", "lay\\\nout(std430, binding = 3) buffer b_block { float w[]; };\nvoid main() {}\n"},
+      {"BACKSLASH", "/* *\\\n/ layout(binding = 3) buffer b_block { float w[]; }; /* */\nvoid main() {}\n"},
+      {"COMMENT_OPEN", "void main() {}\n/* never closed\n"},
+      {"CHARACTER", "void main() { float v = 1.0; } \"/*\"\n"},
+      {"CHARACTER", "void main() {} \xc2\xa0\n"},
+      /* A line comment ends where a driver may end a line: a Unicode line
+       * separator too. */
+      {"CHARACTER",
+       "// \xe2\x80\xa8layout(std430, binding = 2) buffer b_block { float w[]; };\nvoid main() {}\n"},
+      {"NUMBER_NAME", "void main() { float v = 1buffer; }\n"},
+      /* A line a driver may end at a carriage return. */
+      {"MEMORY",
+       "// a comment\rlayout(std430, binding = 2) buffer b_block { float w[]; };\nvoid main() {}\n"},
+      /* Memory of its own. */
+      {"MEMORY", "layout(std430, binding = 5) buffer b_block { float w[]; };\nvoid main() { w[0] = 1.0; }\n"},
+      {"MEMORY", "buffer b_block { float w[]; };\nvoid main() {}\n"},
+      {"MEMORY", "uniform u_block { vec4 u; };\nvoid main() {}\n"},
+      {"MEMORY", "uniform float extra;\nvoid main() {}\n"},
+      {"MEMORY", "void f(sampler2D s) {}\nvoid main() {}\n"},
+      {"MEMORY", "void main() { imageStore(im, ivec2(0), vec4(0.0)); }\n"},
+      {"MEMORY", "void main() { atomicCounterIncrement(counter); }\n"},
+      /* The library's storage and helpers, and views by name. */
+      {"LIBRARY_NAME", "void main() { gt_view_1[0] = 1.0; }\n"},
+      {"LIBRARY_NAME", "void main() { guarded_write(w, 1u, uvec2(0u), 1.0); }\n"},
+      {"LIBRARY_NAME", "void main() { uvec4 v = gt_views[1]; }\n"},
+      {"LIBRARY_NAME", "void main() { float v = GT_ELEM(0); }\n"},
+      {"VIEW_NAME", "void main() { y[0] = 1.0; }\n"},
+      {"VIEW_NAME", "void main() { uint i = y_index(gt_global()); }\n"},
+      {"READ_OF_WRITE_VIEW", "void main() { float v = y_read(gt_global()); }\n"},
+      {"WRITE_OF_READ_VIEW", "void main() { x_write(gt_global(), 1.0); }\n"},
+      {"BARRIER_AFTER_RETURN", "void main() {\n  if (gt_global().x > 0u) { return; }\n  barrier();\n}\n"},
+  };
+  for (size_t i = 0; i < sizeof hostile / sizeof hostile[0]; i++) {
+    gt_kernel_desc d = xyz_desc(hostile[i].body);
+    gt_kernel_id k = expect_refused(c, &d, hostile[i].id);
+    if (k) gt_kernel_destroy(c, k);
+  }
+  /* What the check must leave alone: words in comments, the library's
+   * documented names, a return after the last barrier. */
+  gt_kernel_desc d =
+      xyz_desc("// layout, buffer, uniform and #define in a comment; /* too */\n"
+               "/* buffer x[]; // layout, caf\xc3\xa9 */\n"
+               "void main() {\n"
+               "  uvec2 g = gt_global(), t = gt_tile() * uvec2(GT_TILE_ROWS, GT_TILE_COLS);\n"
+               "  barrier();\n"
+               "  if (!gt_in_domain(g) || t != gt_tile_origin() || gt_domain.x == 0u) return;\n"
+               "  y_write(g + gt_local() * 0u, x_read(g) + z_read(g) * k + float(.5e1f));\n"
+               "  z_write(g, 0x1Fu == 31u ? 1.0 : 0.0);\n"
+               "}\n");
+  gt_kernel_id k = 0;
+  CHECK_STATUS(gt_kernel_create(c, &d, &k), GT_OK);
+  if (k) gt_kernel_destroy(c, k);
+  /* A comment splits words as it does for the driver: this is two words,
+   * and no block; the compiler refuses it. */
+  d = xyz_desc("buf/**/fer b_block { float w[]; };\nvoid main() {}\n");
+  gt_status s = gt_kernel_create(c, &d, &k);
+  CHECK(s == GT_ERR_SHADER_BUILD || s == GT_ERR_INVALID_ARGUMENT);
+  gt_context_release(c);
+}
+
+/* A view's elements are reached through NAME_read and NAME_write only,
+ * which stay inside the view: not the elements before its offset in the
+ * binding, nor those between its rows, nor a READ view's in the aliased
+ * program. y is 4 x 4 at offset 5, pitch 6, in a 64-word buffer whose
+ * other words must keep their poison. */
+static void test_view_bounds(void) {
+  gt_context *c = logged_context();
+  if (c == NULL) return;
+  GLuint buf = gt_test_buffer(64, gt_test_poison, 8);
+  gt_view vy = {buf, 5, 4, 4, 6, GT_F32};
+  gt_kernel_desc d;
+  memset(&d, 0, sizeof d);
+  d.tile_rows = d.tile_cols = 4;
+  d.view_count = 1;
+  d.views[0] = (gt_kernel_view){"y", GT_F32, GT_ACCESS_WRITE};
+  gt_dispatch_desc dd = {{4, 4}, GT_POLICY_EXACT, &vy, NULL};
+  /* y[0] is the first word of the binding, one before the view. */
+  d.body = "void main() { if (gt_global() == uvec2(0u)) y[0] = 7.0; }\n";
+  gt_kernel_id k = expect_refused(c, &d, "VIEW_NAME");
+  if (k) {
+    gt_kernel_dispatch(c, k, &dd, NULL);
+    gt_kernel_destroy(c, k);
+  }
+  CHECK(buffer_words(c, buf, 64, gt_test_poison, 8));
+
+  /* An index with a side effect is taken once: (0, 3) is written, not
+   * (0, 4), a word between the rows. */
+  d.body = "void main() {\n"
+           "  if (gt_global() == uvec2(0u)) { uint col = 3u; y_write(uvec2(0u, col++), 7.0); }\n"
+           "}\n";
+  CHECK_STATUS(gt_kernel_create(c, &d, &k), GT_OK);
+  if (k) {
+    CHECK_STATUS(gt_kernel_dispatch(c, k, &dd, NULL), GT_OK);
+    gt_kernel_destroy(c, k);
+    uint32_t got[64];
+    bool ok = gt_test_read_all(c, buf, 64, got) == 0;
+    for (size_t i = 0; i < 64 && ok; i++) {
+      uint32_t want = gt_test_poison(i, 8);
+      if (i == 5 + 3) {
+        float seven = 7.0f;
+        memcpy(&want, &seven, 4);
+      }
+      ok = got[i] == want;
+      if (!ok) fprintf(stderr, "  word %zu: %08x, want %08x\n", i, got[i], want);
+    }
+    CHECK(ok);
+  }
+  glDeleteBuffers(1, &buf);
+
+  /* x READ on rows 0-3, y WRITE on rows 2-5 of one buffer: the aliased
+   * program runs, and x's rows 0-1 are nobody's to write. */
+  buf = gt_test_buffer(64, small_float, 9);
+  gt_view xy[2] = {{buf, 0, 4, 8, 0, GT_F32}, {buf, 16, 4, 8, 0, GT_F32}};
+  gt_kernel_desc e;
+  memset(&e, 0, sizeof e);
+  e.tile_rows = e.tile_cols = 4;
+  e.view_count = 2;
+  e.views[0] = (gt_kernel_view){"x", GT_F32, GT_ACCESS_READ};
+  e.views[1] = (gt_kernel_view){"y", GT_F32, GT_ACCESS_WRITE};
+  e.body = "void main() {\n"
+           "  uvec2 g = gt_global();\n"
+           "#ifdef GT_ALIASED\n"
+           "  if (g == uvec2(0u)) x[x_index(uvec2(0u))] = 99.0;\n"
+           "#endif\n"
+           "  if (gt_in_domain(g)) y_write(g, x_read(g));\n"
+           "}\n";
+  k = expect_refused(c, &e, "DIRECTIVE");
+  if (k) {
+    gt_dispatch_desc ad = {{4, 8}, GT_POLICY_EXACT, xy, NULL};
+    gt_kernel_dispatch(c, k, &ad, NULL);
+    gt_kernel_destroy(c, k);
+  }
+  uint32_t rows01[16];
+  CHECK(gt_test_read_all(c, buf, 16, rows01) == 0);
+  bool kept = true;
+  for (size_t i = 0; i < 16; i++)
+    kept = kept && rows01[i] == small_float(i, 9);
+  CHECK(kept);
+  glDeleteBuffers(1, &buf);
+  gt_context_release(c);
+}
+
+/* In the aliased program a READ view is readonly, and its reads still
+ * follow the stores to an overlapping view in program order: x and z the
+ * same view, z = x + (x + 1) read back after the first store. */
+static void test_aliased_order(void) {
+  gt_kernel_desc d;
+  memset(&d, 0, sizeof d);
+  d.tile_rows = d.tile_cols = 8;
+  d.view_count = 2;
+  d.views[0] = (gt_kernel_view){"x", GT_F32, GT_ACCESS_READ};
+  d.views[1] = (gt_kernel_view){"z", GT_F32, GT_ACCESS_READ_WRITE};
+  d.body = "void main() {\n"
+           "  uvec2 g = gt_global();\n"
+           "  if (gt_in_domain(g)) {\n"
+           "    float first = x_read(g);\n"
+           "    z_write(g, first + 1.0);\n"
+           "    float second = x_read(g);\n"
+           "    z_write(g, first + second);\n"
+           "  }\n"
+           "}\n";
+  gt_kernel_id k = 0;
+  CHECK_STATUS(gt_kernel_create(ctx, &d, &k), GT_OK);
+  GLuint buf = gt_test_buffer(64, small_float, 10);
+  gt_view same[2] = {{buf, 0, 8, 8, 0, GT_F32}, {buf, 0, 8, 8, 0, GT_F32}};
+  gt_dispatch_desc dd = {{8, 8}, GT_POLICY_EXACT, same, NULL};
+  CHECK_STATUS(gt_kernel_dispatch(ctx, k, &dd, NULL), GT_OK);
+  uint32_t got[64];
+  bool ok = gt_test_read_all(ctx, buf, 64, got) == 0;
+  for (size_t i = 0; i < 64 && ok; i++) {
+    ok = word_float(got[i]) == 2.0f * word_float(small_float(i, 10)) + 1.0f;
+    if (!ok)
+      fprintf(stderr, "  element %zu: %g from %g\n", i, word_float(got[i]), word_float(small_float(i, 10)));
+  }
+  CHECK(ok);
+  gt_kernel_destroy(ctx, k);
+  glDeleteBuffers(1, &buf);
+}
+
+/* Names that clash with GLSL, the library or another view's helpers are
+ * refused up front, the log naming the clash. */
+static void test_name_clashes(void) {
+  gt_context *c = logged_context();
+  if (c == NULL) return;
+  static const struct {
+    const char *name, *id;
+  } clashes[] = {
+      {"buffer", "NAME_RESERVED"},      {"max", "NAME_RESERVED"},        {"main", "NAME_RESERVED"},
+      {"sampler2D", "NAME_RESERVED"},   {"texture", "NAME_RESERVED"},    {"out", "NAME_RESERVED"},
+      {"GT_ELEM", "NAME_LIBRARY"},      {"GT_RESTRICT", "NAME_LIBRARY"}, {"GL_ES", "NAME_LIBRARY"},
+      {"guarded_read", "NAME_LIBRARY"}, {"x_read", "NAME_HELPER"},       {"y_index", "NAME_HELPER"},
+      {"z_extent", "NAME_HELPER"},      {"x_write", "NAME_HELPER"}};
+  for (size_t i = 0; i < sizeof clashes / sizeof clashes[0]; i++)
+    for (int as_view = 0; as_view < 2; as_view++) {
+      gt_kernel_desc d = xyz_desc("void main() {}\n");
+      if (as_view) {
+        d.view_count = 4;
+        d.views[3] = (gt_kernel_view){clashes[i].name, GT_F32, GT_ACCESS_READ};
+      } else {
+        d.uniforms[0].name = clashes[i].name;
+      }
+      gt_kernel_id k = expect_refused(c, &d, clashes[i].id);
+      if (k) gt_kernel_destroy(c, k);
+      char quoted[48];
+      snprintf(quoted, sizeof quoted, "'%s'", clashes[i].name);
+      CHECK(strstr(last_error, quoted) != NULL);
+    }
+  gt_context_release(c);
+}
+
+/* The body's limits: GT_KERNEL_MAX_BODY bytes, and GT_KERNEL_MAX_TOKENS
+ * tokens once its functions' calls are counted in. A body at each limit
+ * is taken (and runs); one past it, or a few hundred bytes whose functions
+ * call the one before twice (4096 copies once inlined, seconds of
+ * compiling), is refused before compiling. */
+static void test_body_limits(void) {
+  gt_context *c = logged_context();
+  if (c == NULL) return;
+  static char body[GT_KERNEL_MAX_BODY + 2];
+  static const char tail[] = "void main() { y_write(gt_global(), 1.0); }\n";
+  gt_kernel_desc d = xyz_desc(body);
+  size_t n = GT_KERNEL_MAX_BODY - (sizeof tail - 1);
+  memset(body, ' ', n);
+  body[0] = '/', body[1] = '*', body[n - 2] = '*', body[n - 1] = '/';
+  memcpy(body + n, tail, sizeof tail);
+  gt_kernel_id k = 0;
+  CHECK_STATUS(gt_kernel_create(c, &d, &k), GT_OK);
+  if (k) gt_kernel_destroy(c, k);
+  memmove(body + 1, body, GT_KERNEL_MAX_BODY + 1);
+  body[0] = ' ';
+  k = expect_refused(c, &d, "BODY_LONG");
+  if (k) gt_kernel_destroy(c, k);
+
+  /* 10 tokens, then 6 a statement, then y_write's call: 10 + 16 for the
+   * helper. */
+  uint32_t most = (GT_KERNEL_MAX_TOKENS - 36) / 6;
+  for (uint32_t statements = most; statements <= most + 1; statements++) {
+    size_t used = (size_t)snprintf(body, sizeof body, "void main(){float s=0.0;");
+    for (uint32_t i = 0; i < statements && used + 16 < sizeof body; i++)
+      used += (size_t)snprintf(body + used, sizeof body - used, "s=s+1.0;");
+    snprintf(body + used, sizeof body - used, "y_write(gt_global(),s);}");
+    if (statements > most) {
+      k = expect_refused(c, &d, "BODY_LARGE");
+      if (k) gt_kernel_destroy(c, k);
+      continue;
+    }
+    k = 0;
+    CHECK_STATUS(gt_kernel_create(c, &d, &k), GT_OK);
+    GLuint buf = gt_test_buffer(64, gt_test_poison, 11);
+    gt_view v[3] = {{buf, 0, 8, 8, 0, GT_F32}, {buf, 0, 8, 8, 0, GT_F32}, {buf, 0, 8, 8, 0, GT_F32}};
+    gt_uniform_value u;
+    memset(&u, 0, sizeof u);
+    gt_dispatch_desc dd = {{8, 8}, GT_POLICY_EXACT, v, &u};
+    if (k) CHECK_STATUS(gt_kernel_dispatch(c, k, &dd, NULL), GT_OK);
+    uint32_t got[64];
+    CHECK(gt_test_read_all(c, buf, 64, got) == 0 && word_float(got[63]) == (float)statements);
+    if (k) gt_kernel_destroy(c, k);
+    glDeleteBuffers(1, &buf);
+  }
+
+  size_t used = (size_t)snprintf(body, sizeof body, "float f0(float v) { return v * 1.5 + 2.0; }\n");
+  for (int i = 1; i <= 12; i++)
+    used += (size_t)snprintf(body + used, sizeof body - used,
+                             "float f%d(float v) { return f%d(v) + f%d(v * 0.5); }\n", i, i - 1, i - 1);
+  snprintf(body + used, sizeof body - used, "void main() { y_write(gt_global(), f12(1.0)); }\n");
+  k = expect_refused(c, &d, "BODY_LARGE");
+  if (k) gt_kernel_destroy(c, k);
+  gt_context_release(c);
+}
+
 int main(int argc, char **argv) {
   gt_test_env env;
   int rc = gt_test_open(argc, argv, &env);
@@ -403,6 +829,13 @@ int main(int argc, char **argv) {
   test_aliasing(env.min_limits);
   test_refusals(env.min_limits);
   test_stale_ids();
+  min_limits_run = env.min_limits;
+  test_foreign_bindings();
+  test_hostile_bodies();
+  test_view_bounds();
+  test_aliased_order();
+  test_name_clashes();
+  test_body_limits();
   gt_test_close(&env);
   return CHECK_SUMMARY();
 }

@@ -1,8 +1,11 @@
 /* `gltile transpose` and `gltile matmul`: the library's two operations on
- * .npy files. Every input is read and checked before a GL context is
+ * .npy files. The output is prepared first (output_open: an -o that
+ * cannot be written is reported before any work, and its temporary
+ * exists from then on, removed on every error and on SIGINT, SIGTERM and
+ * SIGHUP), then every input is read and checked before a GL context is
  * opened, so a bad file is reported without waiting for the device, and
- * the output is written only after the device work succeeded (npy_write
- * then makes it appear complete or not at all). */
+ * the result is written only after the device work succeeded (it appears
+ * complete or not at all). */
 /* isatty is POSIX, not C99. */
 #define _POSIX_C_SOURCE 200809L
 
@@ -24,11 +27,15 @@ static const char transpose_usage[] =
     "IN holds little-endian float32, int32 or uint32 ('<f4', '<i4', '<u4'), float16,\n"
     "int16 or uint16 ('<f2', '<i2', '<u2'), int8 or uint8 ('|i1', '|u1'), in C or\n"
     "Fortran order, in .npy format 1.0, 2.0 or 3.0. OUT has IN's dtype, C order,\n"
-    "format 1.0; it is written under a temporary name next to it and appears only\n"
-    "when complete.\n"
+    "format 1.0; it is written under a temporary name next to it, removed on any\n"
+    "error and on SIGINT, SIGTERM or SIGHUP, and appears only when complete.\n"
     "\n"
     "options:\n"
-    "  -o FILE          the output file (required)\n"
+    "  -o FILE          the output file (required): a file there is replaced whole,\n"
+    "                   keeping its permission bits; a FIFO or character device is\n"
+    "                   written through; a symlink is followed, as cp follows it (a\n"
+    "                   dangling one is refused); a directory, block device or\n"
+    "                   socket is refused\n"
     "  --strategy NAME  simple, tiled_even, tiled_pad, truncate_a, truncate_b or\n"
     "                   auto (default)\n"
     "  --tile N         8, 16 or 32 (default: chosen from the device limits)\n"
@@ -53,10 +60,15 @@ static const char matmul_usage[] =
     "both uint8 ('|u1') or both int8 ('|i1'), a quantised product: C ('<i4') is\n"
     "(A - ZA)(B - ZB) summed exactly in 32-bit integers, or with --requantize C\n"
     "holds the inputs' type. C is written in C order, format 1.0, under a\n"
-    "temporary name next to it, and appears only when complete.\n"
+    "temporary name next to it, removed on any error and on SIGINT, SIGTERM or\n"
+    "SIGHUP, and appears only when complete.\n"
     "\n"
     "options:\n"
-    "  -o FILE          the output file (required)\n"
+    "  -o FILE          the output file (required): a file there is replaced whole,\n"
+    "                   keeping its permission bits; a FIFO or character device is\n"
+    "                   written through; a symlink is followed, as cp follows it (a\n"
+    "                   dangling one is refused); a directory, block device or\n"
+    "                   socket is refused\n"
     "  --trans-a        use A's transpose (A is then K x M)\n"
     "  --trans-b        use B's transpose (B is then N x K)\n"
     "  --batch          3-D inputs are stacks of matrices, multiplied pair by pair\n"
@@ -328,9 +340,19 @@ static int need_type(const char *path, const npy_array *a, gt_type want) {
   return 1;
 }
 
-static int write_output(const char *path, const npy_array *a) {
+static int prepare_output(const char *path, output_file *o) {
   char err[512];
-  if (npy_write(path, a, err, sizeof err)) {
+  if (output_open(path, o, err, sizeof err)) {
+    fprintf(stderr, "gltile: %s\n", err);
+    return 1;
+  }
+  return 0;
+}
+
+static int write_output(output_file *o, const npy_array *a) {
+  char err[512];
+  if (npy_write_output(o, a, err, sizeof err) || output_commit(o, err, sizeof err)) {
+    output_discard(o);
     fprintf(stderr, "gltile: %s\n", err);
     return 1;
   }
@@ -361,7 +383,12 @@ int tool_cmd_transpose(int argc, char **argv) {
   int rc = parse_options(argc, argv, false, &o);
   if (rc >= 0) return rc;
   npy_array in, out;
-  if (read_input(o.inputs[0], false, &in)) return 1;
+  output_file result;
+  if (prepare_output(o.out, &result)) return 1;
+  if (read_input(o.inputs[0], false, &in)) {
+    output_discard(&result);
+    return 1;
+  }
   size_t n = (size_t)in.rows * in.cols;
   out = in;
   out.rows = in.cols;
@@ -371,6 +398,7 @@ int tool_cmd_transpose(int argc, char **argv) {
   if (out.data == NULL) {
     fprintf(stderr, "gltile: out of memory for %ux%u\n", in.rows, in.cols);
     npy_free(&in);
+    output_discard(&result);
     return 1;
   }
   gt_egl egl;
@@ -378,6 +406,7 @@ int tool_cmd_transpose(int argc, char **argv) {
   if (tool_open(NULL, &egl, &ctx)) {
     npy_free(&in);
     npy_free(&out);
+    output_discard(&result);
     return 1;
   }
   char what[96];
@@ -406,9 +435,10 @@ int tool_cmd_transpose(int argc, char **argv) {
     fprintf(stderr, "gltile: transposing %s (%ux%u, %s): %s%s\n", o.inputs[0], in.rows, in.cols,
             gt_strategy_name(o.strategy), gt_status_string(s),
             atomics ? "" : " (2- and 1-byte elements need shader atomics, which this device lacks)");
+    output_discard(&result);
     rc = 1;
   } else
-    rc = write_output(o.out, &out);
+    rc = write_output(&result, &out);
   npy_free(&in);
   npy_free(&out);
   return rc;
@@ -440,6 +470,8 @@ int tool_cmd_matmul(int argc, char **argv) {
   if (rc >= 0) return rc;
   const char *pa = o.inputs[0], *pb = o.inputs[1];
   npy_array a, b, c, bias, out;
+  output_file result;
+  if (prepare_output(o.out, &result)) return 1;
   memset(&a, 0, sizeof a);
   memset(&b, 0, sizeof b);
   memset(&c, 0, sizeof c);
@@ -586,8 +618,9 @@ int tool_cmd_matmul(int argc, char **argv) {
                 : " (a 2- or 1-byte C needs shader atomics, which this device lacks)");
     goto done;
   }
-  rc = write_output(o.out, &out);
+  rc = write_output(&result, &out);
 done:
+  output_discard(&result);
   npy_free(&a);
   npy_free(&b);
   npy_free(&c);

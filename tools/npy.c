@@ -1,6 +1,6 @@
 /* NumPy .npy reader and writer for one 2-D matrix of 32-bit elements; see
  * npy.h for what is accepted and what is written. */
-/* mkstemp, fsync, fchmod, umask, fstat and fileno are POSIX, not C99. */
+/* fstat and fileno are POSIX, not C99. */
 #define _POSIX_C_SOURCE 200809L
 
 #include "npy.h"
@@ -138,14 +138,17 @@ static bool eat_word(cursor *c, const char *w) {
 }
 
 /* A quoted string into buf. Returns 0, 1 when it did not fit (buf holds
- * its start), -1 when there is no terminated string here. */
+ * its start), -1 when there is no terminated string here, -2 when it holds
+ * a NUL: C's string functions would stop there and take '<f4\0junk' for
+ * '<f4'. */
 static int parse_string(cursor *c, char *buf, size_t size) {
   skip_ws(c);
   if (c->p >= c->end || (*c->p != '\'' && *c->p != '"')) return -1;
   char quote = *c->p++;
   size_t n = 0;
-  bool too_long = false;
+  bool too_long = false, nul = false;
   while (c->p < c->end && *c->p != quote) {
+    nul = nul || *c->p == '\0';
     if (n + 1 < size)
       buf[n++] = *c->p;
     else
@@ -155,7 +158,18 @@ static int parse_string(cursor *c, char *buf, size_t size) {
   buf[n] = '\0';
   if (c->p >= c->end) return -1;
   c->p++;
+  if (nul) return -2;
   return too_long ? 1 : 0;
+}
+
+/* "'<f4', '<i4', ... and '|u1'": every dtype read, for messages. */
+static const char *dtype_list(char *buf, size_t size) {
+  size_t used = 0, count = sizeof dtypes / sizeof dtypes[0];
+  buf[0] = '\0';
+  for (size_t i = 0; i < count && used < size; i++)
+    used += (size_t)snprintf(buf + used, size - used, "%s'%s'", i == 0 ? "" : i + 1 < count ? ", " : " and ",
+                             dtypes[i].descr);
+  return buf;
 }
 
 static int parse_shape(cursor *c, header *h) {
@@ -229,6 +243,10 @@ static int parse_header(const char *text, size_t size, header *h, char *msg, siz
     }
     char key[32];
     int s = parse_string(&c, key, sizeof key);
+    if (s == -2) {
+      snprintf(c.msg, sizeof c.msg, "a key holds a NUL byte");
+      goto done;
+    }
     if (s < 0) {
       snprintf(c.msg, sizeof c.msg, "expected a quoted key or '}' in the header dict");
       goto done;
@@ -242,14 +260,20 @@ static int parse_header(const char *text, size_t size, header *h, char *msg, siz
       dup = descr_seen;
       descr_seen = true;
       skip_ws(&c);
+      char list[96];
       if (c.p < c.end && (*c.p == '[' || *c.p == '{')) {
-        snprintf(c.msg, sizeof c.msg, "structured dtypes are not supported (need '<f4', '<i4' or '<u4')");
+        snprintf(c.msg, sizeof c.msg, "structured dtypes are not supported (gltile reads %s)",
+                 dtype_list(list, sizeof list));
         goto done;
       }
-      /* A descr too long for the buffer is reported as an unsupported dtype
-       * later, by its start. */
-      if (parse_string(&c, h->descr, sizeof h->descr) < 0) {
-        snprintf(c.msg, sizeof c.msg, "'descr' is not a string");
+      int d = parse_string(&c, h->descr, sizeof h->descr);
+      if (d < 0) {
+        snprintf(c.msg, sizeof c.msg, d == -2 ? "'descr' holds a NUL byte" : "'descr' is not a string");
+        goto done;
+      }
+      if (d > 0) {
+        snprintf(c.msg, sizeof c.msg, "dtype '%s...' is not supported (gltile reads %s)", h->descr,
+                 dtype_list(list, sizeof list));
         goto done;
       }
     } else if (s == 0 && strcmp(key, "fortran_order") == 0) {
@@ -481,10 +505,9 @@ static int read_file(const char *path, npy_also also, npy_array *out, char *err,
   }
   gt_type type = type_of(h.descr);
   if (type == 0) {
-    fail(err, err_size, path,
-         "dtype '%s' is not supported (gltile reads '<f4', '<i4', '<u4', '<f2', '<i2', '<u2', '|i1' and "
-         "'|u1')",
-         h.descr);
+    char list[96];
+    fail(err, err_size, path, "dtype '%s' is not supported (gltile reads %s)", h.descr,
+         dtype_list(list, sizeof list));
     goto done;
   }
   if (h.ndim == 0) {
@@ -538,10 +561,9 @@ int npy_read_vector(const char *path, npy_array *out, char *err, size_t err_size
 /* ------------------------------------------------------------------ */
 /* Writing.                                                            */
 
-static int write_all(FILE *f, const void *p, size_t n) { return fwrite(p, 1, n, f) == n ? 0 : -1; }
-
-int npy_write(const char *path, const npy_array *a, char *err, size_t err_size) {
+int npy_write_output(output_file *o, const npy_array *a, char *err, size_t err_size) {
   if (err != NULL && err_size > 0) err[0] = '\0';
+  const char *path = o->name;
   if (!host_little_endian())
     return fail(err, err_size, path,
                 "this host is big-endian; gltile writes .npy data only on little-endian hosts");
@@ -588,62 +610,17 @@ int npy_write(const char *path, const npy_array *a, char *err, size_t err_size) 
   memcpy(head + prefix, dict, (size_t)n);
   memset(head + prefix + n, ' ', header_len - (size_t)n - 1);
   head[prefix + header_len - 1] = '\n';
+  if (output_write(o, head, prefix + header_len, err, err_size) || output_write(o, a->data, bytes, err, err_size))
+    return -1;
+  return 0;
+}
 
-  /* Same directory, so rename() is atomic and never crosses file systems. */
-  static const char suffix[] = ".tmpXXXXXX";
-  size_t path_len = strlen(path);
-  char *tmp = malloc(path_len + sizeof suffix);
-  if (tmp == NULL) return fail(err, err_size, path, "out of memory");
-  memcpy(tmp, path, path_len);
-  memcpy(tmp + path_len, suffix, sizeof suffix);
-  int fd = mkstemp(tmp);
-  if (fd < 0) {
-    int e = errno;
-    free(tmp);
-    return fail(err, err_size, path, "cannot create a temporary file next to it: %s", strerror(e));
+int npy_write(const char *path, const npy_array *a, char *err, size_t err_size) {
+  output_file o;
+  if (output_open(path, &o, err, err_size)) return -1;
+  if (npy_write_output(&o, a, err, err_size)) {
+    output_discard(&o);
+    return -1;
   }
-  /* mkstemp creates the file 0600; give it the mode a plain fopen would
-   * (0666 less the umask). umask can only be read by setting it, and the
-   * program is single-threaded. */
-  mode_t mask = umask(0);
-  umask(mask);
-  int rc = -1;
-  FILE *f = NULL;
-  if (fchmod(fd, 0666 & ~mask) != 0) {
-    fail(err, err_size, path, "cannot set the mode of %s: %s", tmp, strerror(errno));
-    close(fd);
-    goto done;
-  }
-  f = fdopen(fd, "wb");
-  if (f == NULL) {
-    fail(err, err_size, path, "cannot open %s: %s", tmp, strerror(errno));
-    close(fd);
-    goto done;
-  }
-  if (write_all(f, head, prefix + header_len) || write_all(f, a->data, bytes) || fflush(f) != 0) {
-    fail(err, err_size, path, "write error on %s: %s", tmp, strerror(errno));
-    goto done;
-  }
-  /* Durable before it is visible under the final name; EINVAL means the
-   * file system has nothing to sync. */
-  if (fsync(fileno(f)) != 0 && errno != EINVAL) {
-    fail(err, err_size, path, "cannot sync %s: %s", tmp, strerror(errno));
-    goto done;
-  }
-  int closed = fclose(f);
-  f = NULL;
-  if (closed != 0) {
-    fail(err, err_size, path, "write error on %s: %s", tmp, strerror(errno));
-    goto done;
-  }
-  if (rename(tmp, path) != 0) {
-    fail(err, err_size, path, "cannot rename %s to it: %s", tmp, strerror(errno));
-    goto done;
-  }
-  rc = 0;
-done:
-  if (f != NULL) fclose(f);
-  if (rc) unlink(tmp);
-  free(tmp);
-  return rc;
+  return output_commit(&o, err, err_size);
 }

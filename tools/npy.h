@@ -8,7 +8,9 @@
  *     in the header, which the accepted keys never need);
  *   - descr '<f4', '<i4', '<u4' (little-endian float32, int32, uint32),
  *     '<f2', '<i2', '<u2' (float16, int16, uint16), '|i1' or '|u1' (int8,
- *     uint8), exactly as NumPy writes them; any other dtype is refused;
+ *     uint8), exactly as NumPy writes them, the whole quoted string (a NUL
+ *     or anything after the three characters is another dtype); any other
+ *     dtype is refused, and the message lists every dtype read;
  *   - exactly 2 dimensions (npy_read_stack: or 3, a stack of matrices),
  *     each below 2^32. 0-D and 1-D arrays are
  *     refused rather than guessed at: NumPy itself treats a 1-D operand of
@@ -25,10 +27,12 @@
  *
  * What is written: C order, format 1.0 unless the header needs 2.0 (never,
  * for two or three dimensions), the header padded with spaces and ended with '\n'
- * so the data starts at a multiple of 64 bytes, as NumPy does. The file is
- * written under a temporary name in the same directory and renamed over
- * the destination only when complete: a destination is complete or absent
- * (or, when it existed, left as it was).
+ * so the data starts at a multiple of 64 bytes, as NumPy does; through an
+ * output_file (output_file.h): a file is written under a temporary name in
+ * the same directory and renamed over the destination only when complete
+ * (a destination is complete or absent, or, when it existed, left as it
+ * was), a FIFO or character device is written through, a symlink
+ * followed.
  *
  * Data is copied as stored, so both functions refuse to run on a
  * big-endian host rather than produce swapped words. */
@@ -36,6 +40,8 @@
 #define GT_TOOL_NPY_H
 
 #include <gltile/gltile.h>
+
+#include "output_file.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -68,6 +74,12 @@ int npy_read_vector(const char *path, npy_array *out, char *err, size_t err_size
  * Returns    0; or -1 with a message naming the path in err, no temporary
  *            left behind and an existing path untouched. */
 int npy_write(const char *path, const npy_array *a, char *err, size_t err_size);
+
+/* Writes a into an output opened with output_open, leaving the commit (or
+ * the discard) to the caller: a command prepares its output before the
+ * work, so that an -o it cannot write is reported first.
+ * Returns    0; or -1 with a message naming the output in err. */
+int npy_write_output(output_file *o, const npy_array *a, char *err, size_t err_size);
 
 /* Frees a->data and zeroes *a. NULL is a no-op. */
 void npy_free(npy_array *a);

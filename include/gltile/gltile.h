@@ -983,6 +983,8 @@ gt_status gt_image_rotate(gt_context *ctx, gt_image src, gt_image dst, uint32_t 
 #define GT_KERNEL_MAX_VIEWS 8
 #define GT_KERNEL_MAX_UNIFORMS 8
 #define GT_KERNEL_MAX_NAME 31 /* characters in a view or uniform name */
+#define GT_KERNEL_MAX_BODY 16384  /* bytes in a kernel's body */
+#define GT_KERNEL_MAX_TOKENS 4096 /* a body's tokens, counted as gt_kernel_desc says */
 
 typedef enum gt_access { GT_ACCESS_READ = 1, GT_ACCESS_WRITE = 2, GT_ACCESS_READ_WRITE = 3 } gt_access;
 
@@ -1018,14 +1020,51 @@ typedef struct gt_kernel_uniform {
  * gt_local(), gt_tile(), gt_tile_origin() as (row, col) uvec2s, and
  * GT_TILE_ROWS / GT_TILE_COLS), the dispatch's extent as uvec2 gt_domain
  * with bool gt_in_domain(uvec2), and for each view NAME:
- *   NAME[]                 its elements (float, int or uint), with
- *   NAME_index(idx)        the element index of (row, col) idx,
  *   NAME_extent            its (rows, cols),
- *   NAME_read(idx)         a read giving 0 outside the view, and
- *   NAME_write(idx, v)     a write doing nothing outside it;
- * and a uniform of each declared name and type. Driver messages count the
- * body's lines from 1 as source string 2. The body need not outlive the
- * call. */
+ *   NAME_read(idx)         its element (row, col) idx (float, int or
+ *                          uint), 0 outside the view; READ and READ_WRITE
+ *                          views,
+ *   NAME_write(idx, v)     a write of element idx, nothing outside the
+ *                          view; WRITE and READ_WRITE views;
+ * and a uniform of each declared name and type. These are the only way to
+ * a view's elements, and they stay inside it: NAME is no array in the
+ * body, since a view's binding starts at the storage-buffer offset
+ * alignment below it and holds the elements before its offset and between
+ * its rows; idx is evaluated once. READ views are readonly in both
+ * programs.
+ *
+ * A body reaches no memory it was not given, and is checked as the driver
+ * will read it, before compiling (gt_kernel_create refuses, the log
+ * naming the check as "kernel refused (ID)"):
+ *   - no memory of its own: no layout, buffer, uniform, atomic_uint,
+ *     sampler or image type, image or atomic-counter function;
+ *   - of the library's names only those above (no other gt_ or GT_ name,
+ *     guarded_read, guarded_write); no view by its NAME or NAME_index; no
+ *     NAME_read of a WRITE view or NAME_write of a READ view;
+ *   - no preprocessor directive (no '#') and no backslash: #define and ##
+ *     can make or hide any word, #if can tell the two programs apart, a
+ *     line continuation joins two words into a third or ends a comment, so
+ *     no check short of the driver's own preprocessor would see the
+ *     words. A body has no macros of its own: const variables serve;
+ *   - outside block comments, only characters GLSL has (a // comment
+ *     ends at a byte past ASCII, where a driver might see a line end); no
+ *     comment left open;
+ *     no number running into a name (1buffer);
+ *   - no return in main() before a barrier();
+ *   - at most GT_KERNEL_MAX_BODY bytes, and GT_KERNEL_MAX_TOKENS tokens
+ *     (names, numbers, each symbol character) once every call of one of
+ *     its own functions counts as that function's tokens, NAME_read and
+ *     NAME_write as 16, inverse as 64, determinant as 16, atan,
+ *     packHalf2x16 and unpackHalf2x16 as 8, the other transcendental
+ *     functions as 4, and the statements of a loop with no loop inside 32
+ *     times: drivers inline every call and unroll short loops, and on
+ *     llvmpipe a body of 824 bytes compiled for 129 s (the slowest of the
+ *     bodies tried at the limit: 2.6 s); at most 64 functions, and
+ *     statements nested at most 64 deep.
+ * Arrays the body declares itself (shared, local) are indexed as the
+ * driver indexes them: GLSL ES leaves an index out of range undefined.
+ * Driver messages count the body's lines from 1 as source string 2. The
+ * body need not outlive the call. */
 typedef struct gt_kernel_desc {
   const char *body;
   uint32_t tile_rows, tile_cols; /* invocations per group; 0 = 16 each */
@@ -1068,18 +1107,25 @@ typedef struct gt_dispatch_result {
 
 /* Compiles a kernel into the context's table: two programs, with and
  * without restrict on its storage blocks (seed 004: the aliased and the
- * non-aliased shader), both built here.
- * Returns    GT_OK; GT_ERR_INVALID_ARGUMENT (NULL, empty body, a return in
- *            main() before a barrier() (unsafe under PAD's extra
- *            invocations and refused by some drivers; a textual check),
- *            names not plain identifiers or starting with gt_ / gl_ or
- *            repeated,
- *            unknown type, access or uniform type, more than the MAX
- *            counts); GT_ERR_UNSUPPORTED (tile over the device's group
- *            limits, more views than its storage blocks, a view type of
- *            2 or 1 bytes); GT_ERR_SHADER_BUILD
- *            (the log goes to the logger); GT_ERR_OUT_OF_MEMORY (the table
- *            of 16 kernels is full); GT_ERR_NO_CONTEXT; GT_ERR_GL.
+ * non-aliased shader), both built here. Names and body are checked first
+ * (gt_kernel_desc); each linked program must then hold no storage block
+ * but its views' (bindings 0 .. view_count - 1), and no uniform block,
+ * atomic counter buffer or opaque uniform.
+ * Returns    GT_OK; GT_ERR_INVALID_ARGUMENT (NULL; unknown type, access or
+ *            uniform type, more than the MAX counts; a view or uniform name
+ *            that is no plain identifier of at most GT_KERNEL_MAX_NAME
+ *            characters, a GLSL ES keyword, reserved word or built-in
+ *            function, main, the library's or GLSL's own (gt_, GT_, gl_,
+ *            GL_, any name with __, guarded_read, guarded_write), a helper
+ *            of another view (NAME_index, NAME_extent, NAME_read,
+ *            NAME_write) or repeated; a body refused as gt_kernel_desc
+ *            lists; a linked program holding more), the log naming the
+ *            check and the name or the body's line and word;
+ *            GT_ERR_UNSUPPORTED (tile over the device's group limits, more
+ *            views than its storage blocks, a view type of 2 or 1 bytes);
+ *            GT_ERR_SHADER_BUILD (the log goes to the logger);
+ *            GT_ERR_OUT_OF_MEMORY (the table of 16 kernels is full);
+ *            GT_ERR_NO_CONTEXT; GT_ERR_GL.
  * Allocates  nothing. */
 gt_status gt_kernel_create(gt_context *ctx, const gt_kernel_desc *d, gt_kernel_id *out);
 
@@ -1100,6 +1146,9 @@ void gt_kernel_destroy(gt_context *ctx, gt_kernel_id k);
  *            than the storage-block limit); GT_ERR_NO_CONTEXT; GT_ERR_GL.
  * GL state   binds the program, SSBO slots 0..view_count-1 and sets its
  *            uniforms; ends with a shader-storage and buffer-update barrier.
+ *            Buffers bound at other storage slots (the application's, or
+ *            the library's staging buffer) stay bound and untouched: no
+ *            kernel can name them (gt_kernel_create).
  * Allocates  nothing. */
 gt_status gt_kernel_dispatch(gt_context *ctx, gt_kernel_id k, const gt_dispatch_desc *d,
                              gt_dispatch_result *result);
