@@ -11,6 +11,19 @@
 #include "dispatch.h"
 #include "view.h"
 
+/* The kernels' shapes: SIMPLE's group, 16 x 8 = 128 invocations (the
+ * ES 3.1 minimum); the shared kernel's, 16 x 16 invocations of 8 x 8
+ * results; the texels kernel's, 8 x 8 invocations of 8 x 8 results (the
+ * registers kernel's shape is in program.h). */
+enum {
+  GT_MATMUL_SIMPLE_GROUP_COLS = 16,
+  GT_MATMUL_SIMPLE_GROUP_ROWS = 8,
+  GT_MATMUL_SHARED_GROUP = 16,
+  GT_MATMUL_SHARED_TILE = 128,
+  GT_MATMUL_TEXELS_GROUP = 8,
+  GT_MATMUL_TEXELS_TILE = 8 * GT_MATMUL_TEXELS_GROUP
+};
+
 /* Where a multiply's bias lies along c (the kernels' gt_epilogue.x). */
 typedef enum gt_bias_kind {
   GT_BIAS_NONE = 0,
@@ -84,6 +97,21 @@ typedef struct gt_matmul_choices {
   char refusal[96]; /* why no plan exists, when the status says none */
 } gt_matmul_choices;
 
+static inline bool gt__quantized(gt_type t) { return t == GT_U8 || t == GT_I8; }
+
+/* Where d's bias lies along an m x n c (gt_bias_kind); -1 for a bias of
+ * neither shape (matmul_check.c). */
+int gt__matmul_bias_kind(const gt_matmul_desc *d, uint32_t m, uint32_t n);
+
+/* What a TEXELS context's AUTO runs for the products the texels kernel
+ * cannot take: what a SHARED context would (matmul_kernel.c). */
+gt_matmul_kernel gt__matmul_texel_fallback(const gt_context *ctx, uint32_t m, uint32_t n);
+
+/* The GT_VARIANT_VEC4_* bits of the operands whose quads a block can move
+ * whole, given which views' rows are aligned (matmul_blocks.c). */
+uint32_t gt__matmul_vec4_operands(bool a_rows, bool b_rows, bool c_rows, uint32_t m, uint32_t n,
+                                  uint32_t k_begin, uint32_t k_end, bool trans_a, bool trans_b);
+
 /* The sizes of op(a) op(b), from views whose fields and shapes
  * gt__matmul_check passed. */
 void gt__matmul_extent(gt_view a, gt_view b, const gt_matmul_desc *d, uint32_t *m, uint32_t *n, uint32_t *k);
@@ -135,6 +163,11 @@ void gt__matmul_product_views(gt_view a, gt_view b, gt_view c, const gt_batch *b
  * its own, bound. */
 gt_status gt__matmul_block_at(const gt_context *ctx, const gt_matmul_choices *p, const uint32_t at[3],
                               gt_product *q);
+
+/* Which of the slots main, vec4, texels and bands some block's route
+ * takes: a walk over the blocks, so only programs some block runs are
+ * built (every candidate where the walk stops at GT_BLOCK_WALK_MAX). */
+gt_status gt__matmul_routes_taken(const gt_context *ctx, const gt_matmul_choices *p, bool taken[GT_MATMUL_SLOTS]);
 
 /* Steps at through the plan's blocks in dispatch order (K innermost);
  * false after the last. */
