@@ -92,3 +92,17 @@ gt_status gt__block_plan(gt_block_plan *p) {
     balance(p, d);
   return GT_OK;
 }
+
+bool gt__block_next(const gt_block_plan *p, uint32_t at[3]) {
+  for (int d = (int)p->dims - 1; d >= 0; d--) {
+    at[d] += p->block[d];
+    if (at[d] < p->extent[d]) return true;
+    at[d] = 0;
+  }
+  return false;
+}
+
+void gt__block_sides(const gt_block_plan *p, const uint32_t at[3], uint32_t sides[3]) {
+  for (uint32_t d = 0; d < 3; d++)
+    sides[d] = d < p->dims ? gt__min_u32(p->block[d], p->extent[d] - at[d]) : 0;
+}

@@ -34,6 +34,13 @@ typedef struct gt_block_plan {
  * fits. */
 gt_status gt__block_plan(gt_block_plan *p);
 
+/* Steps at (zeros at first) to p's next block in dispatch order, its last
+ * dimension innermost; false after the last. */
+bool gt__block_next(const gt_block_plan *p, uint32_t at[3]);
+
+/* The sides of p's block at `at`: p->block, cut at the extent. */
+void gt__block_sides(const gt_block_plan *p, const uint32_t at[3], uint32_t sides[3]);
+
 /* The most elements one binding may span wherever the view starts. */
 uint64_t gt__max_bound_elements(const gt_limits *l);
 

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static void because(gt_copy_choices *p, const char *why) { gt__reason_add(p->reason, sizeof p->reason, why); }
+static void because(gt_copy_choices *p, const char *why) { gt__plan_because(&p->op, why); }
 
 gt_program_key gt__copy_scalar_key(gt_type type) {
   return (gt_program_key){GT_KERNEL_COPY, 0, GT_COPY_GROUP_COLS, 1, 0, gt__bits_type(type), 0};
@@ -44,7 +44,7 @@ static bool vec4_aligned(const gt_bound_view *s, const gt_bound_view *t) {
 gt_copy_route gt__copy_route(const gt_copy_choices *p, const gt_bound_view *s, const gt_bound_view *t) {
   gt_bound_view s1 = *s, t1 = *t;
   if (!gt__copy_as_one_row(&s1, &t1)) return GT_COPY_ROUTE_ROWS;
-  if (p->keys[GT_COPY_VEC4].group_cols == 0 || !vec4_aligned(&s1, &t1)) return GT_COPY_ROUTE_ONE_ROW;
+  if (p->op.keys[GT_COPY_VEC4].group_cols == 0 || !vec4_aligned(&s1, &t1)) return GT_COPY_ROUTE_ONE_ROW;
   return GT_COPY_ROUTE_VEC4;
 }
 
@@ -52,29 +52,27 @@ gt_copy_route gt__copy_route(const gt_copy_choices *p, const gt_bound_view *s, c
  * whole, or one of their blocks. */
 static bool some_window_vec4(const gt_context *ctx, gt_view src, gt_view dst, const gt_copy_choices *p) {
   gt_bound_view s, t;
-  if (!p->in_blocks)
+  if (!p->op.in_blocks)
     return gt__view_bind(ctx, src, &s) == GT_OK && gt__view_bind(ctx, dst, &t) == GT_OK &&
            gt__copy_route(p, &s, &t) == GT_COPY_ROUTE_VEC4;
-  const uint32_t *block = p->blocks.block;
-  uint32_t walked = 0;
-  for (uint32_t r = 0; r < src.rows; r += block[0])
-    for (uint32_t c = 0; c < src.cols; c += block[1]) {
-      if (walked++ == GT_BLOCK_WALK_MAX) return true; /* not walked to the end: built anyway */
-      uint32_t h = gt__min_u32(block[0], src.rows - r), w = gt__min_u32(block[1], src.cols - c);
-      if (gt__view_bind(ctx, gt_section(src, r, c, h, w), &s) == GT_OK &&
-          gt__view_bind(ctx, gt_section(dst, r, c, h, w), &t) == GT_OK &&
-          gt__copy_route(p, &s, &t) == GT_COPY_ROUTE_VEC4)
-        return true;
-    }
+  uint32_t at[3] = {0, 0, 0}, size[3], walked = 0;
+  do {
+    if (walked++ == GT_BLOCK_WALK_MAX) return true; /* not walked to the end: built anyway */
+    gt__block_sides(&p->op.blocks, at, size);
+    if (gt__view_bind(ctx, gt_section(src, at[0], at[1], size[0], size[1]), &s) == GT_OK &&
+        gt__view_bind(ctx, gt_section(dst, at[0], at[1], size[0], size[1]), &t) == GT_OK &&
+        gt__copy_route(p, &s, &t) == GT_COPY_ROUTE_VEC4)
+      return true;
+  } while (gt__block_next(&p->op.blocks, at));
   return false;
 }
 
 gt_status gt__copy_choose(const gt_context *ctx, gt_view src, gt_view dst, gt_copy_choices *p) {
   memset(p, 0, sizeof *p);
-  p->needs_atomics = gt_type_size(src.type) < 4;
-  p->in_blocks = !gt__view_fits(ctx, src) || !gt__view_fits(ctx, dst);
-  if (p->in_blocks) {
-    gt_block_plan *b = &p->blocks;
+  p->op.needs_atomics = gt_type_size(src.type) < 4;
+  p->op.in_blocks = !gt__view_fits(ctx, src) || !gt__view_fits(ctx, dst);
+  if (p->op.in_blocks) {
+    gt_block_plan *b = &p->op.blocks;
     b->dims = 2;
     b->extent[0] = src.rows;
     b->extent[1] = src.cols;
@@ -85,22 +83,22 @@ gt_status gt__copy_choose(const gt_context *ctx, gt_view src, gt_view dst, gt_co
     b->window_count = 2;
     b->max_elements = gt__max_bound_elements(&ctx->limits);
     if (gt__block_plan(b) != GT_OK) {
-      snprintf(p->refusal, sizeof p->refusal, "no block of %ux%u fits a %llu-byte storage block", src.rows,
+      snprintf(p->op.refusal, sizeof p->op.refusal, "no block of %ux%u fits a %llu-byte storage block", src.rows,
                src.cols, (unsigned long long)ctx->limits.max_storage_block_bytes);
       return GT_ERR_UNSUPPORTED;
     }
     because(p, "views longer than a storage block: blocks");
   }
-  p->keys[GT_COPY_SCALAR] = gt__copy_scalar_key(src.type);
+  p->op.keys[GT_COPY_SCALAR] = gt__copy_scalar_key(src.type);
   if (ctx->device->scalar_loads) {
     because(p, "scalar_loads");
     return GT_OK;
   }
   /* The uvec4 program where some window (the views whole, or a block of
    * them) takes it. */
-  p->keys[GT_COPY_VEC4] = (gt_program_key){GT_KERNEL_COPY_VEC4, 0, GT_COPY_GROUP_COLS, 1, 0, GT_U32, 0};
+  p->op.keys[GT_COPY_VEC4] = (gt_program_key){GT_KERNEL_COPY_VEC4, 0, GT_COPY_GROUP_COLS, 1, 0, GT_U32, 0};
   if (!some_window_vec4(ctx, src, dst, p)) {
-    memset(&p->keys[GT_COPY_VEC4], 0, sizeof p->keys[0]);
+    memset(&p->op.keys[GT_COPY_VEC4], 0, sizeof p->op.keys[0]);
     because(p, "rows with gaps or off 16 bytes: scalars");
   } else {
     because(p, "gapless rows on 16 bytes: uvec4s");

@@ -8,6 +8,7 @@
 #include "blocking.h"
 #include "context.h"
 #include "dispatch.h"
+#include "plan.h"
 #include "view.h"
 
 /* 64 invocations, each moving 4 elements (or uvec4s) 64 apart. */
@@ -22,21 +23,20 @@ typedef enum gt_copy_route {
 
 /* The programs a copy may run; a key whose group_cols is 0 is not needed. */
 enum { GT_COPY_SCALAR, GT_COPY_VEC4, GT_COPY_SLOTS };
+GT__PLAN_SLOTS_FIT(GT_COPY_SLOTS);
 
 typedef struct gt_copy_choices {
-  bool in_blocks;       /* views longer than a storage block: in blocks */
-  gt_block_plan blocks; /* in_blocks only */
-  gt_program_key keys[GT_COPY_SLOTS];
-  bool needs_atomics; /* 2- or 1-byte elements written in part of a word */
-  char reason[128];   /* what decided, "; " between reasons */
-  char refusal[96];   /* why no plan exists, when the status says none */
+  /* The programs by GT_COPY_* slot; atomics for 2- or 1-byte elements
+   * written in part of a word; blocks where a view is longer than a
+   * storage block. */
+  gt_op_plan op;
 } gt_copy_choices;
 
 /* The key of the scalar copy of elements of type (transfers use it too). */
 gt_program_key gt__copy_scalar_key(gt_type type);
 
 /* The plan of a copy of checked views. GT_ERR_UNSUPPORTED where no block
- * fits a binding; p->refusal says so. Pure: no GL. */
+ * fits a binding; p->op.refusal says so. Pure: no GL. */
 gt_status gt__copy_choose(const gt_context *ctx, gt_view src, gt_view dst, gt_copy_choices *p);
 
 /* The route of one window of a planned copy, by its bindings. */

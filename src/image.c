@@ -67,6 +67,25 @@ static gt_status check_texture(gt_context *ctx, gt_image im) {
   return GT_OK;
 }
 
+/* The plan's one dispatch: src on image unit 0, dst on unit 1. */
+static gt_status execute(gt_context *ctx, const gt_image_choices *plan, gt_image src, gt_image dst) {
+  const gt_program *prog;
+  GT__TRY(gt__program_get(ctx, &plan->op.keys[0], &prog));
+  GLenum format = internal_format(src.format);
+  glBindImageTexture(0, src.texture, (GLint)src.level, GL_FALSE, 0, GL_READ_ONLY, format);
+  glBindImageTexture(1, dst.texture, (GLint)dst.level, GL_FALSE, 0, GL_WRITE_ONLY, format);
+  GLuint views[8] = {src.height, src.width, src.x, src.y, dst.height, dst.width, dst.x, dst.y};
+  /* The tiled kernel takes its groups in the tiled transposes' order
+   * (transpose_order.glsl), the stripes sized from the window's rows:
+   * every format has 4-byte texels. */
+  if (plan->strategy != GT_STRATEGY_SIMPLE)
+    glProgramUniform1ui(prog->name, prog->stripe_tiles_loc,
+                        gt__stripe_tiles(ctx, (uint64_t)src.width * 4, plan->op.keys[0].tile));
+  uint32_t step_cols = plan->step_cols, step_rows = plan->step_rows;
+  return gt__dispatch_grid(ctx, prog, views, 2, gt__div_up(src.width, step_cols), gt__div_up(src.height, step_rows),
+                           gt__moved_bytes(step_cols * step_rows));
+}
+
 static gt_status image_op(gt_context *ctx, gt_image src, gt_image dst, uint32_t turns,
                           const gt_transpose_desc *d) {
   static const gt_transpose_desc defaults;
@@ -81,37 +100,16 @@ static gt_status image_op(gt_context *ctx, gt_image src, gt_image dst, uint32_t 
                   : dst.width == src.width && dst.height == src.height,
             GT_ERR_SHAPE_MISMATCH);
   gt_image_choices plan;
-  gt_status planned = gt__image_choose(ctx, src, turns, d, &plan);
-  if (planned != GT_OK) {
-    gt__log(ctx, GT_LOG_ERROR, "image: %s", plan.refusal);
-    return planned;
-  }
+  GT__TRY(gt__plan_taken(ctx, "image", gt__image_choose(ctx, src, turns, d, &plan), &plan.op));
   if (gt_images_alias(src, dst)) {
     gt__log(ctx, GT_LOG_ERROR, "image: src and dst share texels of texture %u", src.texture);
     return GT_ERR_ALIASED;
   }
   GT__TRY(check_texture(ctx, src));
   GT__TRY(check_texture(ctx, dst));
-
-  const gt_program *prog;
-  GT__TRY(gt__program_get(ctx, &plan.key, &prog));
-
-  GLenum format = internal_format(src.format);
-  glBindImageTexture(0, src.texture, (GLint)src.level, GL_FALSE, 0, GL_READ_ONLY, format);
-  glBindImageTexture(1, dst.texture, (GLint)dst.level, GL_FALSE, 0, GL_WRITE_ONLY, format);
-  GLuint views[8] = {src.height, src.width, src.x, src.y, dst.height, dst.width, dst.x, dst.y};
-  /* The tiled kernel takes its groups in the tiled transposes' order
-   * (transpose_order.glsl), the stripes sized from the window's rows:
-   * every format has 4-byte texels. */
-  if (plan.strategy != GT_STRATEGY_SIMPLE)
-    glProgramUniform1ui(prog->name, prog->stripe_tiles_loc,
-                        gt__stripe_tiles(ctx, (uint64_t)src.width * 4, plan.key.tile));
-  uint32_t step_cols = plan.step_cols, step_rows = plan.step_rows;
-  gt_status status =
-      gt__dispatch_grid(ctx, prog, views, 2, gt__div_up(src.width, step_cols),
-                        gt__div_up(src.height, step_rows), gt__moved_bytes(step_cols * step_rows));
+  GT__TRY(gt__plan_build(ctx, &plan.op, "an image operation"));
   /* Later image access, sampling and texture reads see these stores. */
-  return gt__operation_end(ctx, status,
+  return gt__operation_end(ctx, execute(ctx, &plan, src, dst),
                            GL_SHADER_IMAGE_ACCESS_BARRIER_BIT | GL_TEXTURE_FETCH_BARRIER_BIT |
                                GL_TEXTURE_UPDATE_BARRIER_BIT | GL_FRAMEBUFFER_BARRIER_BIT,
                            "image transpose");

@@ -7,7 +7,7 @@
 #include <string.h>
 
 static void because(gt_image_choices *p, const char *why) {
-  gt__reason_add(p->reason, sizeof p->reason, why);
+  gt__reason_add(p->op.reason, sizeof p->op.reason, why);
 }
 
 gt_status gt__image_choose(const gt_context *ctx, gt_image src, uint32_t turns, const gt_transpose_desc *d,
@@ -39,17 +39,17 @@ gt_status gt__image_choose(const gt_context *ctx, gt_image src, uint32_t turns, 
   uint32_t shared_bytes = src.format == GT_FORMAT_RGBA8 ? tile * tile * 16 : tile * (tile + 1) * 4;
   uint32_t group_rows = gt__tiled_group_rows(ctx, tile, shared_bytes);
   if (strategy != GT_STRATEGY_SIMPLE && group_rows == 0) {
-    snprintf(p->refusal, sizeof p->refusal, "tile %u does not fit this device's limits", tile);
+    snprintf(p->op.refusal, sizeof p->op.refusal, "tile %u does not fit this device's limits", tile);
     return GT_ERR_UNSUPPORTED;
   }
   if (strategy == GT_STRATEGY_TILED_EVEN && !even) {
-    snprintf(p->refusal, sizeof p->refusal, "tiled_even: tile %u does not divide %ux%u", tile, src.width,
+    snprintf(p->op.refusal, sizeof p->op.refusal, "tiled_even: tile %u does not divide %ux%u", tile, src.width,
              src.height);
     return GT_ERR_SHAPE_MISMATCH;
   }
   bool simple = strategy == GT_STRATEGY_SIMPLE;
   p->strategy = strategy;
-  p->key = (gt_program_key){.kernel = simple ? GT_KERNEL_IMAGE_SIMPLE : GT_KERNEL_IMAGE_TILED,
+  p->op.keys[0] = (gt_program_key){.kernel = simple ? GT_KERNEL_IMAGE_SIMPLE : GT_KERNEL_IMAGE_TILED,
                             .tile = simple ? 0 : tile,
                             .group_cols = simple ? GT_SIMPLE_GROUP_COLS : tile,
                             .group_rows = simple ? GT_SIMPLE_GROUP_ROWS : group_rows,

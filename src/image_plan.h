@@ -9,20 +9,19 @@
 #include "blocking.h"
 #include "context.h"
 #include "dispatch.h"
+#include "plan.h"
 #include "view.h"
 
 typedef struct gt_image_choices {
+  gt_op_plan op;                 /* its one program, slot 0 */
   gt_strategy strategy;          /* what runs: SIMPLE, TILED_EVEN or TILED_PAD */
-  gt_program_key key;            /* its program */
   uint32_t step_cols, step_rows; /* the texels a group covers */
-  char reason[128];              /* what decided, "; " between reasons */
-  char refusal[96];              /* why no plan exists, when the status says none */
 } gt_image_choices;
 
 /* The plan of `turns` quarter turns (0: a transpose) of src's window, of
  * fields and shapes already checked. GT_ERR_UNSUPPORTED where the tile
  * does not fit the device, GT_ERR_SHAPE_MISMATCH where TILED_EVEN's tile
- * does not divide the window; p->refusal says which. Pure: no GL. */
+ * does not divide the window; p->op.refusal says which. Pure: no GL. */
 gt_status gt__image_choose(const gt_context *ctx, gt_image src, uint32_t turns, const gt_transpose_desc *d,
                            gt_image_choices *p);
 

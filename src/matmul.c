@@ -129,37 +129,9 @@ static gt_status run_truncate_b(gt_context *ctx, const gt_program_key *tiled, co
   return GT_OK;
 }
 
-/* A multiply ready to run: its plan, whose programs are built. */
-typedef struct multiply {
-  gt_matmul_choices plan;
-} multiply;
-
-/* Plans a multiply of checked views (see gt__matmul_choose), logging a
- * refusal. */
-static gt_status plan(gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_matmul_desc *d,
-                      uint32_t layers, const uint32_t layer_stride[3], gt_matmul_choices *p) {
-  gt_status status = gt__matmul_choose(ctx, a, b, c, d, layers, layer_stride, p);
-  if (status != GT_OK && p->refusal[0]) gt__log(ctx, GT_LOG_ERROR, "matmul: %s", p->refusal);
-  return status;
-}
-
-/* Builds every program the plan names, before the first dispatch, so a
- * build failure writes nothing. */
-static gt_status build(gt_context *ctx, multiply *mu) {
-  return gt__programs_build(ctx, mu->plan.keys, GT_MATMUL_SLOTS);
-}
-
-/* Plans and builds a multiply of views inside their buffers. */
-static gt_status prepare(gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_matmul_desc *d,
-                         uint32_t layers, const uint32_t layer_stride[3], multiply *mu) {
-  GT__TRY(plan(ctx, a, b, c, d, layers, layer_stride, &mu->plan));
-  return build(ctx, mu);
-}
-
-/* Runs block q of a built multiply by its route. */
-static gt_status run_block(gt_context *ctx, const multiply *mu, const gt_product *q) {
-  const gt_matmul_choices *p = &mu->plan;
-  const gt_program_key *keys = p->keys;
+/* Runs block q of a planned multiply by its route. */
+static gt_status run_block(gt_context *ctx, const gt_matmul_choices *p, const gt_product *q) {
+  const gt_program_key *keys = p->op.keys;
   switch (gt__matmul_route(ctx, p, q)) {
   case GT_MATMUL_ROUTE_MAIN_AND_BANDS:
     return run_truncate_b(ctx, &keys[GT_MATMUL_MAIN], &keys[GT_MATMUL_SIMPLE], q, p->trans_a, p->trans_b);
@@ -167,7 +139,7 @@ static gt_status run_block(gt_context *ctx, const multiply *mu, const gt_product
     /* The parts write apart: no barrier between them. */
     gt_product parts[3];
     int count = gt__matmul_band_parts(p, q, parts);
-    GT__TRY(run_block(ctx, mu, &parts[0]));
+    GT__TRY(run_block(ctx, p, &parts[0]));
     for (int i = 1; i < count; i++)
       GT__TRY(run(ctx, &keys[GT_MATMUL_BANDS], &parts[i]));
     return GT_OK;
@@ -178,28 +150,27 @@ static gt_status run_block(gt_context *ctx, const multiply *mu, const gt_product
   }
 }
 
-/* Runs a built multiply, block by block, each by its route. */
-static gt_status execute(gt_context *ctx, const multiply *mu) {
-  const gt_matmul_choices *p = &mu->plan;
-  gt_status status = GT_OK;
+/* Runs a planned multiply whose programs are built, block by block (K
+ * innermost), each by its route. */
+static gt_status execute(gt_context *ctx, const gt_matmul_choices *p) {
   uint32_t at[3] = {0, 0, 0};
   do {
     gt_product q;
-    status = gt__matmul_block_at(ctx, p, at, &q);
-    if (status != GT_OK) break;
+    GT__TRY(gt__matmul_block_at(ctx, p, at, &q));
     if (at[2] > 0) {
       /* ES 3.1, "Shader Memory Access Synchronization": this slice of K
        * adds to the c the last one wrote. */
       glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
       q.beta = 1.0f;
     }
-    status = run_block(ctx, mu, &q);
-  } while (status == GT_OK && gt__matmul_next_block(p, at));
-  return status;
+    GT__TRY(run_block(ctx, p, &q));
+  } while (gt__block_next(&p->op.blocks, at));
+  return GT_OK;
 }
 
 static const gt_matmul_desc no_options;
 static const uint32_t unmoved[3];
+static const char needs_atomics[] = "a matmul into a GT_F16 or 8-bit c";
 
 static gt_status begin(gt_context *ctx, const gt_matmul_desc *d) {
   return gt__operation_begin(ctx, d->strategy, d->tile,
@@ -216,34 +187,30 @@ static int side_views(const gt_matmul_desc *d, gt_view out[3]) {
   return n;
 }
 
-/* Every check of a multiply but the overlap of c with a and b, with its
- * plan as one product between the checks that need no GL and those of
- * the buffers. */
-static gt_status check_and_plan(gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_matmul_desc *d,
-                                bool batch, gt_matmul_choices *p) {
-  GT__TRY(gt__matmul_check(ctx, a, b, c, d));
-  if (batch && gt__matmul_strategy_tiled(d->strategy)) {
-    gt__log(ctx, GT_LOG_ERROR, "matmul batched: %s runs one product at a time, not a batch",
-            gt_strategy_name(d->strategy));
-    return GT_ERR_UNSUPPORTED;
-  }
-  GT__TRY(plan(ctx, a, b, c, d, 1, unmoved, p));
-  /* Inside their buffers before the overlap test, which walks rows. */
+/* The checks that need the buffers: every view inside its buffer (before
+ * the overlap tests, which walk rows). */
+static gt_status check_buffers(gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_matmul_desc *d) {
   GT__TRY(gt__view_check_buffer(ctx, a));
   GT__TRY(gt__view_check_buffer(ctx, b));
   GT__TRY(gt__view_check_buffer(ctx, c));
   gt_view sides[3];
   for (int i = 0, n = side_views(d, sides); i < n; i++)
     GT__TRY(gt__view_check_buffer(ctx, sides[i]));
-  if (p->needs_atomics) GT__TRY(gt__need_atomics(ctx, "a matmul into a GT_F16 or 8-bit c"));
   return GT_OK;
+}
+
+static gt_status plan(gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_matmul_desc *d, uint32_t layers,
+                      const uint32_t layer_stride[3], gt_matmul_choices *p) {
+  return gt__plan_taken(ctx, "matmul", gt__matmul_choose(ctx, a, b, c, d, layers, layer_stride, p), &p->op);
 }
 
 gt_status gt_matmul(gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_matmul_desc *d) {
   if (d == NULL) d = &no_options;
   GT__TRY(begin(ctx, d));
-  multiply mu;
-  GT__TRY(check_and_plan(ctx, a, b, c, d, false, &mu.plan));
+  GT__TRY(gt__matmul_check(ctx, a, b, c, d));
+  gt_matmul_choices p;
+  GT__TRY(plan(ctx, a, b, c, d, 1, unmoved, &p));
+  GT__TRY(check_buffers(ctx, a, b, c, d));
   gt_view sides[3];
   bool overlap = gt_views_alias(c, a) || gt_views_alias(c, b);
   for (int i = 0, n = side_views(d, sides); i < n; i++)
@@ -252,9 +219,8 @@ gt_status gt_matmul(gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_m
     gt__log(ctx, GT_LOG_ERROR, "matmul: c overlaps an input");
     return GT_ERR_ALIASED;
   }
-  gt_status status = build(ctx, &mu);
-  if (status == GT_OK) status = execute(ctx, &mu);
-  return gt__operation_end(ctx, status, GT__BUFFER_WRITE_BARRIERS, "gt_matmul");
+  GT__TRY(gt__plan_build(ctx, &p.op, needs_atomics));
+  return gt__operation_end(ctx, execute(ctx, &p), GT__BUFFER_WRITE_BARRIERS, "gt_matmul");
 }
 
 /* The last product's view of an operand, its fields checked first: past
@@ -272,6 +238,14 @@ static gt_status last_view(gt_view v, size_t stride, uint32_t count, gt_view *ou
   return GT_OK;
 }
 
+/* Product i of a batch, planned alone. */
+static gt_status plan_product(gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_batch *batch,
+                              uint64_t i, const gt_matmul_desc *d, gt_matmul_choices *p) {
+  gt_view v[3];
+  gt__matmul_product_views(a, b, c, batch, i, v);
+  return plan(ctx, v[0], v[1], v[2], d, 1, unmoved, p);
+}
+
 gt_status gt_matmul_batched(gt_context *ctx, gt_view a, gt_view b, gt_view c, gt_batch batch,
                             const gt_matmul_desc *d) {
   if (d == NULL) d = &no_options;
@@ -284,8 +258,33 @@ gt_status gt_matmul_batched(gt_context *ctx, gt_view a, gt_view b, gt_view c, gt
   GT__TRY(last_view(a, batch.stride_a, count, &last[0]));
   GT__TRY(last_view(b, batch.stride_b, count, &last[1]));
   GT__TRY(last_view(c, batch.stride_c, count, &last[2]));
-  multiply checked;
-  GT__TRY(check_and_plan(ctx, last[0], last[1], last[2], d, true, &checked.plan));
+  GT__TRY(gt__matmul_check(ctx, last[0], last[1], last[2], d));
+  if (gt__matmul_strategy_tiled(d->strategy)) {
+    gt__log(ctx, GT_LOG_ERROR, "matmul batched: %s runs one product at a time, not a batch",
+            gt_strategy_name(d->strategy));
+    return GT_ERR_UNSUPPORTED;
+  }
+
+  /* The plan: the series, a series whose layers fit one binding each
+   * planned as layers of one dispatch, any other product by product. Every
+   * product is planned before the first dispatch, so a refusal writes
+   * nothing; the products of a series share their rows' alignment and so
+   * their programs, built once, from the series' plan. */
+  gt_matmul_series series;
+  gt__matmul_series(ctx, a, b, c, &batch, d, &series);
+  gt_matmul_choices plans[4];
+  for (uint32_t r = 0; r < series.count; r++) {
+    gt_view v[3];
+    gt__matmul_product_views(a, b, c, &batch, r, v);
+    bool layered = series.layered[r];
+    GT__TRY(plan(ctx, v[0], v[1], v[2], d, layered ? series.products[r] : 1,
+                 layered ? series.layer_stride : unmoved, &plans[r]));
+    for (uint64_t i = r + series.count; !layered && i < count; i += series.count) {
+      gt_matmul_choices one;
+      GT__TRY(plan_product(ctx, a, b, c, &batch, i, d, &one));
+    }
+  }
+  GT__TRY(check_buffers(ctx, last[0], last[1], last[2], d));
   gt_view sides[3];
   bool overlap = gt__batches_alias(c, batch.stride_c, a, batch.stride_a, count, false) ||
                  gt__batches_alias(c, batch.stride_c, b, batch.stride_b, count, false) ||
@@ -296,34 +295,15 @@ gt_status gt_matmul_batched(gt_context *ctx, gt_view a, gt_view b, gt_view c, gt
     gt__log(ctx, GT_LOG_ERROR, "matmul batched: a product's c overlaps an input or another product's c");
     return GT_ERR_ALIASED;
   }
+  for (uint32_t r = 0; r < series.count; r++)
+    GT__TRY(gt__plan_build(ctx, &plans[r].op, needs_atomics));
 
-  /* Every product is prepared (planned, programs built) before the first
-   * dispatch, so a failure writes nothing: a series whose layers fit runs
-   * as one, prepared once; any other runs product by product, each
-   * prepared here and again when it runs. */
-  gt_matmul_series plan;
-  gt__matmul_series(ctx, a, b, c, &batch, d, &plan);
-  multiply series[4];
   gt_status status = GT_OK;
-  for (uint32_t r = 0; r < plan.count && status == GT_OK; r++) {
-    gt_view v[3];
-    gt__matmul_product_views(a, b, c, &batch, r, v);
-    bool layered = plan.layered[r];
-    status = prepare(ctx, v[0], v[1], v[2], d, layered ? plan.products[r] : 1,
-                     layered ? plan.layer_stride : unmoved, &series[r]);
-    for (uint64_t i = r + plan.count; !layered && i < count && status == GT_OK; i += plan.count) {
-      multiply one;
-      gt__matmul_product_views(a, b, c, &batch, i, v);
-      status = prepare(ctx, v[0], v[1], v[2], d, 1, unmoved, &one);
-    }
-  }
-  for (uint32_t r = 0; r < plan.count && status == GT_OK; r++) {
-    status = execute(ctx, &series[r]);
-    for (uint64_t i = r + plan.count; !plan.layered[r] && i < count && status == GT_OK; i += plan.count) {
-      multiply one;
-      gt_view v[3];
-      gt__matmul_product_views(a, b, c, &batch, i, v);
-      status = prepare(ctx, v[0], v[1], v[2], d, 1, unmoved, &one);
+  for (uint32_t r = 0; r < series.count && status == GT_OK; r++) {
+    status = execute(ctx, &plans[r]);
+    for (uint64_t i = r + series.count; !series.layered[r] && i < count && status == GT_OK; i += series.count) {
+      gt_matmul_choices one;
+      status = plan_product(ctx, a, b, c, &batch, i, d, &one);
       if (status == GT_OK) status = execute(ctx, &one);
     }
   }

@@ -42,7 +42,7 @@ gt_bound_view gt__op_section(const gt_bound_view *x, bool trans, uint32_t row, u
 
 uint32_t gt__matmul_k_chunk(const gt_matmul_choices *p) {
   bool shared_only = p->strategy == GT_STRATEGY_AUTO && p->kernel == GT_MATMUL_KERNEL_SHARED &&
-                     !p->keys[GT_MATMUL_TEXELS].group_cols;
+                     !p->op.keys[GT_MATMUL_TEXELS].group_cols;
   return shared_only ? GT_MATMUL_SHARED_K_CHUNK : GT_MATMUL_K_CHUNK;
 }
 
@@ -60,29 +60,20 @@ static gt_status op_window(const gt_context *ctx, const gt_bound_view *x, bool t
 
 gt_status gt__matmul_block_at(const gt_context *ctx, const gt_matmul_choices *p, const uint32_t at[3],
                               gt_product *q) {
-  const gt_block_plan *plan = &p->blocks;
+  const gt_block_plan *plan = &p->op.blocks;
   uint32_t size[3];
   for (int i = 0; i < 3; i++)
     size[i] = gt__min_u32(plan->block[i], plan->extent[i] - at[i]);
   const gt_product *whole = &p->whole;
   *q = *whole;
-  GT__TRY(op_window(ctx, &whole->a, p->trans_a, p->rebind, at[0], at[2], size[0], size[2], &q->a));
-  GT__TRY(op_window(ctx, &whole->b, p->trans_b, p->rebind, at[2], at[1], size[2], size[1], &q->b));
-  GT__TRY(op_window(ctx, &whole->c, false, p->rebind, at[0], at[1], size[0], size[1], &q->c));
+  GT__TRY(op_window(ctx, &whole->a, p->trans_a, p->op.in_blocks, at[0], at[2], size[0], size[2], &q->a));
+  GT__TRY(op_window(ctx, &whole->b, p->trans_b, p->op.in_blocks, at[2], at[1], size[2], size[1], &q->b));
+  GT__TRY(op_window(ctx, &whole->c, false, p->op.in_blocks, at[0], at[1], size[0], size[1], &q->c));
   column_views_section(q, whole, at[0], at[1], size[0], size[1]);
   q->k_begin = 0;
   q->k_end = size[2];
   q->finishes = at[2] + size[2] == plan->extent[2];
   return GT_OK;
-}
-
-bool gt__matmul_next_block(const gt_matmul_choices *p, uint32_t at[3]) {
-  for (int d = 2; d >= 0; d--) {
-    at[d] += p->blocks.block[d];
-    if (at[d] < p->blocks.extent[d]) return true;
-    at[d] = 0;
-  }
-  return false;
 }
 
 /* The operands the shared kernel may move as vec4s (GT_VARIANT_VEC4_A, _B,
@@ -156,13 +147,13 @@ int gt__matmul_band_parts(const gt_matmul_choices *p, const gt_product *q, gt_pr
 
 gt_matmul_route gt__matmul_route(const gt_context *ctx, const gt_matmul_choices *p, const gt_product *q) {
   if (p->strategy == GT_STRATEGY_TRUNCATE_B) return GT_MATMUL_ROUTE_MAIN_AND_BANDS;
-  if (p->keys[GT_MATMUL_TEXELS].group_cols && block_runs_texels(ctx, p, q)) return GT_MATMUL_ROUTE_TEXELS;
-  if (p->keys[GT_MATMUL_BANDS].group_cols) {
+  if (p->op.keys[GT_MATMUL_TEXELS].group_cols && block_runs_texels(ctx, p, q)) return GT_MATMUL_ROUTE_TEXELS;
+  if (p->op.keys[GT_MATMUL_BANDS].group_cols) {
     uint32_t rows, cols;
     whole_blocks(q, &rows, &cols);
     if (rows < q->c.view.rows || cols < q->c.view.cols) return GT_MATMUL_ROUTE_BLOCKS_AND_BANDS;
   }
-  if (p->keys[GT_MATMUL_VEC4].group_cols && block_runs_vec4(p, q)) return GT_MATMUL_ROUTE_VEC4;
+  if (p->op.keys[GT_MATMUL_VEC4].group_cols && block_runs_vec4(p, q)) return GT_MATMUL_ROUTE_VEC4;
   return GT_MATMUL_ROUTE_MAIN;
 }
 
@@ -192,15 +183,15 @@ gt_status gt__matmul_routes_taken(const gt_context *ctx, const gt_matmul_choices
                               bool taken[GT_MATMUL_SLOTS]) {
   memset(taken, 0, GT_MATMUL_SLOTS * sizeof taken[0]);
   uint32_t at[3] = {0, 0, 0}, walked = 0;
-  int found = 0, possible = 1 + (p->keys[GT_MATMUL_VEC4].group_cols != 0) +
-                            (p->keys[GT_MATMUL_TEXELS].group_cols != 0) +
-                            (p->keys[GT_MATMUL_BANDS].group_cols != 0);
+  int found = 0, possible = 1 + (p->op.keys[GT_MATMUL_VEC4].group_cols != 0) +
+                            (p->op.keys[GT_MATMUL_TEXELS].group_cols != 0) +
+                            (p->op.keys[GT_MATMUL_BANDS].group_cols != 0);
   bool more;
   do {
     gt_product q;
     GT__TRY(gt__matmul_block_at(ctx, p, at, &q));
     found += take_route(ctx, p, &q, taken);
-    more = gt__matmul_next_block(p, at);
+    more = gt__block_next(&p->op.blocks, at);
   } while (found < possible && more && ++walked < GT_BLOCK_WALK_MAX);
   if (more && found < possible) /* not walked to the end: every candidate */
     for (int i = 0; i < GT_MATMUL_SLOTS; i++)

@@ -15,9 +15,7 @@
 #include <string.h>
 
 
-static void because(gt_matmul_choices *p, const char *why) {
-  gt__reason_add(p->reason, sizeof p->reason, why);
-}
+static void because(gt_matmul_choices *p, const char *why) { gt__plan_because(&p->op, why); }
 
 /* Blocks of (m, n, k): each dispatch sums at most gt__matmul_k_chunk of K
  * (Mesa stops a shader's loops after 65,535 iterations in all) and does
@@ -26,7 +24,7 @@ static void because(gt_matmul_choices *p, const char *why) {
  * even_tile: TILED_EVEN's tile, which every block side must keep. */
 static gt_status plan_blocks(const gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_matmul_desc *d,
                              uint32_t even_tile, gt_matmul_choices *p) {
-  gt_block_plan *plan = &p->blocks;
+  gt_block_plan *plan = &p->op.blocks;
   plan->dims = 3;
   plan->extent[0] = p->m;
   plan->extent[1] = p->n;
@@ -42,7 +40,7 @@ static gt_status plan_blocks(const gt_context *ctx, gt_view a, gt_view b, gt_vie
   if (gt__quantized(c.type)) plan->min[2] = p->k;
   plan->max_work = ctx->limits.max_dispatch_flops;
   plan->max_elements = UINT32_MAX;
-  if (p->rebind) {
+  if (p->op.in_blocks) {
     plan->max_elements = gt__max_bound_elements(&ctx->limits);
     /* Dimensions 0, 1, 2 are m, n, k: a is m x k, b is k x n, c is m x n,
      * as stored (a transposed operand swaps its window's two). */
@@ -54,7 +52,7 @@ static gt_status plan_blocks(const gt_context *ctx, gt_view a, gt_view b, gt_vie
     plan->window_count = 3;
   }
   if (gt__block_plan(plan) != GT_OK) {
-    snprintf(p->refusal, sizeof p->refusal, "no block of %ux%ux%u fits the device's storage blocks", p->m,
+    snprintf(p->op.refusal, sizeof p->op.refusal, "no block of %ux%ux%u fits the device's storage blocks", p->m,
              p->n, p->k);
     return GT_ERR_UNSUPPORTED;
   }
@@ -73,15 +71,15 @@ static gt_status bind_operands(const gt_context *ctx, gt_view a, gt_view b, gt_v
     gt_status s = gt__view_bind_layers(ctx, a, layers, layer_stride[0], &whole->a);
     if (s == GT_OK) s = gt__view_bind_layers(ctx, b, layers, layer_stride[1], &whole->b);
     if (s == GT_OK) s = gt__view_bind_layers(ctx, c, layers, layer_stride[2], &whole->c);
-    if (s != GT_OK) snprintf(p->refusal, sizeof p->refusal, "%u layers do not fit one binding", layers);
+    if (s != GT_OK) snprintf(p->op.refusal, sizeof p->op.refusal, "%u layers do not fit one binding", layers);
     memcpy(whole->layer_stride, layer_stride, sizeof whole->layer_stride);
     return s;
   }
-  p->rebind = !gt__view_fits(ctx, a) || !gt__view_fits(ctx, b) || !gt__view_fits(ctx, c);
+  p->op.in_blocks = !gt__view_fits(ctx, a) || !gt__view_fits(ctx, b) || !gt__view_fits(ctx, c);
   whole->a.view = a;
   whole->b.view = b;
   whole->c.view = c;
-  if (p->rebind) {
+  if (p->op.in_blocks) {
     because(p, "views longer than a storage block: blocks");
     return GT_OK;
   }
@@ -101,7 +99,7 @@ static gt_status bind_epilogue(const gt_context *ctx, const gt_matmul_desc *d, g
   if (s == GT_OK && whole->quant_columns) s = gt__view_bind(ctx, d->quant.multipliers, &whole->multipliers);
   if (s == GT_OK && whole->quant_columns) s = gt__view_bind(ctx, d->quant.shifts, &whole->shifts);
   if (s != GT_OK)
-    snprintf(p->refusal, sizeof p->refusal, "a bias or requantisation longer than a storage block");
+    snprintf(p->op.refusal, sizeof p->op.refusal, "a bias or requantisation longer than a storage block");
   return s;
 }
 
@@ -159,7 +157,7 @@ static void choose_auto_kernel(const gt_context *ctx, gt_view a, uint32_t varian
     /* Built whatever the views, like the registers kernel's vec4 program
      * (the soak's warm-up counts on it); the blocks it cannot take run
      * the fallback. */
-    p->keys[GT_MATMUL_TEXELS] =
+    p->op.keys[GT_MATMUL_TEXELS] =
         matmul_key(GT_KERNEL_MATMUL_TEXELS, GT_MATMUL_TEXELS_TILE, GT_MATMUL_TEXELS_GROUP, GT_MATMUL_TEXELS_GROUP, variant);
     kernel = gt__matmul_texel_fallback(ctx, m, n);
   }
@@ -189,7 +187,7 @@ static gt_status choose_auto(const gt_context *ctx, gt_view a, gt_view b, gt_vie
   /* Halves as R16F texels in the registers kernel where the entry says so
    * and both operands' bindings can be texture buffers of halves: every
    * block reads a section of them (none where blocks bind their own). */
-  if (half && kernel != GT_MATMUL_KERNEL_SHARED && ctx->device->half_texels && !p->rebind &&
+  if (half && kernel != GT_MATMUL_KERNEL_SHARED && ctx->device->half_texels && !p->op.in_blocks &&
       gt__texels_range_fits(ctx, &p->whole.a, 2) && gt__texels_range_fits(ctx, &p->whole.b, 2)) {
     variant |= GT_VARIANT_HALF_TEXELS;
     because(p, "half a and b as texels");
@@ -231,7 +229,7 @@ static gt_status choose_auto(const gt_context *ctx, gt_view a, gt_view b, gt_vie
   bool shared = kernel == GT_MATMUL_KERNEL_SHARED;
   gt_kernel k = shared ? GT_KERNEL_MATMUL_BLOCKED_SHARED : GT_KERNEL_MATMUL_BLOCKED;
   uint32_t tile = shared ? GT_MATMUL_SHARED_TILE : GT_BLOCKED_TILE, group = shared ? GT_MATMUL_SHARED_GROUP : GT_BLOCKED_GROUP;
-  p->keys[GT_MATMUL_MAIN] = matmul_key(k, tile, group, group, variant | storage_main);
+  p->op.keys[GT_MATMUL_MAIN] = matmul_key(k, tile, group, group, variant | storage_main);
   /* A half c's uvec2 stores pack with no test where the device converts
    * as IEEE does; elsewhere (words beside atomics) the plain pack cost
    * a b^T f16 > f16 28% at 4099 x 4097 x 4101 on the H200. */
@@ -240,7 +238,7 @@ static gt_status choose_auto(const gt_context *ctx, gt_view a, gt_view b, gt_vie
                       ? GT_VARIANT_PACK_HALF_IEEE
                       : 0;
   if (needs)
-    p->keys[GT_MATMUL_VEC4] =
+    p->op.keys[GT_MATMUL_VEC4] =
         matmul_key(k, tile, group, group, variant | needs | unaligned | pack | storage_vec4);
   /* Thin bands past the shared kernel's whole blocks: the bands kernel,
    * halves 16 bits at a time where the context has them (on the H200 at
@@ -249,16 +247,16 @@ static gt_status choose_auto(const gt_context *ctx, gt_view a, gt_view b, gt_vie
    * docs/performance.md). */
   if (shared) {
     uint32_t storage_bands = storage && gt__bands_half_storage(variant) ? GT_VARIANT_HALF_STORAGE : 0;
-    p->keys[GT_MATMUL_BANDS] = matmul_key(GT_KERNEL_MATMUL_BANDS, 0, GT_MATMUL_BAND_ALONG, GT_MATMUL_BAND_SLICES,
+    p->op.keys[GT_MATMUL_BANDS] = matmul_key(GT_KERNEL_MATMUL_BANDS, 0, GT_MATMUL_BAND_ALONG, GT_MATMUL_BAND_SLICES,
                                           variant | storage_bands);
   }
   /* Only the programs some block runs are built. */
-  memcpy(p->candidates, p->keys, sizeof p->keys);
+  memcpy(p->candidates, p->op.keys, sizeof p->candidates);
   bool taken[GT_MATMUL_SLOTS];
   GT__TRY(gt__matmul_routes_taken(ctx, p, taken));
-  if (!taken[GT_MATMUL_MAIN]) memset(&p->keys[GT_MATMUL_MAIN], 0, sizeof p->keys[0]);
-  if (!taken[GT_MATMUL_VEC4]) memset(&p->keys[GT_MATMUL_VEC4], 0, sizeof p->keys[0]);
-  if (!taken[GT_MATMUL_BANDS]) memset(&p->keys[GT_MATMUL_BANDS], 0, sizeof p->keys[0]);
+  if (!taken[GT_MATMUL_MAIN]) memset(&p->op.keys[GT_MATMUL_MAIN], 0, sizeof p->op.keys[0]);
+  if (!taken[GT_MATMUL_VEC4]) memset(&p->op.keys[GT_MATMUL_VEC4], 0, sizeof p->op.keys[0]);
+  if (!taken[GT_MATMUL_BANDS]) memset(&p->op.keys[GT_MATMUL_BANDS], 0, sizeof p->op.keys[0]);
   return GT_OK;
 }
 
@@ -287,23 +285,23 @@ gt_status gt__matmul_choose(const gt_context *ctx, gt_view a, gt_view b, gt_view
   p->strategy = strategy;
   p->trans_a = d->trans_a;
   p->trans_b = d->trans_b;
-  p->needs_atomics = c.type == GT_F16 || gt__quantized(c.type);
+  p->op.needs_atomics = c.type == GT_F16 || gt__quantized(c.type);
   gt__matmul_extent(a, b, d, &p->m, &p->n, &p->k);
   uint32_t tile = d->tile ? d->tile : ctx->default_tile;
   uint32_t group_rows = gt__tiled_group_rows(ctx, tile, 2 * tile * tile * 4);
   bool tiled = gt__matmul_strategy_tiled(strategy);
   const char *outside = tiled ? tiled_outside(a, d, layers) : NULL;
   if (outside != NULL) {
-    snprintf(p->refusal, sizeof p->refusal, "%s runs f32 or f16 a and b, sums in f32, one product: not %s",
+    snprintf(p->op.refusal, sizeof p->op.refusal, "%s runs f32 or f16 a and b, sums in f32, one product: not %s",
              gt_strategy_name(strategy), outside);
     return GT_ERR_UNSUPPORTED;
   }
   if (tiled && group_rows == 0) {
-    snprintf(p->refusal, sizeof p->refusal, "tile %u does not fit this device's limits", tile);
+    snprintf(p->op.refusal, sizeof p->op.refusal, "tile %u does not fit this device's limits", tile);
     return GT_ERR_UNSUPPORTED;
   }
   if (strategy == GT_STRATEGY_TILED_EVEN && (p->m % tile || p->n % tile || p->k % tile)) {
-    snprintf(p->refusal, sizeof p->refusal, "tiled_even: tile %u does not divide %ux%ux%u", tile, p->m, p->n,
+    snprintf(p->op.refusal, sizeof p->op.refusal, "tiled_even: tile %u does not divide %ux%ux%u", tile, p->m, p->n,
              p->k);
     return GT_ERR_SHAPE_MISMATCH;
   }
@@ -338,19 +336,19 @@ gt_status gt__matmul_choose(const gt_context *ctx, gt_view a, gt_view b, gt_view
   if (strategy == GT_STRATEGY_AUTO) choose_auto_kernel(ctx, a, variant, p);
   GT__TRY(plan_blocks(ctx, a, b, c, d, strategy == GT_STRATEGY_TILED_EVEN ? tile : 0, p));
   switch (strategy) {
-  case GT_STRATEGY_SIMPLE: p->keys[GT_MATMUL_MAIN] = simple; break;
-  case GT_STRATEGY_TRUNCATE_B: p->keys[GT_MATMUL_SIMPLE] = simple; /* fall through */
+  case GT_STRATEGY_SIMPLE: p->op.keys[GT_MATMUL_MAIN] = simple; break;
+  case GT_STRATEGY_TRUNCATE_B: p->op.keys[GT_MATMUL_SIMPLE] = simple; /* fall through */
   case GT_STRATEGY_TILED_EVEN:
-    p->keys[GT_MATMUL_MAIN] = matmul_key(GT_KERNEL_MATMUL_TILED, tile, tile, group_rows, variant);
+    p->op.keys[GT_MATMUL_MAIN] = matmul_key(GT_KERNEL_MATMUL_TILED, tile, tile, group_rows, variant);
     break;
   case GT_STRATEGY_TILED_PAD:
-    p->keys[GT_MATMUL_MAIN] =
+    p->op.keys[GT_MATMUL_MAIN] =
         matmul_key(GT_KERNEL_MATMUL_TILED, tile, tile, group_rows, variant | GT_VARIANT_GUARDED);
     break;
   default: return choose_auto(ctx, a, b, c, variant, p);
   }
   because(p, "caller's desc");
-  memcpy(p->candidates, p->keys, sizeof p->keys);
+  memcpy(p->candidates, p->op.keys, sizeof p->candidates);
   return GT_OK;
 }
 
@@ -396,7 +394,7 @@ gt_status gt_matmul_plan(const gt_context *ctx, gt_view a, gt_view b, gt_view c,
    * where that runs alone). */
   plan.tile = p.tile;
   for (int i = GT_MATMUL_SLOTS - 1; i >= 0 && p.strategy == GT_STRATEGY_AUTO; i--)
-    if (p.keys[i].group_cols) plan.tile = p.keys[i].tile;
+    if (p.op.keys[i].group_cols) plan.tile = p.op.keys[i].tile;
   /* The programs in the order of their slots: the texels kernel first. */
   static const int order[] = {GT_MATMUL_TEXELS, GT_MATMUL_VEC4, GT_MATMUL_MAIN, GT_MATMUL_BANDS};
   size_t used = 0;
@@ -404,7 +402,7 @@ gt_status gt_matmul_plan(const gt_context *ctx, gt_view a, gt_view b, gt_view c,
     used = (size_t)snprintf(plan.kernels, sizeof plan.kernels, "tiled_even %u + simple bands", p.tile);
   } else {
     for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
-      const gt_program_key *key = &p.keys[order[i]];
+      const gt_program_key *key = &p.op.keys[order[i]];
       if (!key->group_cols || used >= sizeof plan.kernels) continue;
       char name[48];
       name_key(key, name, sizeof name);
@@ -412,11 +410,11 @@ gt_status gt_matmul_plan(const gt_context *ctx, gt_view a, gt_view b, gt_view c,
           (size_t)snprintf(plan.kernels + used, sizeof plan.kernels - used, "%s%s", used ? " + " : "", name);
     }
   }
-  const uint32_t *block = p.blocks.block, *extent = p.blocks.extent;
+  const uint32_t *block = p.op.blocks.block, *extent = p.op.blocks.extent;
   if (used < sizeof plan.kernels && (block[0] < extent[0] || block[1] < extent[1] || block[2] < extent[2]))
     snprintf(plan.kernels + used, sizeof plan.kernels - used, ", blocks of %ux%ux%u", block[0], block[1],
              block[2]);
-  snprintf(plan.reason, sizeof plan.reason, "%s", p.reason);
+  snprintf(plan.reason, sizeof plan.reason, "%s", p.op.reason);
   *out = plan;
   return GT_OK;
 }

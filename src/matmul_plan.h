@@ -9,6 +9,7 @@
 #include "blocking.h"
 #include "context.h"
 #include "dispatch.h"
+#include "plan.h"
 #include "view.h"
 
 /* The kernels' shapes: SIMPLE's group, 16 x 8 = 128 invocations (the
@@ -66,6 +67,7 @@ enum {
   GT_MATMUL_BANDS,  /* AUTO: the bands kernel, beside the shared kernel */
   GT_MATMUL_SLOTS
 };
+GT__PLAN_SLOTS_FIT(GT_MATMUL_SLOTS);
 
 /* How one block of the product runs. */
 typedef enum gt_matmul_route {
@@ -78,23 +80,22 @@ typedef enum gt_matmul_route {
 
 /* Everything a multiply runs, decided before anything is built. */
 typedef struct gt_matmul_choices {
+  /* The programs by GT_MATMUL_* slot, those some block runs (built);
+   * atomics for a half or 8-bit c, written in part of a word; the blocks
+   * (K slices, work per dispatch, storage blocks), in_blocks where an
+   * operand is longer than a storage block and each block binds its own. */
+  gt_op_plan op;
   gt_strategy strategy;    /* the caller's (AUTO stays AUTO: the kernels below) */
   gt_matmul_kernel kernel; /* AUTO: the kernel of the blocks the texels kernel does not take */
   uint32_t m, n, k;
   bool trans_a, trans_b;
   uint32_t tile, group_rows; /* the tiled strategies' */
   uint32_t vec4_needs;       /* the GT_VARIANT_VEC4_* a block must allow to run vec4 */
-  bool rebind;               /* operands longer than a storage block: each block binds its own */
-  gt_product whole;          /* the operands, bound unless rebind */
-  gt_block_plan blocks;      /* K slices, work per dispatch, storage blocks */
-  gt_program_key keys[GT_MATMUL_SLOTS]; /* the programs some block runs: built */
-  /* keys before the blocks were walked: what a plan of these views and
+  gt_product whole;          /* the operands, bound unless op.in_blocks */
+  /* op.keys before the blocks were walked: what a plan of these views and
    * this desc names where its blocks take every route (the program
    * list's). */
   gt_program_key candidates[GT_MATMUL_SLOTS];
-  bool needs_atomics; /* a half or 8-bit c: results written in part of a word */
-  char reason[128]; /* what decided, "; " between reasons */
-  char refusal[96]; /* why no plan exists, when the status says none */
 } gt_matmul_choices;
 
 static inline bool gt__quantized(gt_type t) { return t == GT_U8 || t == GT_I8; }
@@ -134,7 +135,7 @@ bool gt__matmul_strategy_tiled(gt_strategy s);
  * as `layers` products layer_stride elements apart bound as one.
  * GT_ERR_UNSUPPORTED where the tile, no block or a binding does not fit
  * the device, GT_ERR_SHAPE_MISMATCH where TILED_EVEN's tile does not
- * divide the extent; p->refusal says which. Pure: no GL. */
+ * divide the extent; p->op.refusal says which. Pure: no GL. */
 gt_status gt__matmul_choose(const gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_matmul_desc *d,
                             uint32_t layers, const uint32_t layer_stride[3], gt_matmul_choices *p);
 
@@ -168,10 +169,6 @@ gt_status gt__matmul_block_at(const gt_context *ctx, const gt_matmul_choices *p,
  * takes: a walk over the blocks, so only programs some block runs are
  * built (every candidate where the walk stops at GT_BLOCK_WALK_MAX). */
 gt_status gt__matmul_routes_taken(const gt_context *ctx, const gt_matmul_choices *p, bool taken[GT_MATMUL_SLOTS]);
-
-/* Steps at through the plan's blocks in dispatch order (K innermost);
- * false after the last. */
-bool gt__matmul_next_block(const gt_matmul_choices *p, uint32_t at[3]);
 
 /* The longest K slice one dispatch of the plan sums: GT_MATMUL_K_CHUNK,
  * or GT_MATMUL_SHARED_K_CHUNK where AUTO runs the shared kernel alone. */

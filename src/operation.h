@@ -6,6 +6,7 @@
 #include "blocking.h"
 #include "context.h"
 #include "dispatch.h"
+#include "plan.h"
 #include "view.h"
 
 /* The strategies an operation offers, as a mask of GT__STRATEGY(s). */

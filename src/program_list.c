@@ -67,7 +67,7 @@ enum { TRANSPOSE_LAYOUTS = sizeof transpose_layouts / sizeof transpose_layouts[0
 static void transpose(const lister *l, const gt_transpose_desc *d, gt_view src, gt_view dst) {
   gt_transpose_choices p;
   if (gt__transpose_check(d, src, dst) != GT_OK || gt__transpose_choose(l->ctx, src, dst, d, &p) != GT_OK) return;
-  emit(l, p.keys, GT_TRANSPOSE_SLOTS, p.needs_atomics);
+  emit(l, p.op.keys, GT_TRANSPOSE_SLOTS, p.op.needs_atomics);
 }
 
 static void list_transposes(const lister *l) {
@@ -106,7 +106,7 @@ static void list_copies_and_writes(const lister *l) {
           for (int b = 0; b < LAYOUTS; b++) {
             gt_copy_choices p;
             if (gt__copy_choose(l->ctx, src, lay_out(2, sides[r], sides[c], moved_types[t], b), &p) == GT_OK)
-              emit(l, p.keys, GT_COPY_SLOTS, p.needs_atomics);
+              emit(l, p.op.keys, GT_COPY_SLOTS, p.op.needs_atomics);
           }
         }
 }
@@ -126,7 +126,7 @@ static void list_images(const lister *l) {
             gt_image src = {1, 0, 0, 0, extents[e][0], extents[e][1], (gt_format)f};
             gt_transpose_desc d = {strategies[s], tiles[i]};
             gt_image_choices p;
-            if (gt__image_choose(l->ctx, src, turns, &d, &p) == GT_OK) emit(l, &p.key, 1, false);
+            if (gt__image_choose(l->ctx, src, turns, &d, &p) == GT_OK) emit(l, p.op.keys, 1, false);
           }
 }
 
@@ -200,7 +200,7 @@ static void multiply(const lister *l, gt_matmul_desc d, int product, uint32_t m,
    * other blocks. */
   gt_matmul_choices p;
   if (gt__matmul_choose(l->ctx, a, b, c, &d, layers, stride, &p) == GT_OK)
-    emit(l, p.candidates, GT_MATMUL_SLOTS, p.needs_atomics);
+    emit(l, p.candidates, GT_MATMUL_SLOTS, p.op.needs_atomics);
 }
 
 static void list_matmuls(const lister *l) {

@@ -141,7 +141,7 @@ static gt_status run_words(gt_context *ctx, const gt_program_key *keys, gt_bound
 
 /* One window of src onto dst by the route the plan gives it. */
 static gt_status run_window(gt_context *ctx, const gt_transpose_choices *plan, gt_bound_view s, gt_bound_view t) {
-  const gt_program_key *k = plan->keys;
+  const gt_program_key *k = plan->op.keys;
   switch (gt__transpose_route(plan, &s, &t)) {
   case GT_ROUTE_SIMPLE: return run_simple(ctx, &k[GT_TRANSPOSE_SIMPLE], s, t);
   case GT_ROUTE_QUADS: return run_quads(ctx, &k[GT_TRANSPOSE_QUADS], &k[GT_TRANSPOSE_SIMPLE], true, s, t);
@@ -158,21 +158,49 @@ static gt_status run_window(gt_context *ctx, const gt_transpose_choices *plan, g
 }
 
 /* Every window the plan has: the views whole, or their blocks. */
+/* Every window the plan has: the views whole, or their blocks; in place,
+ * the one view. */
 static gt_status execute(gt_context *ctx, const gt_transpose_choices *plan, gt_view src, gt_view dst) {
   gt_bound_view s, t;
-  if (!plan->in_blocks) {
+  if (plan->in_place) {
+    GT__TRY(gt__view_bind(ctx, src, &s));
+    return gt__transpose_inplace(ctx, &s, plan->strategy, &plan->op.keys[GT_TRANSPOSE_SIMPLE],
+                                 &plan->op.keys[GT_TRANSPOSE_TILED]);
+  }
+  if (!plan->op.in_blocks) {
     GT__TRY(gt__view_bind(ctx, src, &s));
     GT__TRY(gt__view_bind(ctx, dst, &t));
     return run_window(ctx, plan, s, t);
   }
-  const uint32_t *block = plan->blocks.block;
-  for (uint32_t r = 0; r < src.rows; r += block[0]) {
-    for (uint32_t c = 0; c < src.cols; c += block[1]) {
-      uint32_t h = gt__min_u32(block[0], src.rows - r), w = gt__min_u32(block[1], src.cols - c);
-      GT__TRY(gt__view_bind(ctx, gt_section(src, r, c, h, w), &s));
-      GT__TRY(gt__view_bind(ctx, gt_section(dst, c, r, w, h), &t));
-      GT__TRY(run_window(ctx, plan, s, t));
-    }
+  gt__log(ctx, GT_LOG_DEBUG, "transpose: views longer than a storage block: blocks of %ux%u",
+          plan->op.blocks.block[0], plan->op.blocks.block[1]);
+  uint32_t at[3] = {0, 0, 0}, size[3];
+  do {
+    gt__block_sides(&plan->op.blocks, at, size);
+    GT__TRY(gt__view_bind(ctx, gt_section(src, at[0], at[1], size[0], size[1]), &s));
+    GT__TRY(gt__view_bind(ctx, gt_section(dst, at[1], at[0], size[1], size[0]), &t));
+    GT__TRY(run_window(ctx, plan, s, t));
+  } while (gt__block_next(&plan->op.blocks, at));
+  return GT_OK;
+}
+
+/* The checks that need the buffers, after the plan: views inside their
+ * buffers first (the overlap test walks rows, and a view far larger than
+ * its buffer would make it slow), then aliasing. The one aliasing
+ * honoured: src and dst the very same square view, transposed in place
+ * (the shape check makes it square), over one binding. Any other overlap
+ * would make the result depend on the order invocations run in. */
+static gt_status check_buffers(gt_context *ctx, const gt_transpose_choices *plan, gt_view src, gt_view dst) {
+  GT__TRY(gt__view_check_buffer(ctx, src));
+  if (plan->in_place) {
+    gt_bound_view v;
+    return gt__view_bind(ctx, src, &v);
+  }
+  GT__TRY(gt__view_check_buffer(ctx, dst));
+  if (gt_views_alias(src, dst)) {
+    gt__log(ctx, GT_LOG_ERROR, "transpose: dst overlaps src in buffer %u but is not the same view",
+            src.buffer);
+    return GT_ERR_ALIASED;
   }
   return GT_OK;
 }
@@ -183,34 +211,8 @@ gt_status gt_transpose(gt_context *ctx, gt_view src, gt_view dst, const gt_trans
   GT__TRY(gt__context_check(ctx));
   GT__TRY(gt__transpose_check(d, src, dst));
   gt_transpose_choices plan;
-  gt_status planned = gt__transpose_choose(ctx, src, dst, d, &plan);
-  if (planned != GT_OK) {
-    gt__log(ctx, GT_LOG_ERROR, "transpose: %s", plan.refusal);
-    return planned;
-  }
-  /* Views inside their buffers first: the overlap test walks rows, and a
-   * view far larger than its buffer would make it slow. The one aliasing
-   * honoured: src and dst the very same square view, transposed in place
-   * (the shape check makes it square). Any other overlap would make the
-   * result depend on the order invocations run in. */
-  GT__TRY(gt__view_check_buffer(ctx, src));
-  if (!plan.in_place) GT__TRY(gt__view_check_buffer(ctx, dst));
-  if (!plan.in_place && gt_views_alias(src, dst)) {
-    gt__log(ctx, GT_LOG_ERROR, "transpose: dst overlaps src in buffer %u but is not the same view",
-            src.buffer);
-    return GT_ERR_ALIASED;
-  }
-  if (plan.needs_atomics) GT__TRY(gt__need_atomics(ctx, "a transpose of 2- or 1-byte elements"));
-  gt_bound_view v;
-  if (plan.in_place) GT__TRY(gt__view_bind(ctx, src, &v)); /* a view over one binding only */
-  if (plan.in_blocks)
-    gt__log(ctx, GT_LOG_DEBUG, "transpose: views longer than a storage block: blocks of %ux%u",
-            plan.blocks.block[0], plan.blocks.block[1]);
-  GT__TRY(gt__programs_build(ctx, plan.keys, GT_TRANSPOSE_SLOTS));
-  if (plan.in_place)
-    return gt__operation_end(ctx,
-                             gt__transpose_inplace(ctx, &v, plan.strategy, &plan.keys[GT_TRANSPOSE_SIMPLE],
-                                                   &plan.keys[GT_TRANSPOSE_TILED]),
-                             GT__BUFFER_WRITE_BARRIERS, "gt_transpose");
+  GT__TRY(gt__plan_taken(ctx, "transpose", gt__transpose_choose(ctx, src, dst, d, &plan), &plan.op));
+  GT__TRY(check_buffers(ctx, &plan, src, dst));
+  GT__TRY(gt__plan_build(ctx, &plan.op, "a transpose of 2- or 1-byte elements"));
   return gt__operation_end(ctx, execute(ctx, &plan, src, dst), GT__BUFFER_WRITE_BARRIERS, "gt_transpose");
 }

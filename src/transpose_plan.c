@@ -19,16 +19,14 @@ static bool view_on_words(gt_view v, uint32_t pack) {
 }
 
 /* Adds a reason to the plan's. */
-static void because(gt_transpose_choices *p, const char *why) {
-  gt__reason_add(p->reason, sizeof p->reason, why);
-}
+static void because(gt_transpose_choices *p, const char *why) { gt__plan_because(&p->op, why); }
 
 static bool divides(uint32_t tile, gt_view v) { return v.rows % tile == 0 && v.cols % tile == 0; }
 
 /* The square blocks of whole tiles that views longer than a storage block
  * go in; TILED_EVEN's blocks stay even. */
 static gt_status plan_blocks(const gt_context *ctx, gt_view src, gt_view dst, gt_transpose_choices *p) {
-  gt_block_plan *b = &p->blocks;
+  gt_block_plan *b = &p->op.blocks;
   b->dims = 2;
   b->extent[0] = src.rows;
   b->extent[1] = src.cols;
@@ -39,7 +37,7 @@ static gt_status plan_blocks(const gt_context *ctx, gt_view src, gt_view dst, gt
   b->window_count = 2;
   b->max_elements = gt__max_bound_elements(&ctx->limits);
   if (gt__block_plan(b) != GT_OK) {
-    snprintf(p->refusal, sizeof p->refusal, "no block of %ux%u fits a %llu-byte storage block", src.rows,
+    snprintf(p->op.refusal, sizeof p->op.refusal, "no block of %ux%u fits a %llu-byte storage block", src.rows,
              src.cols, (unsigned long long)ctx->limits.max_storage_block_bytes);
     return GT_ERR_UNSUPPORTED;
   }
@@ -57,11 +55,11 @@ static void plan_programs(const gt_context *ctx, gt_view src, gt_view dst, bool 
   gt_strategy s = p->strategy;
   gt_type elem = p->elem;
   bool packed = elem != GT_U32;
-  gt_program_key *keys = p->keys;
+  gt_program_key *keys = p->op.keys;
   gt_extent main_area = gt_extent_truncate((gt_extent){src.rows, src.cols}, p->tile, p->tile);
   bool main_empty = main_area.rows == 0 || main_area.cols == 0;
   bool simple = s == GT_STRATEGY_SIMPLE || s == GT_STRATEGY_TRUNCATE_B ||
-                (s == GT_STRATEGY_TRUNCATE_A && (main_empty || p->in_blocks));
+                (s == GT_STRATEGY_TRUNCATE_A && (main_empty || p->op.in_blocks));
   uint32_t tiled_variant = (s == GT_STRATEGY_TILED_PAD ? GT_VARIANT_GUARDED : 0) |
                            (s == GT_STRATEGY_TRUNCATE_A ? GT_VARIANT_TRUNCATE_A : 0);
   if (auto_ && ctx->auto_quads && !packed) {
@@ -70,7 +68,7 @@ static void plan_programs(const gt_context *ctx, gt_view src, gt_view dst, bool 
     /* Views cut into blocks are checked block by block, so they take it
      * whatever their alignment. */
     gt_bound_view bs, bt;
-    if (p->in_blocks || gt__view_bind(ctx, src, &bs) != GT_OK || gt__view_bind(ctx, dst, &bt) != GT_OK ||
+    if (p->op.in_blocks || gt__view_bind(ctx, src, &bs) != GT_OK || gt__view_bind(ctx, dst, &bt) != GT_OK ||
         !(gt__bound_rows_aligned(&bs) && gt__bound_rows_aligned(&bt)))
       keys[GT_TRANSPOSE_QUAD_ELEMENTS] = key(GT_KERNEL_TRANSPOSE_QUADS, 0, GT_QUADS_GROUP_COLS,
                                              GT_QUADS_GROUP_ROWS, GT_VARIANT_ELEMENTS, GT_U32);
@@ -99,10 +97,10 @@ static void plan_programs(const gt_context *ctx, gt_view src, gt_view dst, bool 
       keys[GT_TRANSPOSE_WORDS] =
           key(GT_KERNEL_TRANSPOSE_WORDS, GT_WORDS_TILE, GT_WORDS_TILE, words_rows, 0, elem);
     }
-    p->words_only = !p->in_blocks && view_on_words(src, pack) && view_on_words(dst, pack) &&
+    p->words_only = !p->op.in_blocks && view_on_words(src, pack) && view_on_words(dst, pack) &&
                     src.rows % pack == 0 && src.cols % pack == 0;
   }
-  p->needs_atomics = packed && !p->words_only;
+  p->op.needs_atomics = packed && !p->words_only;
   bool tiled = s != GT_STRATEGY_SIMPLE && !(s == GT_STRATEGY_TRUNCATE_A && main_empty) && !p->words_only;
   if (simple)
     keys[GT_TRANSPOSE_SIMPLE] =
@@ -166,11 +164,11 @@ gt_status gt__transpose_choose(const gt_context *ctx, gt_view src, gt_view dst, 
   p->tile = tile;
   p->group_rows = gt__tiled_group_rows(ctx, tile, tile * (tile + 1) * 4);
   if (strategy != GT_STRATEGY_SIMPLE && p->group_rows == 0) {
-    snprintf(p->refusal, sizeof p->refusal, "tile %u does not fit this device's limits", tile);
+    snprintf(p->op.refusal, sizeof p->op.refusal, "tile %u does not fit this device's limits", tile);
     return GT_ERR_UNSUPPORTED;
   }
   if (strategy == GT_STRATEGY_TILED_EVEN && !divides(tile, src)) {
-    snprintf(p->refusal, sizeof p->refusal, "tiled_even: tile %u does not divide %ux%u", tile, src.rows,
+    snprintf(p->op.refusal, sizeof p->op.refusal, "tiled_even: tile %u does not divide %ux%u", tile, src.rows,
              src.cols);
     return GT_ERR_SHAPE_MISMATCH;
   }
@@ -181,7 +179,7 @@ gt_status gt__transpose_choose(const gt_context *ctx, gt_view src, gt_view dst, 
       p->strategy = GT_STRATEGY_SIMPLE;
       because(p, "no whole tile: simple");
     }
-    p->needs_atomics = packed;
+    p->op.needs_atomics = packed;
     /* The aliased variants (seed 004): SIMPLE alone or on TRUNCATE_B's
      * bands, the tiled kernel swapping pairs of tiles. */
     gt_strategy s = p->strategy;
@@ -189,22 +187,22 @@ gt_status gt__transpose_choose(const gt_context *ctx, gt_view src, gt_view dst, 
     uint32_t variant = aliased | (s == GT_STRATEGY_TILED_PAD ? GT_VARIANT_GUARDED : 0) |
                        (s == GT_STRATEGY_TRUNCATE_A ? GT_VARIANT_TRUNCATE_A : 0);
     if (s == GT_STRATEGY_SIMPLE || s == GT_STRATEGY_TRUNCATE_B)
-      p->keys[GT_TRANSPOSE_SIMPLE] = key(GT_KERNEL_TRANSPOSE_INPLACE_SIMPLE, 0, GT_SIMPLE_GROUP_COLS,
+      p->op.keys[GT_TRANSPOSE_SIMPLE] = key(GT_KERNEL_TRANSPOSE_INPLACE_SIMPLE, 0, GT_SIMPLE_GROUP_COLS,
                                          GT_SIMPLE_GROUP_ROWS, aliased, p->elem);
     if (s != GT_STRATEGY_SIMPLE)
-      p->keys[GT_TRANSPOSE_TILED] =
+      p->op.keys[GT_TRANSPOSE_TILED] =
           key(GT_KERNEL_TRANSPOSE_INPLACE_TILED, p->tile, p->tile, p->group_rows, variant, p->elem);
     return GT_OK;
   }
-  p->in_blocks = !gt__view_fits(ctx, src) || !gt__view_fits(ctx, dst);
-  if (p->in_blocks) GT__TRY(plan_blocks(ctx, src, dst, p));
+  p->op.in_blocks = !gt__view_fits(ctx, src) || !gt__view_fits(ctx, dst);
+  if (p->op.in_blocks) GT__TRY(plan_blocks(ctx, src, dst, p));
   plan_programs(ctx, src, dst, auto_, p);
   if (big_fits && !big_divides && strategy == GT_STRATEGY_TILED_PAD)
-    p->keys[GT_TRANSPOSE_BIG] = key(GT_KERNEL_TRANSPOSE_TILED, auto_tile, auto_tile, big_rows, 0, p->elem);
+    p->op.keys[GT_TRANSPOSE_BIG] = key(GT_KERNEL_TRANSPOSE_TILED, auto_tile, auto_tile, big_rows, 0, p->elem);
   return GT_OK;
 }
 
-static bool has(const gt_transpose_choices *p, int slot) { return p->keys[slot].group_cols != 0; }
+static bool has(const gt_transpose_choices *p, int slot) { return p->op.keys[slot].group_cols != 0; }
 
 /* Whether both views' rows start on a multiple of `unit` elements of
  * their bindings: offsets and pitches multiples of it. (Indices count
@@ -278,11 +276,11 @@ static void describe(const gt_transpose_choices *p, gt_transpose_route r, char *
   case GT_ROUTE_TILED: snprintf(out, size, "%s %u", strategy, p->tile); break;
   case GT_ROUTE_MAIN_AND_BANDS: snprintf(out, size, "tiled_even %u + simple bands", p->tile); break;
   case GT_ROUTE_BIG_AND_BANDS:
-    snprintf(out, size, "big %u + %s %u", p->keys[GT_TRANSPOSE_BIG].tile, strategy, p->tile);
+    snprintf(out, size, "big %u + %s %u", p->op.keys[GT_TRANSPOSE_BIG].tile, strategy, p->tile);
     break;
   case GT_ROUTE_WORDS:
     snprintf(out, size, "%s",
-             (p->keys[GT_TRANSPOSE_WORDS].variant & GT_VARIANT_REGISTERS) ? "words in registers" : "words");
+             (p->op.keys[GT_TRANSPOSE_WORDS].variant & GT_VARIANT_REGISTERS) ? "words in registers" : "words");
     break;
   default: snprintf(out, size, "%s", route_name(r)); break;
   }
@@ -303,15 +301,15 @@ gt_status gt_transpose_plan(const gt_context *ctx, gt_view src, gt_view dst, con
   gt_bound_view s, t;
   if (p.in_place) {
     snprintf(plan.kernels, sizeof plan.kernels, "in place %s", gt_strategy_name(p.strategy));
-  } else if (p.in_blocks || gt__view_bind(ctx, src, &s) != GT_OK || gt__view_bind(ctx, dst, &t) != GT_OK) {
+  } else if (p.op.in_blocks || gt__view_bind(ctx, src, &s) != GT_OK || gt__view_bind(ctx, dst, &t) != GT_OK) {
     /* Each block takes its own route. */
-    snprintf(plan.kernels, sizeof plan.kernels, "blocks of %ux%u", p.blocks.block[0], p.blocks.block[1]);
+    snprintf(plan.kernels, sizeof plan.kernels, "blocks of %ux%u", p.op.blocks.block[0], p.op.blocks.block[1]);
   } else {
     gt_transpose_route route = gt__transpose_route(&p, &s, &t);
     describe(&p, route, plan.kernels, sizeof plan.kernels);
     if (route_reason(&p, route)) because(&p, route_reason(&p, route));
   }
-  snprintf(plan.reason, sizeof plan.reason, "%s", p.reason);
+  snprintf(plan.reason, sizeof plan.reason, "%s", p.op.reason);
   *out = plan;
   return GT_OK;
 }

@@ -9,6 +9,7 @@
 #include "blocking.h"
 #include "context.h"
 #include "dispatch.h"
+#include "plan.h"
 #include "view.h"
 
 /* transpose_quads: 16 x 8 invocations, each a 4x4 block. transpose_words
@@ -39,28 +40,26 @@ enum {
   GT_TRANSPOSE_BIG,
   GT_TRANSPOSE_SLOTS
 };
+GT__PLAN_SLOTS_FIT(GT_TRANSPOSE_SLOTS);
 
 /* Everything a transpose runs, decided before anything is built. */
 typedef struct gt_transpose_choices {
+  /* The programs by GT_TRANSPOSE_* slot, the windows' routes may take (in
+   * place: the aliased variants); atomics for 2- or 1-byte elements
+   * written in part of a word; blocks where a view is longer than a
+   * storage block. */
+  gt_op_plan op;
   gt_strategy strategy; /* what runs: never AUTO */
   gt_type elem;         /* the programs' element: by size (gt__bits_type) */
   uint32_t tile, group_rows;
-  bool in_place;        /* src and dst one square view: transpose_inplace.c */
-  bool in_blocks;       /* views longer than a storage block: in blocks */
-  gt_block_plan blocks; /* in_blocks only */
-  /* The programs the windows' routes may take (in place: the aliased
-   * variants); a key whose group_cols is 0 is not needed. */
-  gt_program_key keys[GT_TRANSPOSE_SLOTS];
-  bool words_only;    /* blocks of words cover the transpose whole: no band */
-  bool needs_atomics; /* 2- or 1-byte elements written in part of a word */
-  char reason[128];   /* what decided, "; " between reasons */
-  char refusal[96];   /* why no plan exists, when the status says none */
+  bool in_place;   /* src and dst one square view: transpose_inplace.c */
+  bool words_only; /* blocks of words cover the transpose whole: no band */
 } gt_transpose_choices;
 
 /* The plan of a transpose of validated views (fields and shapes; not
  * their buffers). GT_ERR_UNSUPPORTED where the tile or no block fits the
  * device, GT_ERR_SHAPE_MISMATCH where TILED_EVEN's tile does not divide
- * the extent; p->refusal says which. Pure: no GL. */
+ * the extent; p->op.refusal says which. Pure: no GL. */
 gt_status gt__transpose_choose(const gt_context *ctx, gt_view src, gt_view dst, const gt_transpose_desc *d,
                                gt_transpose_choices *p);
 

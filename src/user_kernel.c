@@ -294,12 +294,19 @@ static void set_uniform(GLuint p, GLint loc, gt_uniform_type t, const gt_uniform
   }
 }
 
-gt_status gt_kernel_dispatch(gt_context *ctx, gt_kernel_id id, const gt_dispatch_desc *d,
-                             gt_dispatch_result *result) {
-  GT__TRY(gt__context_check(ctx));
-  GT__CHECK(d != NULL, GT_ERR_INVALID_ARGUMENT);
-  gt_user_kernel *k = lookup(ctx, id);
-  GT__CHECK(k != NULL, GT_ERR_INVALID_ARGUMENT);
+/* A dispatch's plan: its grid (the extent padded or truncated to whole
+ * tiles), what the kernel covers of the extent, and which of the kernel's
+ * two programs runs. The programs were built with the kernel: its plan
+ * names none in the table. */
+typedef struct kernel_plan {
+  gt_op_plan op;
+  gt_extent grid, main;
+  int aliased; /* 1: the program without restrict (seed 004) */
+} kernel_plan;
+
+/* The dispatch's own arguments: the extent, the policy, the views' fields
+ * and types and the uniforms. */
+static gt_status check(const gt_user_kernel *k, const gt_dispatch_desc *d) {
   GT__CHECK(d->extent.rows != 0 && d->extent.cols != 0, GT_ERR_INVALID_ARGUMENT);
   GT__CHECK(d->policy >= GT_POLICY_EXACT && d->policy <= GT_POLICY_TRUNCATE, GT_ERR_INVALID_ARGUMENT);
   GT__CHECK(k->view_count == 0 || d->views != NULL, GT_ERR_INVALID_ARGUMENT);
@@ -308,57 +315,86 @@ gt_status gt_kernel_dispatch(gt_context *ctx, gt_kernel_id id, const gt_dispatch
     GT__TRY(gt__view_check_fields(d->views[i]));
     GT__CHECK(d->views[i].type == k->types[i], GT_ERR_SHAPE_MISMATCH);
   }
-  gt_extent e = d->extent, grid;
+  return GT_OK;
+}
+
+/* The grid of d's extent under its policy, seeds 000 and 001. */
+static gt_status plan_grid(const gt_user_kernel *k, const gt_dispatch_desc *d, kernel_plan *p) {
+  memset(p, 0, sizeof *p);
+  gt_extent e = d->extent;
   switch (d->policy) {
   case GT_POLICY_EXACT:
     if (e.rows % k->tile_rows || e.cols % k->tile_cols) {
-      gt__log(ctx, GT_LOG_ERROR, "kernel: exact policy, but tile %ux%u does not divide %ux%u", k->tile_rows,
-              k->tile_cols, e.rows, e.cols);
+      snprintf(p->op.refusal, sizeof p->op.refusal, "exact policy, but tile %ux%u does not divide %ux%u",
+               k->tile_rows, k->tile_cols, e.rows, e.cols);
       return GT_ERR_SHAPE_MISMATCH;
     }
-    grid = e;
+    p->grid = e;
     break;
   case GT_POLICY_PAD:
-    grid = gt_extent_pad(e, k->tile_rows, k->tile_cols);
+    p->grid = gt_extent_pad(e, k->tile_rows, k->tile_cols);
     /* pad saturates near 2^32: it would leave rows or columns out. */
-    GT__CHECK(grid.rows >= e.rows && grid.cols >= e.cols, GT_ERR_OUT_OF_RANGE);
+    GT__CHECK(p->grid.rows >= e.rows && p->grid.cols >= e.cols, GT_ERR_OUT_OF_RANGE);
     break;
-  default: grid = gt_extent_truncate(e, k->tile_rows, k->tile_cols); break;
+  default: p->grid = gt_extent_truncate(e, k->tile_rows, k->tile_cols); break;
   }
-  /* Inside their buffers before the overlap test, which walks rows. */
-  for (uint32_t i = 0; i < k->view_count; i++)
-    GT__TRY(gt__view_check_buffer(ctx, d->views[i]));
-  /* Seed 004: a view the kernel writes that shares elements with another
-   * bound view makes this an aliased invocation. */
-  int aliased = 0;
-  for (uint32_t i = 0; i < k->view_count && !aliased; i++) {
+  p->main = d->policy == GT_POLICY_TRUNCATE ? p->grid : e;
+  return GT_OK;
+}
+
+/* Seed 004: a view the kernel writes that shares elements with another
+ * bound view makes this an aliased invocation. The views are inside their
+ * buffers (the overlap test walks rows). */
+static int aliased(const gt_context *ctx, const gt_user_kernel *k, const gt_dispatch_desc *d, gt_kernel_id id) {
+  for (uint32_t i = 0; i < k->view_count; i++) {
     if (k->access[i] == GT_ACCESS_READ) continue;
-    for (uint32_t j = 0; j < k->view_count && !aliased; j++)
+    for (uint32_t j = 0; j < k->view_count; j++)
       if (j != i && gt_views_alias(d->views[i], d->views[j])) {
-        aliased = 1;
         gt__log(ctx, GT_LOG_DEBUG, "kernel %u: written view %s overlaps view %s: aliased variant", id,
                 k->names[i], k->names[j]);
+        return 1;
       }
   }
+  return 0;
+}
+
+/* The planned program over its grid, one dispatch. */
+static gt_status execute(gt_context *ctx, const gt_user_kernel *k, const gt_dispatch_desc *d,
+                         const kernel_plan *p) {
   gt_bound_view bound[GT_KERNEL_MAX_VIEWS];
   for (uint32_t i = 0; i < k->view_count; i++)
     GT__TRY(gt__view_bind(ctx, d->views[i], &bound[i]));
+  int a = p->aliased;
+  gt_program prog;
+  memset(&prog, 0, sizeof prog);
+  prog.name = k->program[a];
+  prog.views_loc = k->views_loc[a];
+  prog.group_base_loc = k->base_loc[a];
+  glProgramUniform2ui(prog.name, k->domain_loc[a], d->extent.rows, d->extent.cols);
+  for (uint32_t u = 0; u < k->uniform_count; u++)
+    set_uniform(prog.name, k->uniform_loc[a][u], k->uniform_types[u], &d->uniforms[u]);
+  return gt__dispatch(ctx, &prog, bound, k->view_count, p->grid.cols / k->tile_cols, p->grid.rows / k->tile_rows,
+                      0);
+}
 
-  gt_extent main = d->policy == GT_POLICY_TRUNCATE ? grid : e;
+gt_status gt_kernel_dispatch(gt_context *ctx, gt_kernel_id id, const gt_dispatch_desc *d,
+                             gt_dispatch_result *result) {
+  GT__TRY(gt__context_check(ctx));
+  GT__CHECK(d != NULL, GT_ERR_INVALID_ARGUMENT);
+  gt_user_kernel *k = lookup(ctx, id);
+  GT__CHECK(k != NULL, GT_ERR_INVALID_ARGUMENT);
+  GT__TRY(check(k, d));
+  kernel_plan plan;
+  GT__TRY(gt__plan_taken(ctx, "kernel", plan_grid(k, d, &plan), &plan.op));
+  for (uint32_t i = 0; i < k->view_count; i++)
+    GT__TRY(gt__view_check_buffer(ctx, d->views[i]));
+  plan.aliased = aliased(ctx, k, d, id);
+  GT__TRY(gt__plan_build(ctx, &plan.op, "a user kernel"));
   if (result) {
+    gt_extent e = d->extent, main = plan.main;
     result->main = main;
     result->bottom = band((gt_extent){e.rows - main.rows, main.cols});
     result->right = band((gt_extent){e.rows, e.cols - main.cols});
   }
-  gt_program prog;
-  memset(&prog, 0, sizeof prog);
-  prog.name = k->program[aliased];
-  prog.views_loc = k->views_loc[aliased];
-  prog.group_base_loc = k->base_loc[aliased];
-  glProgramUniform2ui(prog.name, k->domain_loc[aliased], e.rows, e.cols);
-  for (uint32_t u = 0; u < k->uniform_count; u++)
-    set_uniform(prog.name, k->uniform_loc[aliased][u], k->uniform_types[u], &d->uniforms[u]);
-  gt_status status =
-      gt__dispatch(ctx, &prog, bound, k->view_count, grid.cols / k->tile_cols, grid.rows / k->tile_rows, 0);
-  return gt__operation_end(ctx, status, GT__BUFFER_WRITE_BARRIERS, "gt_kernel_dispatch");
+  return gt__operation_end(ctx, execute(ctx, k, d, &plan), GT__BUFFER_WRITE_BARRIERS, "gt_kernel_dispatch");
 }

@@ -19,7 +19,7 @@
 static uint32_t rng = 2026;
 static unsigned long plans, refusals, in_blocks, routes_seen[GT_COPY_ROUTE_VEC4 + 1];
 
-static bool has(const gt_copy_choices *p, int slot) { return p->keys[slot].group_cols != 0; }
+static bool has(const gt_copy_choices *p, int slot) { return p->op.keys[slot].group_cols != 0; }
 
 /* One window's route, checked from its bindings. */
 static void check_route(const gt_copy_choices *p, const gt_bound_view *s, const gt_bound_view *t) {
@@ -45,20 +45,20 @@ static void check_plan(const gt_context *ctx, gt_view src, gt_view dst) {
   if (s != GT_OK) {
     refusals++;
     CHECK_STATUS(s, GT_ERR_UNSUPPORTED);
-    CHECK(p.refusal[0] != '\0' && !gt__view_fits(ctx, src));
+    CHECK(p.op.refusal[0] != '\0' && !gt__view_fits(ctx, src));
     return;
   }
   plans++;
-  CHECK(p.reason[0] != '\0' || !p.in_blocks);
-  CHECK(p.needs_atomics == (gt_type_size(src.type) < 4));
+  CHECK(p.op.reason[0] != '\0' || !p.op.in_blocks);
+  CHECK(p.op.needs_atomics == (gt_type_size(src.type) < 4));
   CHECK(has(&p, GT_COPY_SCALAR));
   if (ctx->device->scalar_loads) CHECK(!has(&p, GT_COPY_VEC4));
   for (int i = 0; i < GT_COPY_SLOTS; i++) {
     if (!has(&p, i)) continue;
-    CHECK(p.keys[i].group_cols * p.keys[i].group_rows <= ctx->limits.max_invocations);
+    CHECK(p.op.keys[i].group_cols * p.op.keys[i].group_rows <= ctx->limits.max_invocations);
   }
   gt_bound_view bs, bt;
-  if (!p.in_blocks) {
+  if (!p.op.in_blocks) {
     CHECK(gt__view_bind(ctx, src, &bs) == GT_OK && gt__view_bind(ctx, dst, &bt) == GT_OK);
     gt_copy_route r = gt__copy_route(&p, &bs, &bt);
     check_route(&p, &bs, &bt);
@@ -67,7 +67,7 @@ static void check_plan(const gt_context *ctx, gt_view src, gt_view dst) {
     return;
   }
   in_blocks++;
-  const uint32_t *block = p.blocks.block;
+  const uint32_t *block = p.op.blocks.block;
   uint64_t covered = 0;
   bool vec4_taken = false;
   for (uint32_t r = 0; r < src.rows; r += block[0])

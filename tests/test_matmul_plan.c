@@ -23,7 +23,7 @@
 
 static uint32_t rng = 2025;
 
-static bool has(const gt_matmul_choices *p, int slot) { return p->keys[slot].group_cols != 0; }
+static bool has(const gt_matmul_choices *p, int slot) { return p->op.keys[slot].group_cols != 0; }
 
 static bool rows_on_quads(const gt_bound_view *v) {
   return v->elem_offset % 4 == 0 && v->view.pitch % 4 == 0;
@@ -52,7 +52,7 @@ static void check_route(const gt_context *ctx, const gt_matmul_choices *p, const
   case GT_MATMUL_ROUTE_VEC4: {
     CHECK(has(p, GT_MATMUL_VEC4));
     used[GT_MATMUL_VEC4] = true;
-    uint32_t v = p->keys[GT_MATMUL_VEC4].variant;
+    uint32_t v = p->op.keys[GT_MATMUL_VEC4].variant;
     bool k_whole = q->k_begin % 4 == 0 && q->k_end % 4 == 0;
     if (v & GT_VARIANT_VEC4_A) CHECK(rows_on_quads(&q->a) && (p->trans_a ? m % 4 == 0 : k_whole));
     if (v & GT_VARIANT_VEC4_B) CHECK(rows_on_quads(&q->b) && (p->trans_b ? k_whole : n % 4 == 0));
@@ -100,7 +100,7 @@ static void check_keys(const gt_context *ctx, const gt_matmul_choices *p, bool h
   const gt_limits *l = &ctx->limits;
   for (int i = 0; i < GT_MATMUL_SLOTS; i++) {
     if (!has(p, i)) continue;
-    const gt_program_key *k = &p->keys[i];
+    const gt_program_key *k = &p->op.keys[i];
     CHECK(k->group_cols * k->group_rows <= l->max_invocations);
     CHECK(k->group_cols <= l->max_group_size[0] && k->group_rows <= l->max_group_size[1]);
     bool barriers = k->kernel == GT_KERNEL_MATMUL_TILED || k->kernel == GT_KERNEL_MATMUL_BLOCKED_SHARED;
@@ -133,7 +133,7 @@ static void check_keys(const gt_context *ctx, const gt_matmul_choices *p, bool h
     bool registers = k->kernel == GT_KERNEL_MATMUL_BLOCKED;
     /* Halves as texels in the registers kernel where the entry says so
      * and both bindings fit, which every block reads sections of. */
-    bool half_texels = half && entry->half_texels && !p->rebind &&
+    bool half_texels = half && entry->half_texels && !p->op.in_blocks &&
                        gt__texels_range_fits(ctx, &p->whole.a, 2) &&
                        gt__texels_range_fits(ctx, &p->whole.b, 2);
     CHECK(((k->variant & GT_VARIANT_HALF_TEXELS) != 0) == (registers && half_texels));
@@ -166,15 +166,15 @@ static void check_keys(const gt_context *ctx, const gt_matmul_choices *p, bool h
  * per dispatch, and bind; each has its route's programs; no program is
  * named that no block runs (the texels kernel excepted). */
 static void check_blocks(const gt_context *ctx, const gt_matmul_choices *p, const gt_matmul_desc *d) {
-  const uint32_t *block = p->blocks.block;
+  const uint32_t *block = p->op.blocks.block;
   CHECK(block[2] <= gt__matmul_k_chunk(p));
   CHECK(gt__matmul_k_chunk(p) == (d->strategy == GT_STRATEGY_AUTO && p->kernel == GT_MATMUL_KERNEL_SHARED &&
-                                          !p->keys[GT_MATMUL_TEXELS].group_cols
+                                          !p->op.keys[GT_MATMUL_TEXELS].group_cols
                                       ? GT_MATMUL_SHARED_K_CHUNK
                                       : GT_MATMUL_K_CHUNK));
   bool cut = block[0] < p->m || block[1] < p->n || block[2] < p->k;
   if (cut) blocked++;
-  if (cut && p->blocks.max_work) CHECK(2ull * block[0] * block[1] * block[2] <= p->blocks.max_work);
+  if (cut && p->op.blocks.max_work) CHECK(2ull * block[0] * block[1] * block[2] <= p->op.blocks.max_work);
   if (d->strategy == GT_STRATEGY_TILED_EVEN)
     for (int i = 0; i < 3; i++)
       CHECK(block[i] % p->tile == 0);
@@ -193,7 +193,7 @@ static void check_blocks(const gt_context *ctx, const gt_matmul_choices *p, cons
     gt_matmul_route r = gt__matmul_route(ctx, p, &q);
     routes_seen[r]++;
     check_route(ctx, p, &q, r, used);
-  } while (gt__matmul_next_block(p, at));
+  } while (gt__block_next(&p->op.blocks, at));
   CHECK(volume == (uint64_t)p->m * p->n * p->k);
   /* Past GT_BLOCK_WALK_MAX blocks the planner names every candidate. */
   for (int i = 0; i < GT_MATMUL_SLOTS && count <= GT_BLOCK_WALK_MAX; i++)
@@ -215,12 +215,12 @@ static void check_plan(const gt_context *ctx, gt_view a, gt_view b, gt_view c, c
   if (s != GT_OK) {
     refusals++;
     CHECK(s == GT_ERR_UNSUPPORTED || s == GT_ERR_SHAPE_MISMATCH);
-    CHECK(p.refusal[0] != '\0');
+    CHECK(p.op.refusal[0] != '\0');
     if (s == GT_ERR_SHAPE_MISMATCH) CHECK(d->strategy == GT_STRATEGY_TILED_EVEN);
     return;
   }
   plans++;
-  CHECK(p.reason[0] != '\0');
+  CHECK(p.op.reason[0] != '\0');
   CHECK(p.m == c.rows && p.n == c.cols && p.k == (d->trans_a ? a.rows : a.cols));
   CHECK(p.strategy == d->strategy);
   if (d->strategy == GT_STRATEGY_TILED_EVEN)

@@ -163,7 +163,7 @@ static void random_transpose(void) {
   gt_view dst = in_place ? src : view(2, cols, rows, t);
   gt_transpose_choices p;
   if (gt__transpose_check(&d, src, dst) != GT_OK || gt__transpose_choose(ctx, src, dst, &d, &p) != GT_OK) return;
-  named_by(p.keys, GT_TRANSPOSE_SLOTS, p.needs_atomics, "transpose");
+  named_by(p.op.keys, GT_TRANSPOSE_SLOTS, p.op.needs_atomics, "transpose");
 }
 
 static void random_copy_and_write(void) {
@@ -172,7 +172,7 @@ static void random_copy_and_write(void) {
   gt_view src = view(1, rows, cols, t), dst = view(2, rows, cols, t);
   gt_copy_choices p;
   if (gt__view_check_fields(src) != GT_OK || gt__view_check_fields(dst) != GT_OK) return;
-  if (gt__copy_choose(ctx, src, dst, &p) == GT_OK) named_by(p.keys, GT_COPY_SLOTS, p.needs_atomics, "copy");
+  if (gt__copy_choose(ctx, src, dst, &p) == GT_OK) named_by(p.op.keys, GT_COPY_SLOTS, p.op.needs_atomics, "copy");
   gt_program_key write = gt__write_program(dst, gt_test_rand(&rng) % 2 ? 0 : cols + 1);
   named_by(&write, 1, true, "gt_write");
 }
@@ -190,7 +190,7 @@ static void random_image(void) {
   }
   gt_image src = {1, 0, 0, 0, width, height, format};
   gt_image_choices p;
-  if (gt__image_choose(ctx, src, turns, &d, &p) == GT_OK) named_by(&p.key, 1, false, "image");
+  if (gt__image_choose(ctx, src, turns, &d, &p) == GT_OK) named_by(p.op.keys, 1, false, "image");
 }
 
 /* A matmul or a batch of them, of any types gt_matmul takes, planned as
@@ -260,7 +260,7 @@ static void random_matmul(void) {
   bool batch = want ? wants(GT_VARIANT_BATCHED) : gt_test_rand(&rng) % 3 == 0;
   if (!batch) {
     if (gt__matmul_choose(ctx, a, b, c, &d, 1, unmoved, &p) == GT_OK)
-      named_by(p.keys, GT_MATMUL_SLOTS, p.needs_atomics, "matmul");
+      named_by(p.op.keys, GT_MATMUL_SLOTS, p.op.needs_atomics, "matmul");
     return;
   }
   /* gt_matmul_batched refuses the tiled strategies before it plans. */
@@ -275,7 +275,7 @@ static void random_matmul(void) {
     uint32_t layers = s.layered[r] ? s.products[r] : 1;
     if (gt__matmul_choose(ctx, v[0], v[1], v[2], &d, layers, s.layered[r] ? s.layer_stride : unmoved, &p) ==
         GT_OK)
-      named_by(p.keys, GT_MATMUL_SLOTS, p.needs_atomics, "matmul batched");
+      named_by(p.op.keys, GT_MATMUL_SLOTS, p.op.needs_atomics, "matmul batched");
   }
 }
 

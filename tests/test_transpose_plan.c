@@ -60,7 +60,7 @@ static void check_plan(const gt_context *ctx, gt_view src, gt_view dst, const gt
   if (s != GT_OK) {
     refusals++;
     CHECK(s == GT_ERR_UNSUPPORTED || s == GT_ERR_SHAPE_MISMATCH);
-    CHECK(p.refusal[0] != '\0');
+    CHECK(p.op.refusal[0] != '\0');
     if (s == GT_ERR_SHAPE_MISMATCH) CHECK(d->strategy == GT_STRATEGY_TILED_EVEN);
     return;
   }
@@ -68,11 +68,11 @@ static void check_plan(const gt_context *ctx, gt_view src, gt_view dst, const gt
   const gt_limits *l = &ctx->limits;
   bool packed = gt_type_size(src.type) < 4;
   CHECK(p.strategy != GT_STRATEGY_AUTO);
-  CHECK(p.reason[0] != '\0');
+  CHECK(p.op.reason[0] != '\0');
   if (d->strategy != GT_STRATEGY_AUTO && !p.in_place) CHECK(p.strategy == d->strategy);
   if (p.strategy == GT_STRATEGY_TILED_EVEN) CHECK(src.rows % p.tile == 0 && src.cols % p.tile == 0);
-  CHECK(p.needs_atomics == (packed && !p.words_only));
-  const gt_program_key *keys = p.keys;
+  CHECK(p.op.needs_atomics == (packed && !p.words_only));
+  const gt_program_key *keys = p.op.keys;
   if (p.words_only) CHECK(!has(keys, GT_TRANSPOSE_TILED) && !has(keys, GT_TRANSPOSE_SIMPLE));
   if (p.in_place) {
     in_place++;
@@ -100,7 +100,7 @@ static void check_plan(const gt_context *ctx, gt_view src, gt_view dst, const gt
     uint32_t budget = ctx->device->barrier_invocations ? ctx->device->barrier_invocations : 256;
     if (k->tile) CHECK(k->group_cols * k->group_rows <= budget);
   }
-  if (!p.in_blocks) {
+  if (!p.op.in_blocks) {
     gt_bound_view bs, bt;
     CHECK(gt__view_bind(ctx, src, &bs) == GT_OK && gt__view_bind(ctx, dst, &bt) == GT_OK);
     check_route(&p, keys, &bs, &bt);
@@ -110,7 +110,7 @@ static void check_plan(const gt_context *ctx, gt_view src, gt_view dst, const gt
    * programs; the blocks keep TILED_EVEN even. */
   in_blocks++;
   CHECK(!p.words_only);
-  const uint32_t *block = p.blocks.block;
+  const uint32_t *block = p.op.blocks.block;
   for (uint32_t r = 0; r < src.rows; r += block[0])
     for (uint32_t c = 0; c < src.cols; c += block[1]) {
       uint32_t h = gt__min_u32(block[0], src.rows - r), w = gt__min_u32(block[1], src.cols - c);
@@ -180,16 +180,16 @@ static void walk_images(void) {
           image_refusals++;
           CHECK(s == GT_ERR_UNSUPPORTED ||
                 (s == GT_ERR_SHAPE_MISMATCH && d.strategy == GT_STRATEGY_TILED_EVEN));
-          CHECK(p.refusal[0] != '\0');
+          CHECK(p.op.refusal[0] != '\0');
           continue;
         }
         image_plans++;
-        const gt_program_key *k = &p.key;
+        const gt_program_key *k = &p.op.keys[0];
         CHECK(k->group_cols * k->group_rows <= ctx.limits.max_invocations);
         uint32_t budget = entry->barrier_invocations ? entry->barrier_invocations : 256;
         if (k->tile) CHECK(k->group_cols * k->group_rows <= budget);
         CHECK(k->format == src.format && (k->variant >> GT_VARIANT_ROTATE_SHIFT) % 4 == turns);
-        CHECK(p.reason[0] != '\0');
+        CHECK(p.op.reason[0] != '\0');
         if (turns == 2) CHECK(p.strategy == GT_STRATEGY_SIMPLE);
         if (d.strategy == GT_STRATEGY_AUTO && ctx.auto_strategy == GT_STRATEGY_SIMPLE)
           CHECK(p.strategy == GT_STRATEGY_SIMPLE);
