@@ -1,7 +1,8 @@
 /* gt_matmul's checks of its views' fields, types and shapes and of its
  * description (the epilogue, the quantisation, the precision), before
  * anything is planned. No GL. */
-#include "matmul_plan.h"
+#include "matmul_check.h"
+#include "view.h"
 
 void gt__matmul_extent(gt_view a, gt_view b, const gt_matmul_desc *d, uint32_t *m, uint32_t *n, uint32_t *k) {
   *m = d->trans_a ? a.cols : a.rows;

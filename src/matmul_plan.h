@@ -8,6 +8,7 @@
 
 #include "blocking.h"
 #include "context.h"
+#include "matmul_check.h"
 #include "dispatch.h"
 #include "plan.h"
 #include "view.h"
@@ -24,13 +25,6 @@ enum {
   GT_MATMUL_TEXELS_GROUP = 8,
   GT_MATMUL_TEXELS_TILE = 8 * GT_MATMUL_TEXELS_GROUP
 };
-
-/* Where a multiply's bias lies along c (the kernels' gt_epilogue.x). */
-typedef enum gt_bias_kind {
-  GT_BIAS_NONE = 0,
-  GT_BIAS_ROWS = 1,   /* M x 1: one value per row of c */
-  GT_BIAS_COLUMNS = 2 /* 1 x N: one value per column */
-} gt_bias_kind;
 
 /* A multiply's epilogue: c = act(alpha * sum + beta * c + bias). */
 typedef struct gt_epilogue {
@@ -98,12 +92,6 @@ typedef struct gt_matmul_choices {
   gt_program_key candidates[GT_MATMUL_SLOTS];
 } gt_matmul_choices;
 
-static inline bool gt__quantized(gt_type t) { return t == GT_U8 || t == GT_I8; }
-
-/* Where d's bias lies along an m x n c (gt_bias_kind); -1 for a bias of
- * neither shape (matmul_check.c). */
-int gt__matmul_bias_kind(const gt_matmul_desc *d, uint32_t m, uint32_t n);
-
 /* What a TEXELS context's AUTO runs for the products the texels kernel
  * cannot take: what a SHARED context would (matmul_kernel.c). */
 gt_matmul_kernel gt__matmul_texel_fallback(const gt_context *ctx, uint32_t m, uint32_t n);
@@ -112,19 +100,6 @@ gt_matmul_kernel gt__matmul_texel_fallback(const gt_context *ctx, uint32_t m, ui
  * whole, given which views' rows are aligned (matmul_blocks.c). */
 uint32_t gt__matmul_vec4_operands(bool a_rows, bool b_rows, bool c_rows, uint32_t m, uint32_t n,
                                   uint32_t k_begin, uint32_t k_end, bool trans_a, bool trans_b);
-
-/* The sizes of op(a) op(b), from views whose fields and shapes
- * gt__matmul_check passed. */
-void gt__matmul_extent(gt_view a, gt_view b, const gt_matmul_desc *d, uint32_t *m, uint32_t *n, uint32_t *k);
-
-/* The most K an 8-bit product with these zero points sums without a
- * 32-bit sum overflowing: (2^31 - 1) / (max |a - zero_a| max |b - zero_b|),
- * 33,025 where both differences reach 255. */
-uint32_t gt__quantized_k_max(gt_type operands, const gt_quantization *q);
-
-/* gt_matmul's checks of the views' fields, types and shapes (not their
- * buffers). */
-gt_status gt__matmul_check(const gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_matmul_desc *d);
 
 /* Whether s runs the seed's tiled kernel: TILED_EVEN, TILED_PAD and
  * TRUNCATE_B, which take f32 and f16 operands with f32 sums, no epilogue

@@ -3,13 +3,6 @@
 #include "view.h"
 #include "context.h"
 
-size_t gt_type_size(gt_type t) {
-#define GT__SIZE_CASE(type, bytes, glsl, name, descr)                                                        \
-  case type: return bytes;
-  switch (t) { GT_EACH_TYPE(GT__SIZE_CASE) }
-  return 0;
-}
-
 gt_status gt__need_atomics(gt_context *ctx, const char *what) {
   if (ctx->has_atomics) return GT_OK;
   gt__log(ctx, GT_LOG_ERROR, "%s needs shader atomics, which crash llvmpipe in a 32-bit ARM process", what);
