@@ -5,14 +5,16 @@
  * the GL debug output (Mesa's panfrost and v3d do; freedreno with
  * FD_MESA_DEBUG=shaderdb). The programs AUTO chooses are found by running
  * AUTO (compile_auto.c); the others are the context's program list,
- * every program a plan on it can name (gt__program_list).
+ * every program a plan on it can name (gt_program_list).
  *
  * Fails (exit 1) when a program does not build, a program AUTO chooses
  * spills, an AUTO call fails, or GL reports an error. */
 #include "compile.h"
 #include "csv.h"
-#include "program_list.h"
 #include "shader_stats.h"
+
+#define GT_STATIC_LINKING_ONLY
+#include <gltile/gltile_advanced.h>
 
 #include <EGL/egl.h>
 #include <stdlib.h>
@@ -28,7 +30,7 @@ typedef void(GL_APIENTRYP set_callback_fn)(debug_proc, const void *);
 enum { MAX_PROGRAMS = 8192 };
 
 typedef struct compiled {
-  gt_program_key key;
+  gt_program_id key;
   const char *label; /* a user kernel's program: no key */
   bool auto_chosen, built, has_stats;
   shader_stats stats;
@@ -67,9 +69,9 @@ static bool listen(void) {
   return ok;
 }
 
-static compiled *find_or_add(const gt_program_key *key) {
+static compiled *find_or_add(const gt_program_id *key) {
   for (size_t i = 0; i < program_count; i++)
-    if (programs[i].label == NULL && gt__program_same_key(&programs[i].key, key)) return &programs[i];
+    if (programs[i].label == NULL && memcmp(&programs[i].key, key, sizeof *key) == 0) return &programs[i];
   if (program_count == MAX_PROGRAMS) {
     programs_dropped++;
     return NULL;
@@ -80,36 +82,13 @@ static compiled *find_or_add(const gt_program_key *key) {
   return c;
 }
 
-/* Name of a program: its kernel file, tile, group, element and the
- * variant defines, as its preamble spells them. */
+/* Name of a program: its kernel file, tile, group, element and variant
+ * flags (gt_program_name), or a user kernel's label. */
 static void program_name(const compiled *c, char *out, size_t size) {
-  if (c->label != NULL) {
+  if (c->label != NULL)
     snprintf(out, size, "%s", c->label);
-    return;
-  }
-  const gt_program_key *key = &c->key;
-  char preamble[GT_PREAMBLE_BYTES];
-  size_t used =
-      (size_t)snprintf(out, size, "%.*s t%u %ux%u %s", (int)(strlen(gt__kernel_name(key->kernel)) - 5),
-                       gt__kernel_name(key->kernel), key->tile, key->group_cols, key->group_rows,
-                       key->format ? "" : tool_type_name(key->elem));
-  if (gt__program_preamble(key, preamble, sizeof preamble) == 0) return;
-  static const char *const layout_defines[] = {"ELEM",      "PACK",       "VIEWS", "TILE_ROWS",
-                                               "TILE_COLS", "GROUP_ROWS", "TILE"};
-  for (const char *p = preamble; (p = strstr(p, "#define GT_")) != NULL && used < size; p += 11) {
-    const char *name = p + 11;
-    size_t len = strcspn(name, " \n");
-    bool layout = strncmp(name, "KERNEL_", 7) == 0; /* the kernel's name says it */
-    for (size_t i = 0; i < sizeof layout_defines / sizeof layout_defines[0]; i++)
-      layout |= strlen(layout_defines[i]) == len && strncmp(name, layout_defines[i], len) == 0;
-    if (layout) continue;
-    const char *value = name + len + 1;
-    size_t vlen = strcspn(value, "\n");
-    used += (size_t)snprintf(out + used, size - used,
-                             vlen == 1 && *value == '1' && strncmp(name, "ROTATE", 6) != 0 ? " %.*s"
-                                                                                           : " %.*s=%.*s",
-                             (int)len, name, (int)vlen, value);
-  }
+  else
+    gt_program_name(&c->key, out, size);
 }
 
 /* Builds c's program on its own (not in the context's table), keeps the
@@ -117,21 +96,16 @@ static void program_name(const compiled *c, char *out, size_t size) {
  * scratch buffer with zero extents, for drivers that compile at the first
  * dispatch (v3d). */
 static gt_status build_one(gt_context *ctx, compiled *c, bool dispatch, GLuint scratch) {
-  char preamble[GT_PREAMBLE_BYTES], what[96];
-  if (gt__program_preamble(&c->key, preamble, sizeof preamble) == 0) return GT_ERR_INVALID_ARGUMENT;
-  const char *parts[GT_PROGRAM_PARTS];
-  gt__program_parts(&c->key, preamble, parts);
-  snprintf(what, sizeof what, "%s", gt__kernel_name(c->key.kernel));
   message_count = 0;
-  GLuint program = 0;
-  gt_status s = gt__program_build(ctx, parts, GT_PROGRAM_PARTS, what, &program);
+  uint32_t program = 0;
+  gt_status s = gt_program_build_alone(ctx, &c->key, &program);
   c->built = s == GT_OK;
   if (s != GT_OK) return s;
   if (dispatch && message_count == 0) {
     glUseProgram(program);
     /* Every slot a library kernel declares (v3d and panfrost crash on a
      * declared block with nothing bound). */
-    for (GLuint i = 0; i <= GT_BINDING_SHIFTS; i++)
+    for (GLuint i = 0; i <= GT_PROGRAM_MAX_BINDING; i++)
       glBindBufferBase(GL_SHADER_STORAGE_BUFFER, i, scratch);
     GLuint images[2] = {0, 0};
     if (c->key.format) { /* image kernels read unit 0 and write unit 1 */
@@ -152,7 +126,8 @@ static gt_status build_one(gt_context *ctx, compiled *c, bool dispatch, GLuint s
   }
   c->has_stats = message_count > 0 && shader_stats_parse(messages[0], renderer, &c->stats);
   glDeleteProgram(program);
-  return gt__gl_status(ctx, "compile");
+  GLenum error = glGetError();
+  return error == GL_NO_ERROR ? GT_OK : error == GL_OUT_OF_MEMORY ? GT_ERR_OUT_OF_MEMORY : GT_ERR_GL;
 }
 
 /* The user-kernel prelude: the README's kernel, built as gt_kernel_create
@@ -315,14 +290,14 @@ int tool_cmd_compile(int argc, char **argv) {
   bool listening = listen();
   int failures = 0, refused = 0;
   if (catalogue) failures += compile_auto_calls(ctx, &refused);
-  for (uint32_t i = 0; i < ctx->program_slots; i++)
-    if (ctx->programs[i].name != 0) {
-      compiled *c = find_or_add(&ctx->programs[i].key);
-      if (c) c->auto_chosen = true;
-    }
+  static gt_program_id listed[MAX_PROGRAMS];
+  size_t built = gt_context_programs(ctx, listed, MAX_PROGRAMS);
+  for (size_t i = 0; i < built && i < MAX_PROGRAMS; i++) {
+    compiled *c = find_or_add(&listed[i]);
+    if (c) c->auto_chosen = true;
+  }
   if (!auto_only) {
-    static gt_program_key listed[MAX_PROGRAMS];
-    size_t count = gt__program_list_collect(ctx, listed, MAX_PROGRAMS);
+    size_t count = gt_program_list(ctx, listed, MAX_PROGRAMS);
     for (size_t i = 0; i < count && i < MAX_PROGRAMS; i++)
       find_or_add(&listed[i]);
     if (count > MAX_PROGRAMS) programs_dropped += count - MAX_PROGRAMS;

@@ -4,7 +4,6 @@
 #ifndef GT_COMPILE_H
 #define GT_COMPILE_H
 
-#include "context.h"
 #include "tool.h"
 
 /* Runs AUTO on the catalogue of views and types, so the context's program

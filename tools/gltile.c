@@ -5,7 +5,8 @@
  * builds every program the device can reach with its own compiler. */
 #include "commands.h"
 #include "compile.h"
-#include "context.h"
+#define GT_STATIC_LINKING_ONLY
+#include <gltile/gltile_advanced.h>
 #include "pack_half_probe.h"
 #include "tool.h"
 #include "tune.h"
@@ -108,11 +109,11 @@ static int cmd_info(bool min_limits, gt_matmul_kernel kernel) {
   printf("  storage block:       %llu bytes\n", (unsigned long long)l.max_storage_block_bytes);
   printf("  storage blocks:      %u per compute shader\n", l.max_storage_blocks);
   printf("  binding alignment:   %u bytes\n", l.storage_offset_alignment);
-  const gt_device_entry *entry = ctx->device;
+  gt_device_basis basis = gt_context_device_basis(ctx);
   printf("choices (device table entry \"%s\", %s):\n", gt_context_device_name(ctx),
-         entry->measured   ? "measured on such a device"
-         : entry->compiled ? "chosen from its compiler's statistics, not measured"
-                           : "not measured");
+         basis == GT_DEVICE_MEASURED   ? "measured on such a device"
+         : basis == GT_DEVICE_COMPILED ? "chosen from its compiler's statistics, not measured"
+                                       : "not measured");
   printf("  default tile:        %u\n", gt_context_default_tile(ctx));
   printf("  transpose auto:      %s\n", gt_strategy_name(gt_context_auto_strategy(ctx)));
   /* The library's own plan for a few shapes (gt_transpose_plan). */
@@ -239,7 +240,7 @@ int main(int argc, char **argv) {
     else if (strcmp(a, "--svg") == 0)
       o.svg = v;
     else if (strcmp(a, "--device-entry") == 0)
-      gt__device_entry_pretend(v); /* before any context is made */
+      gt_device_entry_pretend(v); /* before any context is made */
     else
       bad = 1;
     if (bad) {

@@ -5,7 +5,8 @@
 
 #include "npy.h"
 
-#include "enumerations.h"
+#define GT_STATIC_LINKING_ONLY
+#include <gltile/gltile_advanced.h>
 
 #include <errno.h>
 #include <stdarg.h>
@@ -57,34 +58,17 @@ static bool host_little_endian(void) {
   return first == 1;
 }
 
-/* Every dtype read and written, with its element type and size (here,
- * so the tests can run this file without the library). */
-static const struct {
-  const char *descr;
-  gt_type type;
-  unsigned size;
-} dtypes[] = {
-#define NPY_DTYPE(type, bytes, glsl, name, descr) {descr, type, bytes},
-    GT_EACH_TYPE(NPY_DTYPE)};
-
-static unsigned size_of(gt_type t) {
-  for (size_t i = 0; i < sizeof dtypes / sizeof dtypes[0]; i++)
-    if (dtypes[i].type == t) return dtypes[i].size;
-  return 0;
-}
+/* Every dtype read and written is one of the library's element types,
+ * with its NumPy descr (gt_type_npy_descr). */
+static unsigned size_of(gt_type t) { return (unsigned)gt_type_size(t); }
 
 const char *npy_descr(gt_type t) {
-  for (size_t i = 0; i < sizeof dtypes / sizeof dtypes[0]; i++)
-    if (dtypes[i].type == t) return dtypes[i].descr;
-  return "?";
+  const char *descr = gt_type_npy_descr(t);
+  return descr ? descr : "?";
 }
 
 /* The element type of a descr; 0 for one not read. */
-static gt_type type_of(const char *descr) {
-  for (size_t i = 0; i < sizeof dtypes / sizeof dtypes[0]; i++)
-    if (strcmp(dtypes[i].descr, descr) == 0) return dtypes[i].type;
-  return (gt_type)0;
-}
+static gt_type type_of(const char *descr) { return gt_type_from_npy_descr(descr); }
 
 void npy_free(npy_array *a) {
   if (a == NULL) return;
@@ -164,11 +148,13 @@ static int parse_string(cursor *c, char *buf, size_t size) {
 
 /* "'<f4', '<i4', ... and '|u1'": every dtype read, for messages. */
 static const char *dtype_list(char *buf, size_t size) {
-  size_t used = 0, count = sizeof dtypes / sizeof dtypes[0];
+  size_t used = 0, count = 0;
+  while (gt_type_npy_descr((gt_type)(count + 1)) != NULL)
+    count++;
   buf[0] = '\0';
   for (size_t i = 0; i < count && used < size; i++)
     used += (size_t)snprintf(buf + used, size - used, "%s'%s'", i == 0 ? "" : i + 1 < count ? ", " : " and ",
-                             dtypes[i].descr);
+                             gt_type_npy_descr((gt_type)(i + 1)));
   return buf;
 }
 

@@ -1,7 +1,8 @@
 #define _XOPEN_SOURCE 700 /* mkdtemp, nftw, setenv */
 #include "tool.h"
 
-#include "enumerations.h"
+#define GT_STATIC_LINKING_ONLY
+#include <gltile/gltile_advanced.h>
 
 #include <ftw.h>
 #include <stdlib.h>
@@ -101,26 +102,16 @@ GLuint tool_buffer_bytes(size_t bytes, const void *data) {
 }
 
 /* The element types by their short names. */
-static const struct {
-  const char *name;
-  gt_type type;
-} type_names[] = {
-#define TYPE_NAME(type, bytes, glsl, name, descr) {name, type},
-    GT_EACH_TYPE(TYPE_NAME)};
-
 const char *tool_type_name(gt_type t) {
-  for (size_t i = 0; i < sizeof type_names / sizeof type_names[0]; i++)
-    if (type_names[i].type == t) return type_names[i].name;
-  return "?";
+  const char *name = gt_type_name(t);
+  return name ? name : "?";
 }
 
 int tool_parse_type(const char *s, gt_type *out) {
-  for (size_t i = 0; i < sizeof type_names / sizeof type_names[0]; i++)
-    if (strcmp(type_names[i].name, s) == 0) {
-      *out = type_names[i].type;
-      return 0;
-    }
-  return 1;
+  gt_type t = gt_type_from_name(s);
+  if (t == 0) return 1;
+  *out = t;
+  return 0;
 }
 
 int tool_parse_u32(const char *s, uint32_t max, uint32_t *out) {
