@@ -107,7 +107,8 @@ gt_status gt__program_adopt(gt_context *ctx, gt_program *slot, const gt_program_
   slot->hash = key_hash(key);
   slot->used = ++ctx->program_clock;
   slot->name = program;
-  slot->views_loc = glGetUniformLocation(program, "gt_views");
+  char views[48];
+  slot->views_loc = gt__program_views_name(key, views, sizeof views) ? glGetUniformLocation(program, views) : -1;
   slot->group_base_loc = glGetUniformLocation(program, "gt_group_base");
   slot->scale_loc = glGetUniformLocation(program, "gt_scale");
   slot->k_range_loc = glGetUniformLocation(program, "gt_k_range");

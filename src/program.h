@@ -154,6 +154,13 @@ enum { GT_PREAMBLE_BYTES = 2048 };
  * validate every variant with glslangValidator. */
 size_t gt__program_preamble(const gt_program_key *key, char *buf, size_t size);
 
+/* The name key's program gives its view uniforms (the prelude's
+ * gt_views): GT_VIEWS_UNIFORM_PREFIX and a hash of the program's whole
+ * text, written into out (room: size); its length, 0 where key names no
+ * program. */
+#define GT_VIEWS_UNIFORM_PREFIX "gt_views_"
+size_t gt__program_views_name(const gt_program_key *key, char *out, size_t size);
+
 /* The source strings of key's program, in order: the preamble, the
  * prelude (source string 1), the kernel's include (3), the tiled
  * transposes' group order (4) and the kernel (2), with the #line

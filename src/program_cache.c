@@ -6,16 +6,26 @@
  * kernel sources (another build of the same version), is ignored, and a
  * binary the driver refuses is built from source when first needed.
  *
+ * A cache is as trusted as the executable (gltile.h says why and what an
+ * app keeping one where others write can do). Within that, no binary runs
+ * under a key it does not prove: a key must be one a plan on this context
+ * can name (its program list), and the linked binary must have that
+ * program's work group and its view uniforms under the name holding a
+ * hash of the program's text (gt__program_views_name). A binary that
+ * fails is released and its program built from source when needed.
+ *
  * Layout, in native byte order (a cache only ever serves the machine that
  * wrote it): a header, then for each program an entry and its binary,
  * padded to 4 bytes. */
 #include "context.h"
+#include "program_list.h"
 
 #include <stdio.h>
 #include <string.h>
 
-/* Format 2 added the source hash. */
-enum { CACHE_MAGIC = 0x43505447u /* "GTPC" */, CACHE_FORMAT = 2, NAME_BYTES = 128 };
+/* Format 2 added the source hash; 3 programs that name their view
+ * uniforms by a hash of their text. */
+enum { CACHE_MAGIC = 0x43505447u /* "GTPC" */, CACHE_FORMAT = 3, NAME_BYTES = 128 };
 
 typedef struct cache_header {
   uint32_t magic, format, library, count;
@@ -170,25 +180,56 @@ gt_status gt_program_cache_save(gt_context *ctx, void *mem, size_t size, size_t 
   return GT_OK;
 }
 
+/* A damaged cache: its own status, and where in the log. */
+static gt_status damaged(const gt_context *ctx, uint32_t entry, const char *what) {
+  gt__log(ctx, GT_LOG_ERROR, "program cache damaged: entry %u: %s; nothing loaded", entry, what);
+  return GT_ERR_BAD_CACHE;
+}
+
 /* Checks every entry's bounds, key and checksum before any GL call. */
-static gt_status check_entries(const unsigned char *in, size_t size, uint32_t count) {
+static gt_status check_entries(const gt_context *ctx, const unsigned char *in, size_t size, uint32_t count) {
   size_t at = sizeof(cache_header);
   for (uint32_t i = 0; i < count; i++) {
     cache_entry e;
-    GT__CHECK(size - at >= sizeof e, GT_ERR_INVALID_ARGUMENT);
+    if (size - at < sizeof e) return damaged(ctx, i, "cut short before its entry");
     memcpy(&e, in + at, sizeof e);
     at += sizeof e;
     gt_program_key key;
-    GT__CHECK(key_from_words(e.key, &key), GT_ERR_INVALID_ARGUMENT);
-    GT__CHECK(e.length > 0 && e.length <= INT32_MAX && size - at >= padded(e.length),
-              GT_ERR_INVALID_ARGUMENT);
-    GT__CHECK(checksum(&e, in + at) == e.checksum, GT_ERR_INVALID_ARGUMENT);
+    if (!key_from_words(e.key, &key)) return damaged(ctx, i, "a key of no kernel");
+    if (e.length == 0 || e.length > INT32_MAX) return damaged(ctx, i, "a binary length out of range");
+    if (size - at < padded(e.length)) return damaged(ctx, i, "cut short inside its binary");
+    if (checksum(&e, in + at) != e.checksum) return damaged(ctx, i, "its checksum does not match");
     at += padded(e.length);
   }
   return GT_OK;
 }
 
-/* One binary into the table. *ok false when the driver refused it. */
+/* Whether each of keys[0..count) is on ctx's program list: a plan on it
+ * can name it. The list is made as it is walked, not kept. */
+typedef struct listed_keys {
+  const gt_program_key *keys;
+  bool *listed;
+  uint32_t count;
+} listed_keys;
+
+static void mark_listed(const gt_program_key *key, void *user) {
+  listed_keys *l = user;
+  for (uint32_t i = 0; i < l->count; i++)
+    if (!l->listed[i] && gt__program_same_key(&l->keys[i], key)) l->listed[i] = true;
+}
+
+/* Whether the linked program is the one key names: its work group, and
+ * its view uniforms under the name its text gives them. */
+static bool proves_key(GLuint program, const gt_program_key *key) {
+  GLint group[3] = {0, 0, 0};
+  glGetProgramiv(program, GL_COMPUTE_WORK_GROUP_SIZE, group);
+  char views[48];
+  return group[0] == (GLint)key->group_cols && group[1] == (GLint)key->group_rows && group[2] == 1 &&
+         gt__program_views_name(key, views, sizeof views) != 0 && glGetUniformLocation(program, views) != -1;
+}
+
+/* One binary into the table. *ok false when the driver refused it or it
+ * is not the program its key names. */
 static gt_status load_one(gt_context *ctx, const cache_entry *e, const unsigned char *binary, bool *ok) {
   *ok = false;
   gt_program_key key;
@@ -218,6 +259,13 @@ static gt_status load_one(gt_context *ctx, const cache_entry *e, const unsigned 
             gt__kernel_name(key.kernel), (unsigned)error);
     return GT_OK;
   }
+  if (!proves_key(program, &key)) {
+    GT__TRY(gt__gl_status(ctx, "program cache: the binary's interface"));
+    glDeleteProgram(program);
+    gt__log(ctx, GT_LOG_ERROR, "program cache: a binary under a %s key is not that program: released, built "
+            "from source when needed", gt__kernel_name(key.kernel));
+    return GT_OK;
+  }
   GT__TRY(gt__program_adopt(ctx, slot, &key, program));
   *ok = true;
   return GT_OK;
@@ -227,11 +275,18 @@ gt_status gt_program_cache_load(gt_context *ctx, const void *mem, size_t size, u
   GT__CHECK(loaded != NULL, GT_ERR_INVALID_ARGUMENT);
   *loaded = 0;
   GT__TRY(gt__context_check(ctx));
-  GT__CHECK(mem != NULL && size >= sizeof(cache_header), GT_ERR_INVALID_ARGUMENT);
+  GT__CHECK(mem != NULL, GT_ERR_INVALID_ARGUMENT);
+  if (size < sizeof(cache_header)) {
+    gt__log(ctx, GT_LOG_ERROR, "program cache: %zu bytes, shorter than its header: not a cache", size);
+    return GT_ERR_BAD_CACHE;
+  }
   const unsigned char *in = (const unsigned char *)mem;
   cache_header h, mine;
   memcpy(&h, in, sizeof h);
-  GT__CHECK(h.magic == CACHE_MAGIC, GT_ERR_INVALID_ARGUMENT);
+  if (h.magic != CACHE_MAGIC) {
+    gt__log(ctx, GT_LOG_ERROR, "program cache: no gltile cache (its first word is 0x%08x)", (unsigned)h.magic);
+    return GT_ERR_BAD_CACHE;
+  }
   fill_header(ctx, &mine, h.count);
   if (h.format != CACHE_FORMAT || h.library != mine.library || h.sources != mine.sources ||
       memcmp(h.renderer, mine.renderer, NAME_BYTES) || memcmp(h.version, mine.version, NAME_BYTES)) {
@@ -239,16 +294,41 @@ gt_status gt_program_cache_load(gt_context *ctx, const void *mem, size_t size, u
             "program cache from another library, kernel sources, renderer or driver: ignored");
     return GT_OK;
   }
-  GT__TRY(check_entries(in, size, h.count));
+  GT__TRY(check_entries(ctx, in, size, h.count));
+  /* In rounds of a few entries: their keys looked up on the program list,
+   * then those on it loaded, no more than the table holds (a later one
+   * would take an earlier's slot). */
+  enum { ROUND = 32 };
   size_t at = sizeof h;
-  /* No more than the table holds: a later one would take an earlier's slot. */
-  for (uint32_t i = 0; i < h.count && *loaded < ctx->program_slots; i++) {
-    cache_entry e;
-    memcpy(&e, in + at, sizeof e);
-    bool ok = false;
-    GT__TRY(load_one(ctx, &e, in + at + sizeof e, &ok));
-    *loaded += ok;
-    at += sizeof e + padded(e.length);
+  uint32_t refused = 0;
+  for (uint32_t first = 0; first < h.count && *loaded < ctx->program_slots; first += ROUND) {
+    uint32_t n = h.count - first < ROUND ? h.count - first : ROUND;
+    gt_program_key keys[ROUND];
+    bool listed[ROUND];
+    size_t entry_at[ROUND];
+    for (uint32_t i = 0; i < n; i++) {
+      cache_entry e;
+      memcpy(&e, in + at, sizeof e);
+      key_from_words(e.key, &keys[i]);
+      listed[i] = false;
+      entry_at[i] = at;
+      at += sizeof e + padded(e.length);
+    }
+    listed_keys l = {keys, listed, n};
+    gt__program_list(ctx, mark_listed, &l);
+    for (uint32_t i = 0; i < n && *loaded < ctx->program_slots; i++) {
+      if (!listed[i]) {
+        refused++;
+        continue;
+      }
+      cache_entry e;
+      memcpy(&e, in + entry_at[i], sizeof e);
+      bool ok = false;
+      GT__TRY(load_one(ctx, &e, in + entry_at[i] + sizeof e, &ok));
+      *loaded += ok;
+    }
   }
+  if (refused)
+    gt__log(ctx, GT_LOG_ERROR, "program cache: %u keys no plan on this device names: left out", refused);
   return gt__gl_status(ctx, "gt_program_cache_load");
 }

@@ -67,6 +67,15 @@ static void variant_defines(uint32_t variant, char *buf, size_t size) {
   GT_EACH_VARIANT_FLAG(GT__DEFINE_FLAG)
 }
 
+/* FNV-1a, 64-bit, over text and its terminating NUL: text moved from one
+ * string to the next changes the hash. */
+static uint64_t hash_text(uint64_t h, const char *text) {
+  size_t n = strlen(text) + 1;
+  for (size_t i = 0; i < n; i++)
+    h = (h ^ (unsigned char)text[i]) * 0x100000001B3ull;
+  return h;
+}
+
 size_t gt__program_preamble(const gt_program_key *key, char *buf, size_t size) {
   /* What the program derives from its flags, written here once. */
   char derived[768];
@@ -103,12 +112,38 @@ size_t gt__program_preamble(const gt_program_key *key, char *buf, size_t size) {
                    "#define GT_TILE_COLS %u\n"
                    "#define GT_GROUP_ROWS %u\n"
                    "%s%s%s%s"
-                   "layout(local_size_x = %u, local_size_y = %u) in;\n"
-                   "#line 1 1\n",
+                   "layout(local_size_x = %u, local_size_y = %u) in;\n",
                    texels ? "320 es" : "310 es", storage, kernel_define, gt__glsl_type(key->elem),
                    gt__pack(key->elem), GT_MAX_VIEWS, tile_rows, tile_cols, key->group_rows, tile_define,
                    image_defines, flag_defines, derived, key->group_cols, key->group_rows);
-  return n < 0 || (size_t)n >= size ? 0 : (size_t)n;
+  if (n < 0 || (size_t)n >= size) return 0;
+  if ((unsigned)key->kernel >= GT_KERNEL_COUNT) { /* a user kernel's: no library text follows */
+    int m = snprintf(buf + n, size - (size_t)n, "#line 1 1\n");
+    return m < 0 || (size_t)(n + m) >= size ? 0 : (size_t)(n + m);
+  }
+  /* The program's name for its view uniforms holds a hash of its whole
+   * text: a binary from the program cache proves it is this program by
+   * having that uniform (program_cache.c), whatever key it came under. */
+  const char *parts[GT_PROGRAM_PARTS];
+  gt__program_parts(key, buf, parts);
+  uint64_t h = 0xCBF29CE484222325ull;
+  for (int i = 0; i < GT_PROGRAM_PARTS; i++)
+    h = hash_text(h, parts[i]);
+  int m = snprintf(buf + n, size - (size_t)n, "#define gt_views %s%016llx\n#line 1 1\n", GT_VIEWS_UNIFORM_PREFIX,
+                   (unsigned long long)h);
+  return m < 0 || (size_t)(n + m) >= size ? 0 : (size_t)(n + m);
+}
+
+size_t gt__program_views_name(const gt_program_key *key, char *out, size_t size) {
+  char preamble[GT_PREAMBLE_BYTES];
+  const char *line = gt__program_preamble(key, preamble, sizeof preamble) ? strstr(preamble, "#define gt_views ") : NULL;
+  if (line == NULL || size == 0) return 0;
+  line += strlen("#define gt_views ");
+  size_t len = strcspn(line, "\n");
+  if (len >= size) return 0;
+  memcpy(out, line, len);
+  out[len] = '\0';
+  return len;
 }
 
 void gt__source_parts(const char *preamble, const char *include, const char *order, const char *body,
@@ -128,15 +163,6 @@ void gt__program_parts(const gt_program_key *key, const char *preamble, const ch
   bool known = (unsigned)k < GT_KERNEL_COUNT;
   gt__source_parts(preamble, gt__kernel_include(k), known ? kernels[k].order : NULL, gt__kernel_source(k),
                    parts);
-}
-
-/* FNV-1a, 64-bit, over text and its terminating NUL: text moved from one
- * string to the next changes the hash. */
-static uint64_t hash_text(uint64_t h, const char *text) {
-  size_t n = strlen(text) + 1;
-  for (size_t i = 0; i < n; i++)
-    h = (h ^ (unsigned char)text[i]) * 0x100000001B3ull;
-  return h;
 }
 
 uint64_t gt__source_hash(void) {

@@ -17,6 +17,7 @@ const char *gt_status_string(gt_status s) {
   case GT_ERR_CONTEXT_LOST: return "GT_ERR_CONTEXT_LOST: the GL context was lost";
   case GT_ERR_TIMEOUT: return "GT_ERR_TIMEOUT: the fence had not signalled when the wait ended";
   case GT_ERR_BUSY: return "GT_ERR_BUSY: a pending read-back holds the staging buffer";
+  case GT_ERR_BAD_CACHE: return "GT_ERR_BAD_CACHE: not a program cache, or a damaged one";
   }
   return "unknown status";
 }

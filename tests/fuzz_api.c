@@ -63,7 +63,7 @@ enum {
 };
 
 #define BIT(s) (1u << (unsigned)(s))
-#define STATUS_LAST GT_ERR_BUSY
+#define STATUS_LAST GT_ERR_BAD_CACHE
 
 /* ------------------------------------------------------------------ */
 /* Reporting.                                                          */
@@ -105,7 +105,7 @@ static const char *status_name(gt_status s) {
       "GT_OK",          "GT_ERR_INVALID_ARGUMENT", "GT_ERR_SHAPE_MISMATCH", "GT_ERR_OUT_OF_RANGE",
       "GT_ERR_ALIASED", "GT_ERR_UNSUPPORTED",      "GT_ERR_NO_CONTEXT",     "GT_ERR_SHADER_BUILD",
       "GT_ERR_GL",      "GT_ERR_OUT_OF_MEMORY",    "GT_ERR_CONTEXT_LOST",   "GT_ERR_TIMEOUT",
-      "GT_ERR_BUSY"};
+      "GT_ERR_BUSY",    "GT_ERR_BAD_CACHE"};
   return (unsigned)s <= STATUS_LAST ? names[s] : "(not a status)";
 }
 
@@ -2715,7 +2715,7 @@ static void op_program_cache(reader *r) {
   count(OP_PROGRAM_CACHE, s);
   e = (expect){0, 0};
   /* A damaged or cut cache is refused; changed header text is ignored. */
-  may(&e, GT_ERR_INVALID_ARGUMENT);
+  may(&e, GT_ERR_BAD_CACHE);
   check_status("gt_program_cache_load", g, s, e);
   if (how == 0 && s != GT_OK && !in.no_context)
     die("gt_program_cache_load of its own save: %s", status_name(s));

@@ -32,6 +32,7 @@ static const named_value constants[] = {
     ENUM(GT_ERR_CONTEXT_LOST, 10),
     ENUM(GT_ERR_TIMEOUT, 11),
     ENUM(GT_ERR_BUSY, 12),
+    ENUM(GT_ERR_BAD_CACHE, 13),
     ENUM(GT_F32, 1),
     ENUM(GT_I32, 2),
     ENUM(GT_U32, 3),

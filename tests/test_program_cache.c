@@ -10,11 +10,12 @@
 #include <string.h>
 
 static unsigned builds; /* "built ..." messages: programs compiled */
+static char last_error[256]; /* the last GT_LOG_ERROR message */
 
 static void count_builds(int level, const char *msg, void *user) {
-  (void)level;
   (void)user;
   if (strncmp(msg, "built ", 6) == 0) builds++;
+  if (level == GT_LOG_ERROR) snprintf(last_error, sizeof last_error, "%s", msg);
 }
 
 static gt_context *open_context_with(bool min_limits, gt_matmul_kernel kernel) {
@@ -248,6 +249,123 @@ static void test_every_operation_round_trip(bool min_limits, GLint formats) {
   glDeleteBuffers(2, names);
 }
 
+/* A cache's entries as src/program_cache.c lays them out: after the
+ * header, each a key of 7 words, the binary's format, length and checksum
+ * (FNV-1a over the key's bytes, the format and the binary), then the
+ * binary padded to 4 bytes. */
+enum { HEADER_BYTES = 280, ENTRY_WORDS = 10 };
+
+static uint32_t entry_checksum(const uint32_t *entry, const unsigned char *binary) {
+  uint32_t h = 2166136261u;
+  const unsigned char *k = (const unsigned char *)entry;
+  for (size_t i = 0; i < 7 * 4; i++)
+    h = (h ^ k[i]) * 16777619u;
+  h = (h ^ entry[7]) * 16777619u;
+  for (uint32_t i = 0; i < entry[8]; i++)
+    h = (h ^ binary[i]) * 16777619u;
+  return h;
+}
+
+/* The byte offsets of a cache's first `most` entries; returns how many. */
+static uint32_t entry_offsets(const unsigned char *cache, size_t written, size_t *at, uint32_t most) {
+  uint32_t count, n = 0;
+  memcpy(&count, cache + 12, 4);
+  size_t pos = HEADER_BYTES;
+  for (; n < count && n < most && pos + ENTRY_WORDS * 4 <= written; n++) {
+    uint32_t e[ENTRY_WORDS];
+    memcpy(e, cache + pos, sizeof e);
+    at[n] = pos;
+    pos += sizeof e + (e[8] + 3) / 4 * 4;
+  }
+  return n;
+}
+
+/* Rewrites the checksum of the entry at `at`, as anyone who can write the
+ * file could. */
+static void reseal(unsigned char *cache, size_t at) {
+  uint32_t e[ENTRY_WORDS];
+  memcpy(e, cache + at, sizeof e);
+  e[9] = entry_checksum(e, cache + at + sizeof e);
+  memcpy(cache + at, e, sizeof e);
+}
+
+/* Two entries' keys swapped and resealed: each binary under the other's
+ * key. Neither runs: both are released and built from source, the rest
+ * load, and every result is the cold run's. */
+static void test_swapped_keys(bool min_limits, GLint formats, const unsigned char *cache, size_t written,
+                              unsigned cold_builds, GLuint in, GLuint out, const uint32_t *first,
+                              uint32_t *second) {
+  size_t at[8];
+  if (formats <= 0 || entry_offsets(cache, written, at, 8) < 2) return;
+  unsigned char *swapped = malloc(written);
+  memcpy(swapped, cache, written);
+  uint32_t k0[7], k1[7];
+  memcpy(k0, cache + at[0], sizeof k0);
+  memcpy(k1, cache + at[1], sizeof k1);
+  memcpy(swapped + at[0], k1, sizeof k1);
+  memcpy(swapped + at[1], k0, sizeof k0);
+  reseal(swapped, at[0]);
+  reseal(swapped, at[1]);
+  gt_context *ctx = open_context(min_limits);
+  uint32_t loaded = 99;
+  last_error[0] = '\0';
+  builds = 0;
+  CHECK_STATUS(gt_program_cache_load(ctx, swapped, written, &loaded), GT_OK);
+  CHECK_EQ_U(loaded, cold_builds - 2);
+  CHECK(strstr(last_error, "is not that program") != NULL);
+  for (size_t i = 0; i < 3 * (size_t)ROWS * COLS; i++)
+    second[i] = 0;
+  glBindBuffer(GL_COPY_WRITE_BUFFER, out);
+  glBufferSubData(GL_COPY_WRITE_BUFFER, 0, 3 * ROWS * COLS * 4, second);
+  CHECK(run_ops(ctx, in, out, second));
+  CHECK(memcmp(first, second, 3 * ROWS * COLS * 4) == 0);
+  CHECK_EQ_U(builds, 2);
+  printf("swapped keys: %u of %u loaded, %u built from source, results exact\n", loaded, cold_builds, builds);
+  gt_context_release(ctx);
+  free(swapped);
+}
+
+/* One binary under 4,096 keys no plan names (groups of 1024 x 1024 and
+ * more, each resealed): none loads, and every call still builds and runs
+ * its own programs. */
+static void test_table_filler(bool min_limits, GLint formats, const unsigned char *cache, size_t written,
+                              unsigned cold_builds, GLuint in, GLuint out, const uint32_t *first,
+                              uint32_t *second) {
+  size_t at[1];
+  if (formats <= 0 || entry_offsets(cache, written, at, 1) < 1) return;
+  uint32_t e[ENTRY_WORDS];
+  memcpy(e, cache + at[0], sizeof e);
+  size_t one = sizeof e + (e[8] + 3) / 4 * 4;
+  enum { KEYS = 4096 };
+  size_t size = HEADER_BYTES + KEYS * one;
+  unsigned char *filler = malloc(size);
+  memcpy(filler, cache, HEADER_BYTES);
+  uint32_t count = KEYS;
+  memcpy(filler + 12, &count, 4);
+  for (uint32_t i = 0; i < KEYS; i++) {
+    size_t pos = HEADER_BYTES + i * one;
+    memcpy(filler + pos, cache + at[0], one);
+    uint32_t key[7];
+    memcpy(key, filler + pos, sizeof key);
+    key[2] = key[3] = 1024;          /* a group no plan names */
+    key[4] ^= i << 8 & 0x0FFFFF00u;   /* and other variants */
+    memcpy(filler + pos, key, sizeof key);
+    reseal(filler, pos);
+  }
+  gt_context *ctx = open_context(min_limits);
+  uint32_t loaded = 99;
+  last_error[0] = '\0';
+  builds = 0;
+  CHECK_STATUS(gt_program_cache_load(ctx, filler, size, &loaded), GT_OK);
+  CHECK_EQ_U(loaded, 0);
+  CHECK(strstr(last_error, "keys no plan on this device names") != NULL);
+  CHECK(run_ops(ctx, in, out, second));
+  CHECK(memcmp(first, second, 3 * ROWS * COLS * 4) == 0);
+  CHECK_EQ_U(builds, cold_builds);
+  gt_context_release(ctx);
+  free(filler);
+}
+
 int main(int argc, char **argv) {
   gt_test_env env;
   int rc = gt_test_open(argc, argv, &env);
@@ -299,14 +417,16 @@ int main(int argc, char **argv) {
   memcpy(bad, cache, written);
   if (formats > 0 && written > 600) {
     bad[written - 5] ^= 0x40;
-    CHECK_STATUS(gt_program_cache_load(ctx, bad, written, &loaded), GT_ERR_INVALID_ARGUMENT);
+    last_error[0] = '\0';
+    CHECK_STATUS(gt_program_cache_load(ctx, bad, written, &loaded), GT_ERR_BAD_CACHE);
+    CHECK(strstr(last_error, "program cache damaged: entry") != NULL); /* the log says where */
     CHECK_EQ_U(loaded, 0);
-    CHECK_STATUS(gt_program_cache_load(ctx, cache, written - 8, &loaded), GT_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(gt_program_cache_load(ctx, cache, written - 8, &loaded), GT_ERR_BAD_CACHE);
   }
   memcpy(bad, cache, written);
   bad[0] ^= 1;
-  CHECK_STATUS(gt_program_cache_load(ctx, bad, written, &loaded), GT_ERR_INVALID_ARGUMENT);
-  CHECK_STATUS(gt_program_cache_load(ctx, cache, 10, &loaded), GT_ERR_INVALID_ARGUMENT);
+  CHECK_STATUS(gt_program_cache_load(ctx, bad, written, &loaded), GT_ERR_BAD_CACHE);
+  CHECK_STATUS(gt_program_cache_load(ctx, cache, 10, &loaded), GT_ERR_BAD_CACHE);
   CHECK_STATUS(gt_program_cache_load(ctx, NULL, written, &loaded), GT_ERR_INVALID_ARGUMENT);
   CHECK_STATUS(gt_program_cache_load(ctx, cache, written, NULL), GT_ERR_INVALID_ARGUMENT);
   /* Another renderer's cache (the renderer's first byte changed): ignored. */
@@ -317,6 +437,8 @@ int main(int argc, char **argv) {
   gt_context_release(ctx);
 
   test_other_sources(min_limits, formats, cache, written, cold_builds, in, out, first, second);
+  test_swapped_keys(min_limits, formats, cache, written, cold_builds, in, out, first, second);
+  test_table_filler(min_limits, formats, cache, written, cold_builds, in, out, first, second);
 
   test_every_operation_round_trip(min_limits, formats);
 

@@ -131,7 +131,8 @@ typedef enum gt_status {
   GT_ERR_OUT_OF_MEMORY = 9,    /* GL_OUT_OF_MEMORY or caller memory too small */
   GT_ERR_CONTEXT_LOST = 10,    /* GPU reset / context loss */
   GT_ERR_TIMEOUT = 11,         /* a wait ended before its fence signalled; nothing consumed */
-  GT_ERR_BUSY = 12             /* a read-back begun with gt_read_begin still holds the staging buffer */
+  GT_ERR_BUSY = 12,            /* a read-back begun with gt_read_begin still holds the staging buffer */
+  GT_ERR_BAD_CACHE = 13        /* a program cache that is not one, or is damaged; the log says where */
 } gt_status;
 
 /* Element types. The 4-byte types serve every operation. The 2- and
@@ -715,11 +716,24 @@ gt_status gt_program_cache_save(gt_context *ctx, void *mem, size_t size, size_t 
  * the calls that need them compile nothing. A cache from another library
  * version, other kernel sources, another renderer or driver version is
  * ignored (GT_OK, *loaded 0), and a binary the driver refuses is left out
- * and built from source when first needed. The memory is not kept.
- * Returns    GT_OK and *loaded, the programs taken; GT_ERR_INVALID_ARGUMENT
- *            (NULL, not a cache, or a damaged one: checked before any
- *            program is made); GT_ERR_OUT_OF_MEMORY; GT_ERR_NO_CONTEXT;
- *            GT_ERR_GL. */
+ * and built from source when first needed. No more programs are taken
+ * than the table has slots. The memory is not kept.
+ * Trust      a cache must be as trusted as the executable: its binaries go
+ *            to the driver, which may crash or compute anything on a
+ *            forged one. Within that, no binary runs under a key it does
+ *            not prove: a key no plan on this device names is left out
+ *            (logged), and a linked binary whose work group or view
+ *            uniforms (named by a hash of its program's text) are not its
+ *            key's is released and its program built from source
+ *            (logged). A binary forged inside the driver's own part
+ *            passes these checks: keep a cache where others can write only
+ *            under a MAC of your platform's crypto, checked before this
+ *            call (README, "Start-up and device choices").
+ * Returns    GT_OK and *loaded, the programs taken; GT_ERR_BAD_CACHE (not a
+ *            cache, or a damaged one: cut, a key of no kernel, a checksum
+ *            that does not match; checked before any program is made, the
+ *            log naming the entry); GT_ERR_INVALID_ARGUMENT (NULL);
+ *            GT_ERR_OUT_OF_MEMORY; GT_ERR_NO_CONTEXT; GT_ERR_GL. */
 gt_status gt_program_cache_load(gt_context *ctx, const void *mem, size_t size, uint32_t *loaded);
 
 /* ------------------------------------------------------------------ */
