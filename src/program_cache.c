@@ -259,9 +259,11 @@ static gt_status load_one(gt_context *ctx, const cache_entry *e, const unsigned 
             gt__kernel_name(key.kernel), (unsigned)error);
     return GT_OK;
   }
-  if (!proves_key(program, &key)) {
-    GT__TRY(gt__gl_status(ctx, "program cache: the binary's interface"));
-    glDeleteProgram(program);
+  bool proven = proves_key(program, &key);
+  gt_status s = gt__gl_status(ctx, "program cache: the binary's interface");
+  if (s != GT_OK || !proven) glDeleteProgram(program);
+  if (s != GT_OK) return s;
+  if (!proven) {
     gt__log(ctx, GT_LOG_ERROR, "program cache: a binary under a %s key is not that program: released, built "
             "from source when needed", gt__kernel_name(key.kernel));
     return GT_OK;

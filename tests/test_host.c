@@ -42,13 +42,13 @@ static gt_extent make_extent(uint32_t rows, uint32_t cols) {
 /* ------------------------------------------------------------------ */
 /* 1. Status strings, strategy names, type sizes.                      */
 
-#define STATUS_COUNT ((int)GT_ERR_BUSY + 1)
+#define STATUS_COUNT ((int)GT_ERR_BAD_CACHE + 1)
 
 static void test_status_string(void) {
   const char *names[STATUS_COUNT];
   const char *unknown_a = gt_status_string((gt_status)999);
   const char *unknown_b = gt_status_string((gt_status)-1);
-  const char *unknown_c = gt_status_string((gt_status)(GT_ERR_BUSY + 1));
+  const char *unknown_c = gt_status_string((gt_status)(GT_ERR_BAD_CACHE + 1));
   int i, j;
 
   for (i = 0; i < STATUS_COUNT; i++) {
