@@ -3,7 +3,10 @@
  *
  * Conventions for every function below:
  *   - Sizes, offsets and pitches are in elements unless a name says bytes.
- *     Every element type is 32 bits wide.
+ *     Elements are 4 bytes (GT_F32, GT_I32, GT_U32), 2 bytes (GT_F16,
+ *     GT_I16, GT_U16) or 1 byte (GT_I8, GT_U8) wide (gt_type_size); the
+ *     narrower ones lie packed in 32-bit words, little end first, as the
+ *     host's bytes lie.
  *   - Arguments are validated before any GL call that changes state; on any
  *     error nothing is written to any buffer.
  *   - Functions that take a gt_context need the GL context it was
@@ -218,18 +221,18 @@ typedef struct gt_logger {
 typedef enum gt_matmul_kernel {
   GT_MATMUL_KERNEL_DEVICE = 0,      /* chosen from the renderer and limits */
   GT_MATMUL_KERNEL_REGISTERS = 1,   /* 4x4 results per invocation, no shared memory:
-                                       for llvmpipe, Mali and other devices whose
-                                       shared memory is plain memory */
+                                       for devices whose shared memory is plain
+                                       memory (the docs name them) */
   GT_MATMUL_KERNEL_SHARED = 2,      /* 8x8 results per invocation, 128x128 blocks
-                                       staged through shared memory: desktop GPUs,
-                                       Adreno-class; needs 256 invocations. Runs
+                                       staged through shared memory: devices whose shared
+                                       memory is on chip; needs 256 invocations. Runs
                                        where c has enough such blocks to fill the
                                        device (gt_matmul_auto_kernel); smaller
                                        products run REGISTERS */
   GT_MATMUL_KERNEL_TEXELS = 3,      /* 8x8 results per invocation in registers,
                                        a and b fetched as vec4 texels of texture
-                                       buffers: llvmpipe, where a texel fetch costs
-                                       a fraction of a storage load. Needs an ES 3.2
+                                       buffers: for devices where a texel fetch
+                                       costs a fraction of a storage load. Needs an ES 3.2
                                        context. Runs where a's and b's rows start
                                        16-byte aligned, K is a multiple of 4 and so
                                        is M where a is transposed and N where b is
@@ -238,9 +241,9 @@ typedef enum gt_matmul_kernel {
                                        fit) */
   GT_MATMUL_KERNEL_REGISTERS_K1 = 4 /* REGISTERS taking one k per step, with
                                        vec4 loads only across K: 16 results and
-                                       8 values live, within the 32 registers at
-                                       which Mali Bifrost and Valhall keep their
-                                       full thread count (Mali, VideoCore) */
+                                       8 values live: for devices that keep their
+                                       full thread count only at 32 registers
+                                       or fewer */
 } gt_matmul_kernel;
 
 /* Context options. Zero means default for every field. */
@@ -261,12 +264,12 @@ typedef struct gt_context_desc {
    * clamps it (views longer than this are processed in bands). */
   uint64_t max_storage_block_bytes;
   /* zero = chosen for the device (2^31, about 2 GFLOP, except 2^38 on
-   * desktop NVIDIA and AMD GPUs, which have no watchdog that short); the
+   * desktop GPUs, which have no watchdog that short); the
    * most work one matmul dispatch may do, in floating-point operations
    * (2 per multiply-add). At least 2^20 is used. */
   uint64_t max_dispatch_flops;
   /* zero = chosen for the device (2^27 bytes, 128 MiB, except 2^31 on
-   * desktop NVIDIA and AMD GPUs); the most bytes (read plus written) one
+   * desktop GPUs); the most bytes (read plus written) one
    * dispatch of a transpose, copy or image operation may move: larger
    * grids run as several dispatches, so no dispatch outlasts a mobile
    * watchdog (0.2-5 s). At least one work group runs per dispatch. */
@@ -440,7 +443,7 @@ bool gt_views_alias(gt_view a, gt_view b);
 /* Headless EGL, for tests, tools and boards.                          */
 
 /* Creates an OpenGL ES 3.1 context and makes it current on this thread.
- * Tries the EGL device platform, then Mesa's surfaceless platform, then
+ * Tries the EGL device platform, then the surfaceless platform, then
  * the default display with a 1x1 pbuffer. The context asks for reset
  * notification (lose context on reset) where the display offers
  * EGL_EXT_create_context_robustness, and gets a plain one where the
@@ -501,8 +504,8 @@ void gt_context_release(gt_context *ctx);
 /* The limits in effect (after min_limits clamping). NULL ctx gives zeros. */
 gt_limits gt_context_limits(const gt_context *ctx);
 
-/* The device-table entry the renderer matched: "llvmpipe", "NVIDIA",
- * "Mali", ..., or "fallback" (gltile info shows it). NULL ctx gives "". */
+/* The name of the device-table entry the renderer matched, or "fallback"
+ * where none did (gltile info shows it). NULL ctx gives "". */
 const char *gt_context_device_name(const gt_context *ctx);
 
 /* The tile AUTO uses for transpose on this context. */
@@ -515,13 +518,14 @@ gt_strategy gt_context_auto_strategy(const gt_context *ctx);
 
 /* true when AUTO's SIMPLE moves 4x4 blocks as uvec4s wherever both views'
  * rows start 16-byte aligned (transpose_quads.comp; SIMPLE does the rows
- * and columns left over): on llvmpipe, where each storage access costs
- * more than its bytes. false for NULL. */
+ * and columns left over): where the device table says each storage access
+ * costs more than its bytes. false for NULL. */
 bool gt_context_auto_quads(const gt_context *ctx);
 
-/* true when gltile's kernels may use shader atomics here. false on
- * llvmpipe in a 32-bit ARM process, whose JIT crashes the process on any
- * storage-buffer atomic (Mesa 22.3, armhf), and for NULL. Where false, the
+/* true when gltile's kernels may use shader atomics here. false where
+ * the device table knows storage-buffer atomics to crash the process (a
+ * software renderer in a 32-bit ARM process: the README names it), and
+ * for NULL. Where false, the
  * calls that need atomics return GT_ERR_UNSUPPORTED before any work: a
  * transpose or copy of 2- or 1-byte elements, a gt_write of such a view
  * whose rows do not start and end on 4-byte boundaries, and a matmul into
@@ -534,15 +538,13 @@ bool gt_context_has_atomics(const gt_context *ctx);
 
 /* Whether the device table says matmul's sums run faster in half
  * precision (mediump) than in f32 here, so that
- * GT_PRECISION_HALF_IF_FASTER sums in half: only Mali Midgard (T-series),
- * where the compiler's statistics show the registers kernel at twice the
- * threads (not measured on the hardware). On Bifrost, Valhall and Adreno
- * the statistics showed no clear gain, and the others were not looked at.
- * false for NULL. */
+ * GT_PRECISION_HALF_IF_FASTER sums in half: true only where the device
+ * table says so (docs/performance.md names the devices and the compiler
+ * figures behind each). false for NULL. */
 bool gt_context_half_is_faster(const gt_context *ctx);
 
 /* Whether the device flushes f32 denormals (magnitudes below 2^-126) to
- * zero: GLSL ES allows it, NVIDIA's GPUs do it, llvmpipe keeps them. On the
+ * zero: GLSL ES allows it, and some GPUs do it. On the
  * first call one probe runs (a one-invocation program and a 20-byte buffer,
  * both deleted before it returns); later calls answer from the context.
  * Where they are flushed, a matmul whose products or partial sums pass
@@ -562,8 +564,8 @@ gt_matmul_kernel gt_context_matmul_kernel(const gt_context *ctx);
 
 /* The kernel matmul's AUTO runs for a c of m x n on this context: the
  * context's kernel, or REGISTERS where it is SHARED and c has fewer blocks
- * of 128x128 than the device table gives for the device (64 on every
- * entry today, measured on the H100; REGISTERS for NULL). A TEXELS
+ * of 128x128 than the device table gives for the device (REGISTERS for
+ * NULL). A TEXELS
  * context answers TEXELS; the products it cannot take (see
  * GT_MATMUL_KERNEL_TEXELS) run what a SHARED context would. */
 gt_matmul_kernel gt_matmul_auto_kernel(const gt_context *ctx, uint32_t m, uint32_t n);
@@ -593,8 +595,8 @@ const char *gt_strategy_name(gt_strategy s);
  * it runs many times slower. A view of 2- or 1-byte elements whose rows
  * do not start and end on 4-byte boundaries goes instead through the
  * staging buffer and the copy kernel, a staging buffer's worth at a time:
- * on the H100, glBufferSubData at such offsets was not seen by later
- * copies or kernels. The write is ordered after earlier gltile work on the
+ * on one desktop driver, glBufferSubData at such offsets was not seen by
+ * later copies or kernels. The write is ordered after earlier gltile work on the
  * buffer; host may be reused as soon as the call returns.
  * Returns    GT_OK, GT_ERR_INVALID_ARGUMENT, GT_ERR_OUT_OF_RANGE (also a
  *            2- or 1-byte view whose last word sticks out of the buffer),
@@ -809,51 +811,63 @@ gt_status gt_copy(gt_context *ctx, gt_view src, gt_view dst);
 /* Matrix multiply: c = op(a) op(b), or alpha op(a) op(b) + beta c with
  * d->scale. op(a) is M x K, op(b) is K x N, c is M x N; op(x) is x, or its
  * transpose when d->trans_a / d->trans_b is set (the view is then K x M or
- * N x K). Sums run in f32 in k order within each chunk of K; the tests
+ * N x K). Views take any offsets and pitches; a and b may overlap each
+ * other (read-read), c may overlap neither.
+ *
+ * Types: the seven configurations (any other pairing is
+ * GT_ERR_SHAPE_MISMATCH; other types GT_ERR_UNSUPPORTED):
+ *
+ *   a, b     c        sums                     strategies   bias
+ *   GT_F32   GT_F32   f32                      all          GT_F32
+ *   GT_F16   GT_F32   f32 (half: precision)    all          GT_F32
+ *   GT_F16   GT_F16   f32 (half: precision)    all          GT_F32
+ *   GT_U8    GT_I32   exact 32-bit integers    AUTO, SIMPLE GT_I32
+ *   GT_U8    GT_U8    the same, requantised    AUTO, SIMPLE GT_I32
+ *   GT_I8    GT_I32   exact 32-bit integers    AUTO, SIMPLE GT_I32
+ *   GT_I8    GT_I8    the same, requantised    AUTO, SIMPLE GT_I32
+ *
+ *   "all" is AUTO, SIMPLE, TILED_EVEN, TILED_PAD and TRUNCATE_B
+ *   (TRUNCATE_A is not a matmul strategy). TILED_EVEN, TILED_PAD and
+ *   TRUNCATE_B run the seed's tiled kernel: f32 sums, no epilogue, one
+ *   product (HALF_IF_FASTER sums in f32 there; precision HALF, an
+ *   epilogue or gt_matmul_batched under them is GT_ERR_UNSUPPORTED). Sums
+ *   in half run on AUTO and SIMPLE. 8-bit products take no scaling. An
+ *   8-bit c (requantised, d->quant) and a GT_F16 c need shader atomics
+ *   (gt_context_has_atomics).
+ *
+ * Error bounds. f32 sums run in k order within each chunk of K; the tests
  * hold each element within 2 (K + 2) 2^-23 S of the exact result, with
  * S = |alpha| sum |a b| + |beta c|. On a device that flushes f32
  * denormals (gt_context_flushes_denormals) every product and partial sum
  * below 2^-126 counts as zero, which adds up to (2 K + 2) 2^-126 to that.
+ * Halves are widened to f32 for the sums; a GT_F16 c is rounded to the
+ * nearest half after each K chunk (overflow gives infinity), so its error
+ * is at most 2 (K + 2) 2^-24 S + chunks (2^-10 S + 2^-14); products with
+ * an f16 denormal factor may count as zero on devices that flush them.
+ * With d->precision HALF (or HALF_IF_FASTER where
+ * gt_context_half_is_faster) the sums, scaling and epilogue run in half,
+ * within gt_precision's far wider bound, on the registers kernel. AUTO
+ * runs half operands on the context's kernel (not texels).
+ * 8-bit: a GT_I32 c takes the exact sums of (a - zero_a)(b - zero_b); a c
+ * of a's type takes them requantised (gt_quantization). K may be at most
+ * (2^31 - 1) / (max |a - zero_a| max |b - zero_b|), 33,025 where both
+ * reach 255, so no sum overflows; into an 8-bit c at most 4,096 too (K in
+ * one slice). AUTO runs the registers kernel for them on every device. A
+ * per-column requantisation binds slots 4 and 5 and needs 6 storage
+ * blocks per compute shader.
  *
- * a, b, c    GT_F32 views, any offsets and pitches; or a and b GT_F16 (half
- *            precision, widened to f32 for the sums) with c GT_F16 or GT_F32.
- *            a and b may overlap each other (read-read), c may overlap
- *            neither. AUTO runs half-precision operands on the context's
- *            kernel (not texels); a GT_F16 c is rounded to the nearest half
- *            after each K chunk (overflow gives infinity), so its error is at
- *            most 2 (K + 2) 2^-24 S + chunks (2^-10 S + 2^-14), with
- *            S = |alpha| sum |a b| + |beta c|; products with an f16 denormal
- *            factor may count as zero on devices that flush them. With
- *            d->precision HALF (or HALF_IF_FASTER where
- *            gt_context_half_is_faster) their sums, scaling and epilogue run
- *            in half instead, within gt_precision's far wider bound; AUTO
- *            then runs the registers kernel. Or a and b both GT_U8 or both
- *            GT_I8, quantised (d->quant): a GT_I32 c takes the exact 32-bit
- *            sums of (a - zero_a)(b - zero_b); a c of a's type takes them
- *            requantised (gt_quantization) and needs shader atomics
- *            (gt_context_has_atomics). K may be at most (2^31 - 1) /
- *            (max |a - zero_a| max |b - zero_b|), 33,025 where both reach
- *            255, so no sum overflows; into an 8-bit c at most 4,096 too (K
- *            in one slice). AUTO runs the registers kernel for them on every
- *            device. Their epilogue is in integers: a GT_I32 bias added to
- *            the sum (wrapping) before requantisation; RELU clamps c's value
- *            at 0 (at zero_c in an 8-bit c), CLAMP at act_lo, act_hi (whole
- *            numbers, inside an 8-bit c's range). A per-column requantisation
- *            binds slots 4 and 5 and needs 6 storage blocks per compute
- *            shader.
  * d          NULL = AUTO without transposes or scaling. TILED_EVEN needs
- *            a tile dividing M, N and K. TRUNCATE_A is not a matmul
- *            strategy. TILED_EVEN, TILED_PAD and TRUNCATE_B run the seed's
- *            tiled kernel, which multiplies GT_F32 or GT_F16 a and b with
- *            f32 sums (HALF_IF_FASTER sums in f32 there) and no epilogue:
- *            8-bit operands, precision HALF and an epilogue run on AUTO
- *            and SIMPLE only. The epilogue (d->bias, d->act) runs in the
- *            dispatch that writes each result's final value, in f32, in
- *            this order: alpha op(a)op(b) + beta c, plus the bias (its
+ *            a tile dividing M, N and K. The epilogue (d->bias, d->act)
+ *            runs in the dispatch that writes each result's final value,
+ *            in this order: alpha op(a)op(b) + beta c, plus the bias (its
  *            element n where it is 1 x N, m where M x 1; a 1 x 1 bias
  *            serves either), then the activation; a GT_F16 c is rounded
- *            after it. The bias may overlap a and b, not c. RELU and
- *            CLAMP compare (v < 0, v < act_lo, v > act_hi), so a NaN
+ *            after it. Float products run it in f32; 8-bit ones in
+ *            integers: the bias added to the sum (wrapping) before
+ *            requantisation, RELU clamping c's value at 0 (at zero_c in an
+ *            8-bit c), CLAMP at act_lo, act_hi (whole numbers, inside an
+ *            8-bit c's range). The bias may overlap a and b, not c. RELU
+ *            and CLAMP compare (v < 0, v < act_lo, v > act_hi), so a NaN
  *            result stays NaN where the device keeps NaNs.
  * Returns    GT_OK; GT_ERR_INVALID_ARGUMENT (NULL ctx, zero extent,
  *            pitch < cols, unknown type, strategy not accepted, tile not
@@ -882,7 +896,7 @@ gt_status gt_copy(gt_context *ctx, gt_view src, gt_view dst);
  * Work       K is processed in chunks of at most 4096 (16384 where AUTO runs
  *            the 128 x 128 shared kernel alone; one dispatch each,
  *            accumulating into c, a half c rounded after each), so no
- *            invocation loops past Mesa's silent 65,535-iteration cap and no
+ *            invocation loops past a driver's silent 65,535-iteration cap and no
  *            dispatch runs for long.
  * GL state   binds its program, SSBO slots 0-2 (3 with an epilogue, 4-5 per
  *            column) and sets its own uniforms; restores none. Where the
@@ -924,7 +938,7 @@ gt_status gt_matmul(gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_m
  *            product. Bit equality with gt_matmul rests on the driver
  *            compiling the same sums alike in the batched and the single
  *            programs (GLSL ES has no `precise`); the tests check it on
- *            llvmpipe and an NVIDIA H100.
+ *            every device they run on.
  * GL state   as gt_matmul.
  * Allocates  nothing; compiles the batched programs on first use. */
 gt_status gt_matmul_batched(gt_context *ctx, gt_view a, gt_view b, gt_view c, gt_batch batch,
@@ -1071,9 +1085,9 @@ typedef struct gt_kernel_uniform {
  *     NAME_write as 16, inverse as 64, determinant as 16, atan,
  *     packHalf2x16 and unpackHalf2x16 as 8, the other transcendental
  *     functions as 4, and the statements of a loop with no loop inside 32
- *     times: drivers inline every call and unroll short loops, and on
- *     llvmpipe a body of 824 bytes compiled for 129 s (the slowest of the
- *     bodies tried at the limit: 2.6 s); at most 64 functions, and
+ *     times: drivers inline every call and unroll short loops, so a short
+ *     body can take minutes to compile (the README); at most 64
+ *     functions, and
  *     statements nested at most 64 deep.
  * Arrays the body declares itself (shared, local) are indexed as the
  * driver indexes them: GLSL ES leaves an index out of range undefined.
