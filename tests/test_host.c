@@ -608,6 +608,16 @@ static void test_context_size(void) {
   memset(&zero, 0, sizeof zero);
   CHECK(gt_context_size(NULL) > 0);
   CHECK_EQ_U(gt_context_size(NULL), gt_context_size(&zero));
+  /* A default context stays a few kilobytes: an embedded app keeps one
+   * per GL context, often in static memory. */
+  CHECK(gt_context_size(NULL) <= 32 * 1024);
+  /* The program table follows the desc, one slot's bytes a slot. */
+  gt_context_desc two = zero, three = zero;
+  two.program_slots = 2;
+  three.program_slots = 3;
+  size_t slot = gt_context_size(&three) - gt_context_size(&two);
+  CHECK(slot > 0 && slot <= 256);
+  CHECK_EQ_U(gt_context_size(&zero), gt_context_size(&two) + 126 * slot);
 }
 
 static void test_context_init_arguments(void) {
