@@ -2,10 +2,11 @@
  * last rows past its whole 128-row blocks, or its last columns past its
  * whole 128-column blocks, at most BAND of them. Padded to whole blocks,
  * such a band is one more row (column) of 128 x 128 groups, each doing a
- * whole block's work for a few results: on the H100 at 4099x4097x4101 it
- * made 33 x 33 blocks, a fifth round of groups where 4096^3 runs four
- * (docs/performance.md). Here the band costs about one read of the long
- * operand.
+ * whole block's work for a few results: at 4099x4097x4101, 33 x 33
+ * blocks, which took a fifth round of groups where 4096^3's 32 x 32 took
+ * four (docs/notes/2026-11-nvidia-matmul-f32.md, "Thin bands beside the
+ * shared kernel's blocks"). Here the band costs about one read of the
+ * long operand.
  *
  * A band has few results and all of K for each, so one invocation per
  * result would leave a large GPU idle: the group of 32 x 8 invocations
@@ -43,9 +44,9 @@ void add_k(bool rows, uint k, uint along, uint across, inout GT_SUM sums[BAND]) 
 
 /* Sums this invocation's slice of K for every place across into
  * partial, 4 of its k a step: with one k a step each invocation waited
- * on every load in turn, and the bands took 0.21-0.27 ms in f32 and
- * 0.55-0.62 in half at 4099x4097x4101 on the H100, more than the shared
- * kernel's last round could hide (docs/performance.md). */
+ * on every load in turn, and 4 halved the float bands' time
+ * (docs/notes/2026-11-nvidia-matmul-f32.md, "Thin bands beside the
+ * shared kernel's blocks"). */
 void sum_slice(bool rows, uint place) {
   uint x = gl_LocalInvocationID.x, slice = gl_LocalInvocationID.y;
   uint across = rows ? gt_rows_m() : gt_cols_n(), length = rows ? gt_cols_n() : gt_rows_m();

@@ -4,7 +4,7 @@
  * keeping a 4 x 4 block of c in four vec4 registers: the shape the mobile
  * GEMM libraries use (4x4 to 4x8 results, 64 to 128 invocations, no shared
  * memory), which the Mali, Adreno and V3D compilers keep free of spills
- * (their statistics: docs/performance.md).
+ * (their statistics: docs/performance.md, "Mali, Adreno and VideoCore").
  *
  * Per 4 steps of K an invocation loads 4 quads of op(a) and 4 of op(b)
  * and makes 64 multiply-adds. A quad is 4 elements adjacent in the stored

@@ -23,11 +23,14 @@
  * halves that are not uvec2s or words go one at a time. Halves
  * with b transposed, and halves into a half c with neither transposed,
  * the operands along K aligned, step 16 k at a time from whole words
- * (GT_WORD_STEPS). (H100 figures: docs/performance.md.)
+ * (GT_WORD_STEPS). (Why each form: at its code below; the trials in
+ * docs/notes/2026-11-nvidia-matmul-f16.md and
+ * docs/notes/2026-12-nvidia-matmul-f16.md.)
  *
  * Not double-buffered in shared memory: two shared buffers double the
- * shared memory for a gain at some sizes and a loss at others (the
- * figures: docs/performance.md).
+ * shared memory for a gain at some sizes and a loss at others
+ * (docs/notes/2026-11-nvidia-matmul-f32.md, "Shared matmul, second
+ * version").
  *
  * The invocation at (tx, ty) owns rows 4 ty .. 4 ty + 3 and 64 + 4 ty ..,
  * and columns 4 tx .. and 64 + 4 tx ..: its vec4 reads of a row of the
@@ -42,9 +45,11 @@
  * transposed (along K), or a b into a half c, both operands' rows on 8
  * bytes (GT_VEC4_A and _B) or only those along K (GT_WORDS_UNALIGNED),
  * step 16 k at a time from whole words, see below; every other program
- * 8 k. Where b runs across K it paid only there: a b f16 > f16 4% faster
- * on the H200, while a b f16 > f32 ran 1% and a^T b f16 > f16 7% slower
- * on the H100 (the reason not found; docs/performance.md). */
+ * 8 k. Where b runs across K it pays only for a b into a half c: a b into
+ * a float c and a^T b ran at best as fast, the reason not found
+ * (docs/notes/2026-11-nvidia-matmul-f16.md, "Halves 16 k a step from
+ * whole words"; docs/notes/2026-12-nvidia-matmul-f16.md, "Half c stores
+ * and 16 k a step for a b into a half c"). */
 #ifdef GT_WORD_STEPS
 #define BK 16u
 #else
@@ -54,14 +59,15 @@
  * not on 8 bytes (its GT_VEC4_x absent); those along K must be (see
  * WORDS_ACROSS_ANY). Words of 2 k from rows along K at any alignment
  * (the high half of one word and the low half of the next) were tried
- * and were slower than 8 k a step of single halves: a b^T at 4099 x 4097
- * x 4101 on the H200 4.18 against 3.45 ms (docs/performance.md). The
- * kernel moves quads along K as vec4s only as such words, and a half c's
- * quads as uvec2s only where results are not 32 columns apart: the host
- * names no other program. */
+ * and were slower than 8 k a step of single halves
+ * (docs/notes/2026-12-nvidia-matmul-f16.md, "Words of 2 k where rows
+ * start inside a word"). The kernel moves quads along K as vec4s only as
+ * such words, and a half c's quads as uvec2s only where results are not
+ * 32 columns apart: the host names no other program. */
 
-/* NVIDIA's compiler unrolls every loop where asked (8% at 4096^3);
- * others ignore a pragma they do not know (GLSL ES 3.10, 3.4). */
+/* NVIDIA's compiler unrolls every loop where asked, which pays there
+ * (docs/notes/2026-11-nvidia-matmul-f32.md, "The shared matmul with vec4
+ * loads"); others ignore a pragma they do not know (GLSL ES 3.10, 3.4). */
 #pragma optionNV(unroll all)
 
 /* Each step the group stores an 8 x 128 slice of op(a) and one of op(b)
@@ -78,21 +84,21 @@
  *   the 8 invocations of a quad make into 32 contiguous bytes of each row.
  * Before, a's slice was kept row-major along K and read 4 k at a time
  * (2-way bank conflicts), and b transposed was stored element by element
- * into a float array (4 float reads for each quad): a b ran 34.1 and a
- * b^T 27.4 TFLOP/s on the H100 at 4096^3 where a^T b, already in this
- * order, ran 43.7 (docs/performance.md).
+ * into a float array (4 float reads for each quad), and a b and a b^T
+ * ran well behind a^T b, already in this order
+ * (docs/notes/2026-11-nvidia-matmul-f32.md, "Every layout through one
+ * inner loop").
  *
  * The 8 invocations of a quad along K store into 8 rows of the slice,
  * 512 bytes apart: one bank. Two ways spread them: a row of 33 vec4s,
  * one unused, or quad q of row k stored at q ^ k (GT_SWIZZLE_A), where each
  * read then computes its address. Slices of quads across K are stored
- * in rows, as they come. Measured on the H100 at 4096^3, TFLOP/s with the
- * padding / with the XOR on both slices: a b 34.6 / 36.9, a^T b 42.7 /
- * 40.9, a b^T 39.4 / 35.6, a^T b^T 41.9 / 37.2; a b with the XOR on a's
- * slice alone 36.5. So a b of floats takes the XOR on a, the others the
- * padding. Halves differ: at 4096^3, a b ran 3.19 ms with the XOR and
- * 3.04 with the padding, a b^T 3.34 with the padding and 3.31 with the
- * XOR (f16 > f16; docs/performance.md). */
+ * in rows, as they come. Neither way wins in every layout: a b of floats
+ * takes the XOR on a, the other float programs the padding
+ * (docs/notes/2026-11-nvidia-matmul-f32.md, "Every layout through one
+ * inner loop"); halves the other way round, a b the padding and a b^T
+ * the XOR (docs/notes/2026-11-nvidia-matmul-f16.md, "Half precision at
+ * f32's speed"). */
 /* [k][m / 4], component m % 4 (m / 4 ^ k under GT_SWIZZLE_A); GT_WORD_STEPS
  * stores without conflicts unpadded (see quad_along), in 16,384 bytes
  * for both slices, the ES 3.1 minimum. */
@@ -117,8 +123,9 @@ shared vec4 b_slice[BK][BM / 4u];
  * inside the view: a row (column) of op(a) (op(b)) past the matrix is
  * read as the last one, which only feeds results that are never stored,
  * and a k past the slice as its last k, the quad then set to zero. The
- * K loop then has no branch around its loads (docs/performance.md: the
- * guarded loads cost a b 18% on the H100).
+ * K loop then has no branch around its loads: the guards were what held
+ * a b behind a^T b (docs/notes/2026-11-nvidia-matmul-f32.md, "Loads
+ * without branches, halfway through the step").
  *
  * at: the index of its first element at k = 0; k then adds k times the
  * pitch (across K) or k (along K). last: its last element inside the
@@ -126,7 +133,7 @@ shared vec4 b_slice[BK][BM / 4u];
  * within the step; q: its place in the slice's row (see GT_STRIDED_A).
  * One number, not the 4 elements' offsets, so that it costs one
  * register: with the offsets held the compiler moved more of them to
- * memory, and a b ran 41.7 rather than 44.8 TFLOP/s. */
+ * memory, and a b ran slower (the same note and section). */
 struct quad {
   uint at, last, row_k, q;
 };
@@ -148,9 +155,9 @@ quad quad_at(uvec4 v, uint kr, uint q, uint first, uint extent, uint apart) {
  * (columns) s, s + 32, s + 64 and s + 96 of the block, and an
  * invocation's results are those rows (columns); see ROW and SIDE.
  * Halves read one at a time (GT_A_HALVES, GT_B_HALVES: 16-bit storage)
- * come the same way: at 4099 x 4097 x 4101 on the H200 a b f16 > f32 ran
- * 3.29 ms so, 3.42 from the 2 or 3 words holding each quad
- * (docs/performance.md). */
+ * come the same way, faster than from the 2 or 3 words holding each quad
+ * (docs/notes/2026-12-nvidia-matmul-f16.md, "Halves across K by pairs,
+ * tried; halves 16 bits at a time"). */
 quad quad_across(uvec4 v, uint t, uint first, uint extent) {
   return quad_at(v, t / 32u, t % 32u, first, extent, 1u);
 }
@@ -160,9 +167,9 @@ quad quad_along(uvec4 v, uint t, uint first, uint extent) {
    * being, low to high, 3 of q, 2 of j, 2 of q and 1 of j. A 16-byte
    * store goes through the banks 8 invocations at a time: 8 adjacent
    * ones store 8 adjacent quads of one slice row, no two on a bank, with
-   * no padding. (2 quads of 4 rows each ran a b^T 3.41 ms at 4096^3 on
-   * the H100, this 3.09: docs/performance.md.) A subgroup's load reads 16
-   * bytes of each of 8 rows. */
+   * no padding. (2 quads of 4 rows each, 4 to a bank group, ran slower:
+   * docs/notes/2026-11-nvidia-matmul-f16.md, "Halves 16 k a step from
+   * whole words".) A subgroup's load reads 16 bytes of each of 8 rows. */
   uint j = (t / 8u) % 4u + 4u * (t / 128u), q = t % 8u + 8u * ((t / 32u) % 4u);
   return quad_at(v, 2u * j, q, first, extent, v.w);
 #else
@@ -186,8 +193,9 @@ vec4 inside_k(quad q, uint k0, vec4 loaded) { return k_inside(q, k0) ? loaded : 
  * operand: GLSL cannot pass a storage block to a function). Across K:
  * one vec4 under GT_VEC4_x (the host keeps the quads whole there), else
  * 4 floats; along K, 4 floats a pitch apart. Unaligned quads once came
- * from two vec4 loads and a shuffle: the plain floats ran 31.5 TFLOP/s at
- * 4099x4097x4101 on the H100, the shuffle 21.5 (docs/performance.md). */
+ * from two vec4 loads and a shuffle, slower than the plain floats
+ * (docs/notes/2026-11-nvidia-matmul-f32.md, "Unaligned whole quads as 4
+ * unguarded float loads"). */
 #define SPREAD(elem, i, last, apart)                                                               \
   vec4(elem(i), elem((i) + min(1u, last) * (apart)), elem((i) + min(2u, last) * (apart)),           \
        elem((i) + min(3u, last) * (apart)))
@@ -197,7 +205,9 @@ vec4 inside_k(quad q, uint k0, vec4 loaded) { return k_inside(q, k0) ? loaded : 
  * inside the matrix (end) is read as that one: the halves it gives only
  * feed results never stored, and every load stays inside the view with
  * no branch (a branch between this and 4 single halves, and one around
- * the third word, cost f16 > f32 on the H100: docs/performance.md). */
+ * the third word, cost f16 > f32 time:
+ * docs/notes/2026-11-nvidia-matmul-f32.md, "Loads without branches,
+ * halfway through the step"). */
 vec4 half_quad(bool odd, uint w0, uint w1, uint w2) {
   vec2 lo = unpackHalf2x16(w0), mid = unpackHalf2x16(w1);
   return odd ? vec4(lo.y, mid, unpackHalf2x16(w2).x) : vec4(lo, mid);
@@ -205,9 +215,10 @@ vec4 half_quad(bool odd, uint w0, uint w1, uint w2) {
 #define ACROSS(elem, words, i, last)                                                              \
   half_quad(((i)&1u) != 0u, words[(i) >> 1u], words[min(((i) >> 1u) + 1u, ((i) + (last)) >> 1u)], \
             words[min(((i) >> 1u) + 2u, ((i) + (last)) >> 1u)])
-/* A quad of halves across K on 8 bytes: one uvec2 load. With it f16 > f32
- * at 4096^3 took 2.89 ms for a^T b on the H100, 3.40 from 2 or 3 words
- * (docs/performance.md). */
+/* A quad of halves across K on 8 bytes: one uvec2 load, which brings
+ * f16 > f32 to f32's time where both operands run across K
+ * (docs/notes/2026-11-nvidia-matmul-f32.md, "Loads without branches,
+ * halfway through the step"). */
 vec4 halves4(uvec2 w) { return vec4(unpackHalf2x16(w.x), unpackHalf2x16(w.y)); }
 #define A4(i) halves4(a_pairs[i])
 #define B4(i) halves4(b_pairs[i])
@@ -380,8 +391,9 @@ void stash(quad qa, vec4 la, quad qb, vec4 lb) {
 void store_quad(uint m, uint n, vec4 sum) {
 #ifdef GT_C_PAIRS
   /* 4 halves on 8 bytes, this invocation's alone: no atomics in the
-   * program (with them f16 > f16 ran 9% behind f16 > f32 at 4096^3 on the
-   * H100, and some processes 3-6x slower: docs/performance.md). */
+   * program, since they cost by being in it, taken or not
+   * (docs/notes/2026-11-nvidia-matmul-f16.md, "Half precision at f32's
+   * speed"). */
   if (m >= gt_rows_m() || n >= gt_cols_n()) return;
   uint i = gt_index(2u, uvec2(m, n)) >> 2u;
   vec4 value = gt_scale.x * sum;
@@ -390,13 +402,16 @@ void store_quad(uint m, uint n, vec4 sum) {
 #ifdef GT_PACK_HALF_IEEE
   /* The device's packHalf2x16 rounds past the largest half and keeps NaNs
    * as IEEE does (the device table's pack_half_ieee; `half` checks it
-   * there): plain packs, no test. On the H200 f16 > f16 at 8192 x 8192 x
-   * 8 ran 16-18% faster, at K = 64 6-8% (docs/performance.md). */
+   * there): plain packs, no test, which pays most where K is short and
+   * each result's conversion weighs
+   * (docs/notes/2026-12-nvidia-matmul-f16.md, "A half c packed with no
+   * test where the device rounds as IEEE"). */
   c_pairs[i] = uvec2(packHalf2x16(value.xy), packHalf2x16(value.zw));
 #else
-  /* One test for the 4 and plain packs where all are ordinary halves:
-   * f16 > f16 at 8192 x 8192 x 64 2-3% faster on the H200 in three
-   * layouts than the selects alone (docs/performance.md). */
+  /* One test for the 4 and plain packs where all are ordinary halves, the
+   * selects only otherwise: the selects on every pair weigh where K is
+   * short (docs/notes/2026-12-nvidia-matmul-f16.md, "A half c: one test a
+   * quad, and rows through shared memory"). */
   if (ordinary_halves(value))
     c_pairs[i] = uvec2(packHalf2x16(value.xy), packHalf2x16(value.zw));
   else
@@ -450,12 +465,11 @@ void multiply(vec4 a0, vec4 a1, vec4 b0, vec4 b1) {
 
 /* barrier() alone makes the slices' stores visible to the whole group
  * (the ES 3.1 reference page of barrier()); memoryBarrierShared() before
- * it only changes how NVIDIA's compiler schedules the loop. On the H200
- * at 4096^3 a b f32 ran 3.08 ms with it and 3.27 without, a^T b f32 2.87
- * either way, a^T b f16 > f32 2.88-2.89 with and 2.86 without, f16 > f16
- * 2.90-2.91 and 2.87; but a^T b's halves from words (rows not on 8
- * bytes) at 4099 x 4097 x 4101 3.12-3.15 with and 3.16-3.27 without
- * (docs/performance.md). So kept but in a^T b's halves as uvec2s. */
+ * it only changes how NVIDIA's compiler schedules the loop: without it
+ * a b of floats ran slower and a^T b's halves from words too, a^T b's
+ * halves as uvec2s faster. So kept but in a^T b's halves as uvec2s
+ * (docs/notes/2026-12-nvidia-matmul-f16.md, "The fence before each
+ * step's barrier"). */
 #ifdef GT_FENCE_SLICES
 #define FENCE_SLICES() memoryBarrierShared()
 #else
@@ -483,8 +497,9 @@ void multiply(vec4 a0, vec4 a1, vec4 b0, vec4 b1) {
   }
 /* In STEPS: the next step's loads come halfway through this step's
  * arithmetic, in flight during the rest of it. Written before it,
- * NVIDIA's compiler put them after all of it in some layouts (a^T b then
- * ran 42.7 TFLOP/s, not 48.0: docs/performance.md). The second barrier:
+ * NVIDIA's compiler put them after all of it in some layouts, their
+ * latency then exposed (docs/notes/2026-11-nvidia-matmul-f32.md, "Loads
+ * without branches, halfway through the step"). The second barrier:
  * the next step overwrites the slices everyone is reading. */
 
 void main() {
@@ -498,21 +513,20 @@ void main() {
 #ifdef GT_TWO_LOOPS
   /* Where an operand across K loads no vec4s, a second copy of the K loop
    * for blocks inside c loads every quad whole, at constant offsets
-   * (uniform in the group: both copies reach the barriers whole). On the
-   * H100 at 4099 x 4097 x 4101 it took a^T b from 3.31 to 3.17 ms and a b
-   * from 3.36 to 3.28, but a^T b^T from 3.25 to 3.44: not where b runs
-   * along K (docs/performance.md). Halves along K in both operands into a
-   * half c differ: a b^T f16 > f16 there 3.80 -> 3.62 ms on the H200,
-   * where f16 > f32 went 3.45 -> 3.59 and a^T b^T f16 > f16 3.44 -> 3.52
-   * (the compiler's choices, not the loop's work), but not into a half
-   * c's uvec2s: at 4096 x 4096 x 4101 (c's rows on 8 bytes, K odd) a b^T
-   * f16 > f16 ran 3.65 ms with the copy and 3.32 without, f16 > f32's
-   * time. Into a half c written 16 bits at a time (GT_C_HALVES), a and b
-   * read so too (GT_HALVES_ALONG_K), the copy still pays: 3.27 ms at the
-   * uneven shape, one loop 3.37 (3.33 with a and b from words). A quad
-   * read whole at a block's edge would only feed results never stored,
-   * but could read past the view: the tests cannot see that, so the test
-   * of the block stays exact. */
+   * (uniform in the group: both copies reach the barriers whole). For
+   * floats it pays where b runs across K, not where b runs along K
+   * (docs/notes/2026-11-nvidia-matmul-f32.md, "Unaligned floats across
+   * K"). Halves along K in both operands differ, by the compiler's
+   * choices more than the loop's work: the copy pays into a half c, not
+   * into a float c, nor into a half c's uvec2s; into a half c written 16
+   * bits at a time (GT_C_HALVES), a and b read so too
+   * (GT_HALVES_ALONG_K), it still pays
+   * (docs/notes/2026-12-nvidia-matmul-f16.md: "One K slice for the
+   * shared kernel", "The second K loop into a half c's uvec2s; words for
+   * a^T b, tried" and "The half bands 16 bits at a time; a b^T's halves
+   * along K into a half c"). A quad read whole at a block's edge would
+   * only feed results never stored, but could read past the view: the
+   * tests cannot see that, so the test of the block stays exact. */
   if (block.x + BM <= gt_rows_m() && block.y + BM <= gt_cols_n()) {
     STEPS(3u, 3u)
   } else {

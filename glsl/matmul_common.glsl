@@ -60,8 +60,9 @@ precision mediump float;
 /* The registers kernel's half a and b through texture buffers on units 0
  * and 1, one half a texel (R16F), widened by the texture unit: on the
  * Adreno 660 the compiler widens a half from a word in integer operations
- * and a register more (docs/performance.md). The host binds each
- * operand's range in that format. */
+ * and a register more (docs/notes/2026-11-mobile-compilers.md, "Halves
+ * as texels on Adreno"). The host binds each operand's range in that
+ * format. */
 layout(binding = 0) uniform highp samplerBuffer a_texels;
 layout(binding = 1) uniform highp samplerBuffer b_texels;
 #elif !defined(GT_KERNEL_MATMUL_TEXELS)
@@ -135,13 +136,12 @@ uint half_pair(vec2 v) {
 
 /* half_pair with no branch: one packHalf2x16, its halves then replaced by
  * selects where a result is NaN or past 65520. The NVIDIA compiler makes
- * the two forms differently, and each is faster in one place on the
- * H200: this one where a quad's 4 halves are stored as a uvec2 (a^T b f16
- * > f16 2% at 4096^3 and 8192^3), half_pair where a quad's words are
- * stored one by one beside the atomics for the quads not on a word (this
- * one there cost a b^T f16 > f16 30% at 4099x4097x4101). The uvec2
- * stores now take it only where one of the 4 is not an ordinary half.
- * Figures: docs/performance.md. */
+ * the two forms differently, and each is faster in one place: this one
+ * where a quad's 4 halves are stored as a uvec2, half_pair where a quad's
+ * words are stored one by one beside the atomics for the quads not on a
+ * word (docs/notes/2026-12-nvidia-matmul-f16.md, "Half c stores and 16 k
+ * a step for a b into a half c"). The uvec2 stores now take it only
+ * where one of the 4 is not an ordinary half. */
 uint half_pair_selected(vec2 v) {
   uint p = packHalf2x16(v);
   uvec2 h = uvec2(p & 0xFFFFu, p >> 16u);
@@ -193,8 +193,10 @@ highp float gt_half_rounded(highp float v) {
  * - below 2^-14 (half denormals) to a whole number n of 2^-24: the
  *   24-bit significand shifted right by 126 - exponent (14 or more),
  *   ties to even; n <= 1024, so n 2^-24 is exact. The one branch left is
- *   this rare one: the Mesa compilers flatten it, NVIDIA's skips it (the
- *   H200 ran 13% faster than with the checks branching first). */
+ *   this rare one: the Mesa compilers flatten it, NVIDIA's skips it,
+ *   faster than with the checks branching first
+ *   (docs/notes/2026-11-matmul-8bit-and-half-sums.md, "Half sums rounded
+ *   in integer operations"). */
 highp float gt_half_rounded(highp float v) {
   uint bits = floatBitsToUint(v), sign = bits & 0x80000000u, a = bits ^ sign;
   uint rounded = min(a, 0x7FFFE000u);
@@ -281,11 +283,11 @@ vec4 gt_halves_of(uint first, uint middle, uint end, uint odd) {
   gt_halves_of(words[(i) >> 1u], words[min((i) + 2u, last) >> 1u], words[(last) >> 1u], (i) & 1u)
 /* a_one / b_one (the shared and bands kernels; the registers kernel has
  * its own): element i from one load, the half picked after. a_elem picks
- * between two loads: in the shared kernel it took f16 > f32 at 4096^3 to
- * 5.95 ms on the H100, this 4.64, and the bands kernel's half bands at
- * 4099x4097x4101 to 0.52-0.60 ms (docs/performance.md). The registers
- * kernel keeps a_elem: this form cost the Mali-G57's half-precision
- * programs half their threads there. */
+ * between two loads, which ran both kernels' halves slower
+ * (docs/notes/2026-11-nvidia-matmul-f32.md, "Every layout through one
+ * inner loop" and "Thin bands beside the shared kernel's blocks"). The
+ * registers kernel keeps a_elem: this form cost the Mali-G57's
+ * half-precision programs half their threads there. */
 #ifndef GT_KERNEL_MATMUL_BLOCKED
 #ifdef GT_A_HALVES
 #define a_one a_elem

@@ -4,7 +4,8 @@
  * one gather of the lanes' vec4s. Each invocation keeps an 8 x 8 block of
  * c in sixteen vec4s and, for every 4 steps of k, fetches 8 texels of a
  * and 8 of b for 256 multiply-adds, no shared memory, no barrier. (Blocks
- * of 4 x 4 and of 16 x 16 ran slower: docs/performance.md.)
+ * of 4 x 4 and of 16 x 16 ran slower: docs/notes/2026-11-llvmpipe.md, "a
+ * and b as texels of texture buffers".)
  *
  * a and b are RGBA32F texture buffers over their bindings (units 0 and 1),
  * so a texel is 4 elements of a stored row; c is a storage block. A texel
@@ -116,9 +117,11 @@ void main() {
   }
 
   /* Written out, not a loop: a loop llvmpipe does not unroll indexes acc
-   * at run time, which keeps it in memory for the whole shader (the
-   * multiply ran at 60% of the speed so, and with the epilogue's larger
-   * stores at 37%). */
+   * at run time, which keeps it in memory for the whole shader, and the
+   * multiply runs far slower so, the more so with the epilogue's larger
+   * stores (docs/notes/2026-11-llvmpipe.md, "The texels kernel in the
+   * library"; docs/notes/2026-11-nvidia-matmul-f32.md, "The epilogue in
+   * the matmul's own dispatches"). */
 #define GT_STORE_ROW(i) \
   store_texel(first.x + uint(i), first.y, acc[2 * (i)]); \
   store_texel(first.x + uint(i), first.y + 4u, acc[2 * (i) + 1])

@@ -6,8 +6,9 @@
  * tile row apart each, spread over the whole destination when its rows
  * are long, and each long row is a page of its own; down a stripe they
  * fill the same few destination rows. The host sizes the stripes
- * (docs/performance.md). A bijection within each dispatch, so grids split
- * by the group-count limit stay whole. */
+ * (docs/performance.md, "What to do and avoid on NVIDIA"). A bijection
+ * within each dispatch, so grids split by the group-count limit stay
+ * whole. */
 uniform uint gt_stripe_tiles;
 
 uvec2 striped_tile() {

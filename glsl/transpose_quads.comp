@@ -7,8 +7,9 @@
  * access per element.
  *
  * GT_ELEMENTS: rows at any alignment; a quad is 4 single elements. As many
- * accesses as SIMPLE, with a sixteenth of its invocations: about 1.5x
- * SIMPLE's speed on llvmpipe (docs/performance.md).
+ * accesses as SIMPLE, with a sixteenth of its invocations, which pays on
+ * llvmpipe (docs/notes/2026-11-llvmpipe.md, "Rows at any alignment as
+ * 4x4 blocks of single elements").
  *
  * Without GT_ELEMENTS the host passes views whose cols, offset and pitch
  * count uvec4s (each a multiple of 4 elements); with it, elements. Rows

@@ -133,8 +133,9 @@ void main() {
 #ifdef GT_GUARDED
   /* A tile wholly inside the extent needs no guard. The test is the same
    * for the whole group, and each case has a loop of its own: with the
-   * branch inside one loop the H100 ran the padded kernel at the guarded
-   * speed everywhere (docs/performance.md). */
+   * branch inside one loop the padded kernel ran at the guarded speed
+   * everywhere (docs/notes/2026-11-nvidia-transpose.md, "The padded
+   * transpose with a per-group test for whole tiles"). */
   bool whole = all(lessThanEqual(origin + uvec2(GT_TILE), gt_extent(0u)));
   if (!whole) {
     for (uint k = 0u; k < uint(GT_TILE); k += uint(GT_GROUP_ROWS)) {

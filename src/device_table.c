@@ -11,60 +11,70 @@ enum { FLOPS_MOBILE = 31, FLOPS_DESKTOP = 38 };
  * phone GPU moving 5-25 GB/s 5-25 ms, well inside the shortest watchdogs
  * (0.2 s); a desktop GPU moves 2 GiB in about a millisecond, and in a
  * tenth of a second even over PCIe. On the H100 a 12288^2 transpose cut
- * at 1 GiB ran 12% slower than whole (docs/performance.md). */
+ * at 1 GiB ran slower than whole, and no size measured lost at 2 GiB
+ * (docs/notes/2026-11-nvidia-transfers.md, "Dispatch budgets"). */
 enum { BYTES_MOBILE = 27, BYTES_DESKTOP = 31 };
 
 /* Measured on the H100, used everywhere until measured elsewhere:
  * - the tiled transpose takes its groups in stripes of source rows that
- *   span 256 MiB, down each column of tiles (at 16384^2, 64x64 tiles:
- *   stripes of 4096 rows ran 75% of a copy, 8192 rows 13-25%, plain
- *   order 3%; smaller sources are one stripe, column order);
- * - the shared matmul kernel pays from 64 blocks of 128x128 in c (15.5
- *   against the registers kernel's 9.1 TFLOP/s at 1024^3, 64 blocks;
- *   18.8 against the tiled kernel's 16.1 at 1536^3); fewer blocks were
- *   not measured, so the registers kernel keeps them. */
+ *   span 256 MiB, down each column of tiles: the longest stripe below the
+ *   length where the transpose fell far behind the copy; smaller sources
+ *   are one stripe, column order (docs/notes/2026-11-nvidia-transpose.md,
+ *   "AUTO's 64-tile and stripes sized in bytes");
+ * - the shared matmul kernel pays from 64 blocks of 128x128 in c, ahead
+ *   of the registers and tiled kernels there; fewer blocks were not
+ *   measured, so the registers kernel keeps them
+ *   (docs/notes/2026-11-nvidia-matmul-f32.md, "AUTO's shared kernel from
+ *   64 blocks of c"). */
 #define H100_ORDER .stripe_bytes_log2 = 28, .shared_min_blocks = 64
 
 /* On the CPU a stripe spans 1 MiB, about a core's L2 cache; the tests
  * then run shapes of several stripes in little time. On llvmpipe the
- * shared matmul kernel (its second version, docs/performance.md) ran
- * 12.2 GFLOP/s at 1024^3 (64 blocks) against the registers kernel's 10.2,
- * and 11.8-12.1 at 2048^3 against 4.3-9.2; at 512^3 (16 blocks) 11.9
- * against 13.8. It runs there what the texels kernel cannot take. */
+ * shared matmul kernel (its second version) ran ahead of the registers
+ * kernel from 64 blocks of c, not below (docs/notes/2026-11-nvidia-matmul-f32.md,
+ * "The shared kernel against cuBLAS and CLBlast, every layout", its
+ * llvmpipe paragraph). It runs there what the texels kernel cannot take. */
 #define CPU_ORDER .stripe_bytes_log2 = 20, .shared_min_blocks = 64
 
 /* First match wins (renderer: substrings separated by '|', '^' for a
  * prefix); the last entry (renderer NULL) is the fallback.
  *
  * Measured here (gltile bench, medians): llvmpipe, where shared memory is
- * plain memory and each barrier() switches coroutines, runs SIMPLE about
- * 1.5x faster than TILED_PAD (999x666 and 4096x4096), and AUTO's
- * matmul the texels kernel, 47-57 GFLOP/s at 1024^3 where the shared
- * kernel ran 10-12 (texture buffers: texels.c); on the H100
- * TILED_EVEN ran 100% of a copy at 4096^2 and the shared matmul 18.3
- * TFLOP/s to the registers one's 12.4 (4096^3; 16.7 to 13.9 at
- * 4099x4097x4101, first versions of both), and since then below 64
- * blocks of c AUTO runs the registers kernel (H100_ORDER, matmul.c).
+ * plain memory and each barrier() switches coroutines, runs SIMPLE faster
+ * than TILED_PAD, and AUTO's matmul the texels kernel, several times the
+ * shared kernel's speed (texture buffers: texels.c;
+ * docs/notes/2026-11-llvmpipe.md, "Transposes as 4x4 blocks of uvec4s"
+ * and "Texels for every transpose"); on the H100 TILED_EVEN ran at about
+ * the copy's speed at 4096^2 and the shared matmul well ahead of the
+ * registers one, early versions of both (docs/notes/2026-11-nvidia-transpose.md,
+ * "NVIDIA H100: the first transpose table"; docs/notes/2026-11-nvidia-matmul-f32.md,
+ * "The shared kernel against cuBLAS and CLBlast, every layout"), and since
+ * then below 64 blocks of c AUTO runs the registers kernel (H100_ORDER,
+ * matmul_kernel.c).
  * The other entries are not measured: Mali has no dedicated shared
  * memory (so SIMPLE and the registers kernel); PowerVR, AMD and Intel
  * have small caches next to their shared memory, which the shared kernel
  * is for. VideoCore (V3D) has little of either; its compute units are
  * narrow, hence the 16-tile.
  *
- * auto_tile: on the H100, 64x64 tiles ran 85-93% of a copy at 8192^2
- * where 32x32 tiles ran 61-84%, and 73% against 30% at 16384^2; moving
- * their rows as uvec4s changed nothing. Padded over all of 8199x5467
- * they ran 32% to the 32-tile's 72%; on its main section, with the bands
- * by the padded 32-tile, 85% (transpose.c, docs/performance.md).
+ * auto_tile: on the H100 a 64x64 tile touches half the pages per byte
+ * moved of a 32x32 one and ran nearer the copy at 8192^2 and beyond;
+ * moving its rows as uvec4s changed nothing. Padded over all of an uneven
+ * extent it ran far behind the 32-tile, so there it takes the main
+ * section, the padded 32-tile the bands (transpose.c;
+ * docs/notes/2026-11-nvidia-transpose.md, "AUTO's 64-tile and stripes
+ * sized in bytes" and "The 64-tile on the main section, the padded
+ * 32-tile on the bands").
  *
  * pack_half_ieee: NVIDIA's packHalf2x16 gives infinity from 65520 on
  * and a NaN for a NaN, as IEEE rounding does (the `half` suite's
  * infinities and NaNs check it wherever the entry runs); the shared
  * kernel's uvec2 stores of a half c then pack with no test of their 4
- * results: on the H200 f16 > f16 at 8192 x 8192 x 8 ran 16-18% faster
- * (docs/performance.md). Elsewhere the test stays: llvmpipe's conversion
- * in a 32-bit ARM process is wrong, and the other entries are not
- * measured (`gltile info` and `gltile tune` probe it on a device).
+ * results, which pays where K is short (docs/notes/2026-12-nvidia-matmul-f16.md,
+ * "A half c packed with no test where the device rounds as IEEE").
+ * Elsewhere the test stays: llvmpipe's conversion in a 32-bit ARM process
+ * is wrong, and the other entries are not measured (`gltile info` and
+ * `gltile tune` probe it on a device).
  *
  * quads: on llvmpipe every storage access is a gather or a scatter, and
  * the uvec4 copy makes a quarter of SIMPLE's accesses; AUTO there moves
@@ -90,7 +100,8 @@ static const gt_device_entry table[] = {
      .dispatch_bytes_log2 = BYTES_MOBILE, H100_ORDER},
     /* Mali, Adreno and VideoCore: chosen from their compilers' statistics
      * (Mesa 22.3.6's panfrost, freedreno and v3d, `gltile compile --stats`
-     * on fake devices: docs/performance.md), not measured on the hardware.
+     * on fake devices: docs/performance.md, "Mali, Adreno and VideoCore"),
+     * not measured on the hardware.
      * None runs the shared matmul kernel (8 x 8 results, 256 invocations
      * behind barriers: the shape their GEMM libraries avoid), all run
      * REGISTERS_K1: one k a step keeps the G52 and G57 at 32 registers or
@@ -121,14 +132,17 @@ static const gt_device_entry table[] = {
      * side, 2 threads where the integer rounding runs 4, so not there.
      * llvmpipe keeps the integer rounding: in a 32-bit ARM process its
      * roundEven and floor give wrong values (docs/design.md). On the H100
-     * the scaled rounding ran half-sum products 1.3-1.7x faster.
+     * the scaled rounding ran half-sum products faster too
+     * (docs/notes/2026-11-matmul-8bit-and-half-sums.md, "Half sums rounded
+     * by scaling, where the entry says so").
      * half_texels (Adreno): freedreno widens a half read from a word in
      * integer operations (masks, shifts, selects, a multiply for
      * denormals); fetched as R16F texels the texture unit widens it. On
      * the 660 the half-precision registers programs AUTO chooses, 14 of 16
      * waves at 9 registers (12 at 10), ran 16 at 8, all but 10 batched
      * ones (14), with 2-65% fewer instructions; floats as texels gained
-     * nothing there, so they stay in storage blocks (docs/performance.md). */
+     * nothing there, so they stay in storage blocks
+     * (docs/notes/2026-11-mobile-compilers.md, "Halves as texels on Adreno"). */
     {.renderer = "Mali-T", .name = "Mali Midgard", .compiled = true, .transpose = GT_STRATEGY_SIMPLE, .tile = 16,
      .matmul_kernel = GT_MATMUL_KERNEL_REGISTERS_K1, .dispatch_flops_log2 = FLOPS_MOBILE,
      .dispatch_bytes_log2 = BYTES_MOBILE, H100_ORDER, .half_is_faster = true},

@@ -39,7 +39,8 @@ uint32_t gt__tiled_group_rows(const gt_context *ctx, uint32_t tile, uint32_t sha
  * (transpose_order.glsl): the source rows that span 2^stripe_bytes_log2
  * bytes of the device table. Going down a stripe's column of tiles, the
  * groups running together touch few enough pages of both matrices
- * (docs/performance.md); 1 is plain row order. */
+ * (docs/performance.md, "What to do and avoid on NVIDIA"); 1 is plain row
+ * order. */
 uint32_t gt__stripe_tiles(const gt_context *ctx, uint64_t src_row_bytes, uint32_t tile);
 
 #endif

@@ -114,7 +114,8 @@ static bool block_runs_vec4(const gt_matmul_choices *p, const gt_product *q) {
  * kernel cover, where the rest is a thin band (at most
  * GT_MATMUL_BAND_MAX past more than one block); else all of them, which
  * the kernel pads. A band that wide padded is a block's work for a few
- * results each (docs/performance.md). */
+ * results each (docs/notes/2026-11-nvidia-matmul-f32.md, "Thin bands
+ * beside the shared kernel's blocks"). */
 static void whole_blocks(const gt_product *q, uint32_t *rows, uint32_t *cols) {
   uint32_t m = q->c.view.rows, n = q->c.view.cols, m_rest = m % GT_MATMUL_SHARED_TILE, n_rest = n % GT_MATMUL_SHARED_TILE;
   *rows = m > GT_MATMUL_SHARED_TILE && m_rest <= GT_MATMUL_BAND_MAX ? m - m_rest : m;

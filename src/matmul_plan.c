@@ -109,9 +109,9 @@ static gt_status bind_epilogue(const gt_context *ctx, const gt_matmul_desc *d, g
  * of the loop: K % 16 in 1 .. 8 and K below GT_MATMUL_SHORT_K. At K = 8 it
  * does twice the arithmetic of 8 k a step. The 8-k program loads single
  * halves along K, which costs more per k: on the H200 at 8192 x 8192 x K
- * it was faster at K = 8, 24 and 40 in every layout it changes (K = 8:
- * 0.102-0.106 ms to 0.078-0.087), and slower from K = 72 (a b^T f16 > f32
- * 0.451 to 0.468 at K = 136; docs/performance.md). */
+ * it was faster at K = 8, 24 and 40 in every layout it changes, and
+ * slower from K = 72 (docs/notes/2026-12-nvidia-matmul-f16.md, "Short K:
+ * 8 k a step where 16 would pad"). */
 static bool short_k_pads_word_steps(uint32_t k) {
   uint32_t rest = k % 16;
   return rest != 0 && rest <= 8 && k < GT_MATMUL_SHORT_K;
@@ -197,8 +197,9 @@ static gt_status choose_auto(const gt_context *ctx, gt_view a, gt_view b, gt_vie
    * (and a b into a half c) move along K as words of 2 k, 16 k a step,
    * where the operands' rows along K and the K slice allow, and those
    * across K too or not (GT_VARIANT_WORDS_UNALIGNED: a^T b^T at M = 4099
-   * on the H200 3-6% faster than 8 k a step of single halves; words from
-   * rows along K at any alignment were slower: docs/performance.md). */
+   * on the H200 faster than 8 k a step of single halves; words from rows
+   * along K at any alignment were slower: docs/notes/2026-12-nvidia-matmul-f16.md,
+   * "Words of 2 k where rows start inside a word"). */
   uint32_t unaligned = 0;
   if (kernel == GT_MATMUL_KERNEL_SHARED && !gt__shared_along_k_fits(variant | needs) &&
       gt__shared_along_k_fits(variant | needs | GT_VARIANT_WORDS_UNALIGNED))
@@ -214,7 +215,8 @@ static gt_status choose_auto(const gt_context *ctx, gt_view a, gt_view b, gt_vie
   }
   /* Halves 16 bits at a time where the context has GL_NV_gpu_shader5 and
    * the program changes with it (gt__shared_half_storage): on the H200
-   * the uneven halves 2-7% faster in a b and a^T b^T (docs/performance.md). */
+   * the uneven halves faster in a b and a^T b^T (docs/notes/2026-12-nvidia-matmul-f16.md,
+   * "Halves across K by pairs, tried; halves 16 bits at a time"). */
   bool storage = kernel == GT_MATMUL_KERNEL_SHARED && ctx->half_storage;
   uint32_t storage_main = storage && gt__shared_half_storage(variant) ? GT_VARIANT_HALF_STORAGE : 0;
   uint32_t storage_vec4 =
@@ -231,8 +233,9 @@ static gt_status choose_auto(const gt_context *ctx, gt_view a, gt_view b, gt_vie
   uint32_t tile = shared ? GT_MATMUL_SHARED_TILE : GT_BLOCKED_TILE, group = shared ? GT_MATMUL_SHARED_GROUP : GT_BLOCKED_GROUP;
   p->op.keys[GT_MATMUL_MAIN] = matmul_key(k, tile, group, group, variant | storage_main);
   /* A half c's uvec2 stores pack with no test where the device converts
-   * as IEEE does; elsewhere (words beside atomics) the plain pack cost
-   * a b^T f16 > f16 28% at 4099 x 4097 x 4101 on the H200. */
+   * as IEEE does; elsewhere (words beside atomics) the plain pack ran the
+   * uneven shapes slower on the H200 (docs/notes/2026-12-nvidia-matmul-f16.md,
+   * "A half c packed with no test where the device rounds as IEEE"). */
   uint32_t pack = shared && (variant & GT_VARIANT_HALF_C) && (needs & GT_VARIANT_VEC4_C) &&
                           ctx->device->pack_half_ieee
                       ? GT_VARIANT_PACK_HALF_IEEE
@@ -243,8 +246,8 @@ static gt_status choose_auto(const gt_context *ctx, gt_view a, gt_view b, gt_vie
   /* Thin bands past the shared kernel's whole blocks: the bands kernel,
    * halves 16 bits at a time where the context has them (on the H200 at
    * 4099 x 4097 x 4101 the half bands then ran beside the whole blocks,
-   * as the float ones do: f16 > f32 3-6% faster in every layout;
-   * docs/performance.md). */
+   * as the float ones do: docs/notes/2026-12-nvidia-matmul-f16.md, "The
+   * half bands 16 bits at a time; a b^T's halves along K into a half c"). */
   if (shared) {
     uint32_t storage_bands = storage && gt__bands_half_storage(variant) ? GT_VARIANT_HALF_STORAGE : 0;
     p->op.keys[GT_MATMUL_BANDS] = matmul_key(GT_KERNEL_MATMUL_BANDS, 0, GT_MATMUL_BAND_ALONG, GT_MATMUL_BAND_SLICES,

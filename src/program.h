@@ -65,9 +65,9 @@ enum { GT_PROGRAM_SLOTS_DEFAULT = 128, GT_PROGRAM_SLOTS_MOST = 65536 };
 
 /* The same where AUTO runs the shared kernel alone (no texels kernel
  * beside it): its K loop runs about 9 iterations per 8 k (18,432 at
- * most), and each cut of K is one more pass over c; at 4099 x 4097 x
- * 4101 one slice in place of two was 2% faster on the H200
- * (docs/performance.md). A multiple of GT_MATMUL_K_CHUNK. */
+ * most), and each cut of K is one more pass over c
+ * (docs/notes/2026-12-nvidia-matmul-f16.md, "One K slice for the shared
+ * kernel"). A multiple of GT_MATMUL_K_CHUNK. */
 #define GT_MATMUL_SHARED_K_CHUNK 16384u
 
 /* K below which the shared kernel steps 8 k rather than 16 where 16 would

@@ -1,10 +1,11 @@
 /* Texture buffers over matmul's operands: on llvmpipe a storage-buffer
  * load is a loop over the 8 lanes with a bounds check per element, while
  * a texel fetch gathers the lanes' vec4s at once (matmul_texels.comp; the
- * figures are in docs/performance.md); on Adreno the texture unit widens
- * halves, which its compiler does from words in integer operations
- * (GT_VARIANT_HALF_TEXELS). ES 3.2 core; the context makes two texture
- * objects once and points them at a and b for each dispatch. */
+ * trial: docs/notes/2026-11-llvmpipe.md, "a and b as texels of texture
+ * buffers"); on Adreno the texture unit widens halves, which its compiler
+ * does from words in integer operations (GT_VARIANT_HALF_TEXELS). ES 3.2
+ * core; the context makes two texture objects once and points them at a
+ * and b for each dispatch. */
 #include "texels.h"
 #include "context.h"
 

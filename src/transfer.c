@@ -2,9 +2,9 @@
  * writes go in with glBufferSubData, reads come out through a staging
  * buffer the context owns. A driver may move a buffer the application
  * maps into host memory for good, where every later kernel on it runs many
- * times slower and a long one can lose its writes (docs/performance.md),
- * so the mapping is kept to the staging buffer, which nothing but copies
- * ever touch. */
+ * times slower and a long one can lose its writes (docs/performance.md,
+ * "What to do and avoid on NVIDIA"), so the mapping is kept to the
+ * staging buffer, which nothing but copies ever touch. */
 #include "copy_plan.h"
 #include "operation.h"
 

@@ -143,9 +143,11 @@ gt_status gt__transpose_choose(const gt_context *ctx, gt_view src, gt_view dst, 
    * the H100 a 64-tile touches half the pages per byte moved of a 32-tile.
    * Where it divides the extent it is AUTO's tile; where it does not, AUTO's
    * padded strategy may run it on the main section (the route), since
-   * padded it ran at 32-40% of a copy (docs/performance.md). Not in place,
-   * where a group holds two tiles, nor for 2- and 1-byte elements: on the
-   * H100 the 64-tile moved them at half the 32-tile's speed. */
+   * padded over the whole extent it ran far behind the 32-tile
+   * (docs/notes/2026-11-nvidia-transpose.md, "AUTO's 64-tile and stripes
+   * sized in bytes"). Not in place, where a group holds two tiles, nor for
+   * 2- and 1-byte elements: on the H100 the 64-tile moved them slower than
+   * the 32-tile (the same note, "Packed tiled transpose, first version"). */
   uint32_t auto_tile = ctx->device->auto_tile;
   uint32_t big_rows = auto_tile ? gt__tiled_group_rows(ctx, auto_tile, auto_tile * (auto_tile + 1) * 4) : 0;
   bool big_fits = auto_ && d->tile == 0 && big_rows != 0 && !p->in_place && !packed;
@@ -155,7 +157,8 @@ gt_status gt__transpose_choose(const gt_context *ctx, gt_view src, gt_view dst, 
     because(p, "auto_tile divides the extent");
   }
   /* AUTO's padded kernel drops its guards when the tile divides the
-   * extent: guards cost a fifth of the speed (docs/performance.md). */
+   * extent: guards slow every access (docs/notes/2026-11-nvidia-transpose.md,
+   * "NVIDIA H100: the first transpose table", tiled_pad against tiled_even). */
   if (auto_ && strategy == GT_STRATEGY_TILED_PAD && divides(tile, src)) {
     strategy = GT_STRATEGY_TILED_EVEN;
     because(p, "tile divides: no guards");
@@ -233,9 +236,12 @@ gt_transpose_route gt__transpose_route(const gt_transpose_choices *p, const gt_b
       return has(p, GT_TRANSPOSE_WORDS_UVEC4) && gt__rows_on(s, t, 4 * pack) ? GT_ROUTE_WORDS_UVEC4
                                                                              : GT_ROUTE_WORDS;
     /* On the H100, where rows start 16-byte aligned the padded 32-tile
-     * kernel ran 93% of a copy at 8200x5468 as one dispatch; elsewhere
-     * (8199x5467, 4099x4097) it ran 71-80% and the big tiles on the main
-     * section 85-86% (docs/performance.md). */
+     * kernel alone runs near the copy; elsewhere row pieces straddle
+     * sectors, and the big tile on the main section, the padded 32-tile on
+     * the bands, ran faster than it (docs/performance.md, "Transpose and
+     * copy"; the trial:
+     * docs/notes/2026-11-nvidia-transpose.md, "The 64-tile on the main
+     * section, the padded 32-tile on the bands"). */
     if (has(p, GT_TRANSPOSE_BIG) && !aligned) return GT_ROUTE_BIG_AND_BANDS;
     return GT_ROUTE_TILED;
   }

@@ -142,7 +142,8 @@ gt_status gt__view_check_fields(gt_view v) {
  * (or GL_SHADER_STORAGE_BUFFER) and then updated with glBufferSubData gave
  * its old bytes to a later glCopyBufferSubData, glFinish or not, so
  * gt_write then gt_read returned what the buffer held before the write
- * (docs/performance.md, "A size query that hid writes"). */
+ * (docs/notes/2026-11-nvidia-transfers.md, "A size query that hid writes,
+ * and unaligned glBufferSubData"). */
 static gt_status buffer_size(gt_context *ctx, GLuint buffer, uint64_t *out) {
   if (!glIsBuffer(buffer)) {
     /* A failed query also answers false; only a clean false means no

@@ -368,8 +368,8 @@ static void expect(const char *renderer, int limits, uint32_t m, uint32_t n, uin
 
 static void named_cases(void) {
   /* NVIDIA: the shared kernel from 64 blocks of 128x128 in c, the
-   * registers kernel below (docs/performance.md); aligned operands as
-   * vec4s (the shared kernel: only quads across K). */
+   * registers kernel below (docs/performance.md, "Matmul f32 and f16");
+   * aligned operands as vec4s (the shared kernel: only quads across K). */
   expect("NVIDIA H100", 0, 4096, 4096, 4096, GT_F32, NULL, "shared 128 vec4 b,c");
   expect("NVIDIA H100", 0, 1024, 1024, 1024, GT_F32, NULL, "shared 128 vec4 b,c");
   expect("NVIDIA H100", 0, 512, 512, 512, GT_F32, NULL, "registers 32 vec4 a,b,c");

@@ -221,7 +221,8 @@ static void expect(const char *renderer, int limits, uint32_t rows, uint32_t col
 static void named_cases(void) {
   /* NVIDIA: the 64-tile where it divides; where it does not and rows are
    * unaligned, the 64-tile on the main section and the padded 32-tile on
-   * the bands; aligned rows, the padded 32-tile whole (docs/performance.md). */
+   * the bands; aligned rows, the padded 32-tile whole (docs/performance.md,
+   * "Transpose and copy"). */
   expect("NVIDIA H100", 0, 4096, 4096, 0, GT_F32, false, "tiled_even 64");
   expect("NVIDIA H100", 0, 4099, 4097, 0, GT_F32, false, "big 64 + tiled_pad 32");
   expect("NVIDIA H100", 0, 8200, 5468, 0, GT_F32, false, "tiled_pad 32");
@@ -235,7 +236,8 @@ static void named_cases(void) {
   /* Adreno: 16-tiles; Midgard: SIMPLE with no 4x4 blocks. */
   expect("FD630", 1, 100, 100, 0, GT_F32, false, "tiled_pad 16");
   /* Adreno's 1- and 2-byte elements: blocks of words in registers, never
-   * as uvec4s (its compiler's registers: docs/performance.md). */
+   * as uvec4s (its compiler's registers: docs/notes/2026-11-mobile-compilers.md,
+   * "Adreno's transposes of 1- and 2-byte elements"). */
   expect("FD630", 1, 1024, 1024, 0, GT_U8, false, "words in registers");
   expect("FD630", 1, 1024, 1024, 0, GT_U16, false, "words in registers");
   expect("llvmpipe (LLVM 15.0.6, 256 bits)", 0, 1022, 1022, 0, GT_U16, false, "words in registers");

@@ -2,8 +2,8 @@
  * vectors: whether half sums (gt_matmul_desc.precision) can be faster
  * than float ones on this device. Mali and Adreno GPUs are built to run
  * 16-bit floats at twice the 32-bit rate, which a board can confirm here;
- * NVIDIA's GLES runs all three at one rate (docs/performance.md), which
- * is why its entry keeps half sums off. */
+ * NVIDIA's GLES runs all three at one rate (docs/performance.md, "Matmul
+ * f32 and f16"), which is why its entry keeps half sums off. */
 #define _POSIX_C_SOURCE 200809L
 #include "bench_arith.h"
 

@@ -67,9 +67,10 @@ double tool_time_once(gt_context *ctx, tool_op_fn fn, const void *args, gt_statu
  * (See also tool_buffer: buffers are always created with contents.) The
  * clock starts after the first run, which builds the programs: a build
  * that took most of the warm-up left it one or two runs, and on the H100
- * a half c through atomics then ran 4-6 times slower in every timed run
- * of a process whose programs the driver had not cached
- * (docs/performance.md). */
+ * a half c through atomics then ran several times slower in every timed
+ * run of a process whose programs the driver had not cached
+ * (docs/performance.md, "Method"; docs/notes/2026-11-nvidia-matmul-f16.md,
+ * "The bench's warm-up and the slow rows"). */
 enum { WARM_UP_MAX_RUNS = 1000 };
 
 /* Warm-up runs, then the median of reps timed runs into *ms. The CPU
