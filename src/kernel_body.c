@@ -437,7 +437,7 @@ gt_kernel_refusal gt__kernel_check_body(const gt_kernel_desc *d, gt_kernel_verdi
     if (is_symbol(&t, '}') && depth > 0 && --depth == 0) in_main = false;
     /* GLSL ES 3.10 allows barrier() only in uniform control flow and never
      * after a return in main(); Mesa compiles it anyway, Adreno rejects it
-     * or crashes (notes/platforms.md). Each word is seen here as the
+     * or crashes. Each word is seen here as the
      * driver sees it, so a return made by a macro cannot hide. */
     if (in_main && is_word(&t, "return") && returns++ == 0) first_return = t;
     if (in_main && is_word(&t, "barrier") && returns > 0) barriers_after_return++;
