@@ -16,13 +16,13 @@
  * float. GT_HALF_C: c too; each result is rounded to half (overflow to
  * infinity, as IEEE rounding gives) and written into its half of the word
  * with atomics where the word's other half is another invocation's. */
-/* GT_QUANT (SIMPLE, tiled and registers kernels): a and b hold 8-bit integers, four
+/* GT_QUANT (SIMPLE and registers kernels): a and b hold 8-bit integers, four
  * to a word, the first in the lowest byte (GT_SIGNED: GT_I8, else GT_U8);
  * a_elem / b_elem give each minus its zero point, and the sums run in int
  * (GT_SUM): exact, since the host keeps K where no sum can overflow. c is
  * GT_I32, or with GT_QUANT_C 8-bit of the operands' signedness, written
  * requantised into its byte of the word with atomics. */
-/* GT_HALF_SUMS (with GT_HALF; SIMPLE, tiled and registers kernels): every
+/* GT_HALF_SUMS (with GT_HALF; SIMPLE and registers kernels): every
  * float below is mediump, so a compiler with half arithmetic runs the
  * products, sums, scaling and epilogue in it (gt_precision).
  * GT_HALF_ROUNDED instead, where half is not faster: floats stay highp

@@ -65,7 +65,7 @@ struct gt_context {
   GLuint staging;
   gt_pending_read pending; /* a read-back begun and not yet ended */
   /* A TEXELS context's two texture objects, a's and b's texture
-   * buffers (matmul_texels.c), and glTexBufferRange (ES 3.2, looked up at
+   * buffers (texels.c), and glTexBufferRange (ES 3.2, looked up at
    * init so the library links against ES 3.1 libraries). */
   GLuint texel_textures[2];
   void(GL_APIENTRYP tex_buffer_range)(GLenum, GLenum, GLuint, GLintptr, GLsizeiptr);

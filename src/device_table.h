@@ -62,9 +62,10 @@ bool gt__renderer_has_atomics(const char *renderer);
 /* The entry for a renderer; never NULL. */
 const gt_device_entry *gt__device_entry(const char *renderer);
 
-/* Tests only: contexts made after this take the entry of this renderer
- * (NULL: their own), so a suite runs a mobile entry's choices on
- * llvmpipe. Not thread-safe: set it while no context is made. */
+/* Tests and tools (gt_device_entry_pretend): contexts made after this
+ * take the entry of this renderer (NULL: their own), so a suite runs a
+ * mobile entry's choices on llvmpipe. Not thread-safe: set it while no
+ * context is made. */
 void gt__device_entry_pretend(const char *renderer);
 
 #endif

@@ -34,7 +34,7 @@
 
 /* Variant flags of a program: X(name, bit). Each flag GT_VARIANT_name is
  * the #define GT_name 1 in the program's source; bits 5 and 6 are not a
- * flag but GT_VARIANT_ROTATE_SHIFT's field (gt_internal.h). */
+ * flag but GT_VARIANT_ROTATE_SHIFT's field (program.h). */
 #define GT_EACH_VARIANT_FLAG(X)                                                                              \
   X(GUARDED, 0)        /* guard every global access (pad strategy) */                                        \
   X(ALIASED, 1)        /* storage blocks without restrict */                                                 \

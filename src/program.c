@@ -1,6 +1,7 @@
 /* Programs: compile and link a kernel variant once, keep it in the
- * context's fixed table, and find it again without compiling or
- * allocating on every later call. */
+ * context's program table (program_slots slots; the least recently used
+ * program makes room), and find it again without compiling or allocating
+ * on every later call. */
 #include "context.h"
 
 #include <stdio.h>

@@ -21,7 +21,9 @@ void gt__program_list(const gt_context *ctx, gt_program_each each, void *user);
 
 /* The union of gt__program_list over contexts of every device-table
  * entry, every limit set (GT_LIMIT_SETS) and every context option that
- * changes a plan (the desc's transpose strategy, tile and matmul kernel). */
+ * changes a plan (the desc's transpose strategy and matmul kernel; not
+ * its tile, which only serves calls that name none, and the catalogue's
+ * calls name every tile). */
 void gt__program_list_every_device(gt_program_each each, void *user);
 
 /* The distinct programs of gt__program_list(ctx), or with ctx NULL of

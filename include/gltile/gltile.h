@@ -261,7 +261,7 @@ typedef struct gt_context_desc {
    * lowered to one that fits. */
   uint32_t tile;
   /* zero = the device's GL_MAX_SHADER_STORAGE_BLOCK_SIZE; a smaller value
-   * clamps it (views longer than this are processed in bands). */
+   * clamps it (views longer than this are processed in blocks). */
   uint64_t max_storage_block_bytes;
   /* zero = chosen for the device (2^31, about 2 GFLOP, except 2^38 on
    * desktop GPUs, which have no watchdog that short); the
@@ -991,8 +991,8 @@ bool gt_images_alias(gt_image a, gt_image b);
  *            GT_ERR_SHADER_BUILD; GT_ERR_OUT_OF_MEMORY; GT_ERR_GL.
  * GL state   binds its program and image units 0-1, and (to query them)
  *            each texture on GL_TEXTURE_2D of the active unit, restoring
- *            that binding. Ends with image-access, texture-fetch and
- *            texture-update barriers.
+ *            that binding. Ends with image-access, texture-fetch,
+ *            texture-update and framebuffer barriers.
  * Allocates  nothing; compiles a program on first use. */
 gt_status gt_image_transpose(gt_context *ctx, gt_image src, gt_image dst, const gt_transpose_desc *d);
 
