@@ -169,15 +169,19 @@ static const gt_device_entry table[] = {
      .dispatch_bytes_log2 = BYTES_MOBILE, H100_ORDER},
 };
 
+static bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
 /* Whether renderer matches pattern: alternatives separated by '|', each a
- * substring, or with a leading '^' a prefix. */
+ * substring, or with a leading '^' a prefix. An alternative ending in a
+ * digit names a whole model number: "Mali-G31" is not "Mali-G310". */
 static bool matches(const char *renderer, const char *pattern) {
   for (const char *p = pattern; *p != '\0';) {
     bool prefix = *p == '^';
     if (prefix) p++;
     size_t len = strcspn(p, "|");
+    bool model = len > 0 && is_digit(p[len - 1]);
     for (const char *r = renderer; *r != '\0'; r++) {
-      if (strncmp(r, p, len) == 0) return true;
+      if (strncmp(r, p, len) == 0 && !(model && is_digit(r[len]))) return true;
       if (prefix) break;
     }
     p += len;

@@ -248,7 +248,39 @@ static void named_cases(void) {
   expect("NVIDIA H100", 2, 200, 200, 0, GT_F32, false, "blocks of 4x4");
 }
 
+/* Renderer strings, as drivers write them, to the entry they take: a
+ * model number matches whole (the G310 is Valhall, the G31 Bifrost). */
+static void entries_by_renderer(void) {
+  static const char *const cases[][2] = {
+      {"llvmpipe (LLVM 15.0.6, 256 bits)", "llvmpipe"},
+      {"NVIDIA H200/PCIe/SSE2", "NVIDIA"},
+      {"Mali-T860 (Panfrost)", "Mali Midgard"},
+      {"Mali-G31 (Panfrost)", "Mali Bifrost"},
+      {"Mali-G52 r1 (Panfrost)", "Mali Bifrost"},
+      {"Mali-G57 (Panfrost)", "Mali Valhall"},
+      {"Mali-G310 (Panfrost)", "Mali Valhall"},
+      {"Mali-G610 (Panfrost)", "Mali Valhall"},
+      {"Mali-G710", "Mali Valhall"},
+      {"FD630", "Adreno"},
+      {"FD750", "Adreno"},
+      {"Adreno (TM) 740", "Adreno"},
+      {"V3D 4.2.14.0", "VideoCore"},
+      {"VideoCore VI", "VideoCore"},
+      {"some other GPU", "fallback"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    const char *name = gt__device_entry(cases[i][0])->name;
+    if (strcmp(name, cases[i][1]) != 0) {
+      fprintf(stderr, "renderer \"%s\": entry \"%s\", not \"%s\"\n", cases[i][0], name, cases[i][1]);
+      check_failed++;
+    } else {
+      check_passed++;
+    }
+  }
+}
+
 int main(void) {
+  entries_by_renderer();
   walk();
   walk_images();
   named_cases();

@@ -225,8 +225,8 @@ static void csv_row(csv_writer *w, const compiled *c) {
 }
 
 static int usage(FILE *f) {
-  fputs("usage: gltile compile [--stats] [--auto | --no-catalogue] [--only TEXT] [--csv FILE]\n"
-        "                      [--min-limits] [--tile 8|16|32]\n"
+  fputs("usage: gltile compile [--stats] [--require-stats] [--auto | --no-catalogue] [--only TEXT]\n"
+        "                      [--csv FILE] [--min-limits] [--tile 8|16|32]\n"
         "                      [--matmul-kernel registers|registers-k1|shared|texels|device]\n"
         "  builds every program this device can reach with its own compiler; AUTO marks\n"
         "  those AUTO chooses (found by running AUTO on a catalogue of views)\n"
@@ -234,6 +234,8 @@ static int usage(FILE *f) {
         "                drivers that compile at the first dispatch (v3d); for compilers'\n"
         "                statistics on a fake device (docs/performance.md)\n"
         "  --auto        only the programs AUTO chooses\n"
+        "  --require-stats  fail where a program AUTO chooses (or the user-kernel prelude)\n"
+        "                has no statistics from the compiler\n"
         "  --no-catalogue  do not run AUTO on the catalogue first, which builds every\n"
         "                program AUTO chooses: quicker with --only, but no row is AUTO\n"
         "  --only TEXT   only the programs whose names hold TEXT (\"matmul_blocked t32\")\n"
@@ -246,7 +248,7 @@ static int usage(FILE *f) {
 }
 
 int tool_cmd_compile(int argc, char **argv) {
-  bool stats = false, auto_only = false, min_limits = false, catalogue = true;
+  bool stats = false, auto_only = false, min_limits = false, catalogue = true, require_stats = false;
   const char *csv = NULL, *only = NULL;
   gt_matmul_kernel kernel = GT_MATMUL_KERNEL_DEVICE;
   uint32_t tile = 0;
@@ -255,6 +257,8 @@ int tool_cmd_compile(int argc, char **argv) {
       stats = true;
     else if (strcmp(argv[i], "--auto") == 0)
       auto_only = true;
+    else if (strcmp(argv[i], "--require-stats") == 0)
+      require_stats = true;
     else if (strcmp(argv[i], "--no-catalogue") == 0)
       catalogue = false;
     else if (strcmp(argv[i], "--min-limits") == 0)
@@ -285,17 +289,19 @@ int tool_cmd_compile(int argc, char **argv) {
   /* Room for every program AUTO builds over the catalogue: those still in
    * the table afterwards are the ones marked AUTO. */
   desc.program_slots = MAX_PROGRAMS;
+  int failures = 0, refused = 0;
+  static gt_program_id listed[MAX_PROGRAMS];
+  if (catalogue) {
+    size_t chosen = 0;
+    failures += compile_auto_keys(&desc, listed, MAX_PROGRAMS, &chosen, &refused);
+    for (size_t i = 0; i < chosen && i < MAX_PROGRAMS; i++) {
+      compiled *c = find_or_add(&listed[i]);
+      if (c) c->auto_chosen = true;
+    }
+  }
   if (tool_open(&desc, &egl, &ctx)) return 1;
   renderer = gt_context_renderer(ctx);
   bool listening = listen();
-  int failures = 0, refused = 0;
-  if (catalogue) failures += compile_auto_calls(ctx, &refused);
-  static gt_program_id listed[MAX_PROGRAMS];
-  size_t built = gt_context_programs(ctx, listed, MAX_PROGRAMS);
-  for (size_t i = 0; i < built && i < MAX_PROGRAMS; i++) {
-    compiled *c = find_or_add(&listed[i]);
-    if (c) c->auto_chosen = true;
-  }
   if (!auto_only) {
     size_t count = gt_program_list(ctx, listed, MAX_PROGRAMS);
     for (size_t i = 0; i < count && i < MAX_PROGRAMS; i++)
@@ -333,6 +339,12 @@ int tool_cmd_compile(int argc, char **argv) {
       const char *why = c->has_stats ? shader_stats_shortfall(&c->stats) : "";
       if (*why) auto_short++;
       if (strcmp(why, "spills") == 0) failures++;
+      if (require_stats && !c->has_stats) {
+        char name[256];
+        program_name(c, name, sizeof name);
+        fprintf(stderr, "gltile compile: %s: the compiler reported no statistics\n", name);
+        failures++;
+      }
     }
   }
   if (scratch) glDeleteBuffers(1, &scratch);

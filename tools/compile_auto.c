@@ -8,6 +8,9 @@
 #include "compile.h"
 
 #include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 enum { BUFFER_WORDS = 1u << 20 }; /* 4 MiB each: c of 1024 x 1024 floats */
 
@@ -144,4 +147,87 @@ int compile_auto_calls(gt_context *ctx, int *refused) {
   glDeleteBuffers(3, c.buffers);
   *refused = c.refused;
   return c.failed;
+}
+
+/* Writes all of size bytes, or fails. */
+static bool write_all(int fd, const void *data, size_t size) {
+  const unsigned char *p = data;
+  while (size > 0) {
+    ssize_t n = write(fd, p, size);
+    if (n <= 0) return false;
+    p += n;
+    size -= (size_t)n;
+  }
+  return true;
+}
+
+/* Reads up to size bytes; returns how many came before the end. */
+static size_t read_all(int fd, void *data, size_t size) {
+  unsigned char *p = data;
+  size_t got = 0;
+  while (got < size) {
+    ssize_t n = read(fd, p + got, size - got);
+    if (n <= 0) break;
+    got += (size_t)n;
+  }
+  return got;
+}
+
+/* In the child: the catalogue, then (failed, refused, count) and the keys
+ * down the pipe. */
+static int child(const gt_context_desc *desc, int out, gt_program_id *keys, size_t capacity) {
+  gt_egl egl;
+  gt_context *ctx;
+  if (tool_open(desc, &egl, &ctx)) return 1;
+  int counts[2] = {0, 0};
+  counts[0] = compile_auto_calls(ctx, &counts[1]);
+  uint64_t count = gt_context_programs(ctx, keys, capacity);
+  tool_close(&egl, ctx);
+  size_t sent = count < capacity ? (size_t)count : capacity;
+  bool ok = write_all(out, counts, sizeof counts) && write_all(out, &count, sizeof count) &&
+            write_all(out, keys, sent * sizeof *keys);
+  return ok ? 0 : 1;
+}
+
+int compile_auto_keys(const gt_context_desc *desc, gt_program_id *keys, size_t capacity, size_t *count,
+                      int *refused) {
+  *count = 0;
+  *refused = 0;
+  int fds[2];
+  if (pipe(fds) != 0) {
+    perror("gltile compile: pipe");
+    return 1;
+  }
+  fflush(NULL); /* nothing buffered twice */
+  pid_t pid = fork();
+  if (pid < 0) {
+    perror("gltile compile: fork");
+    close(fds[0]);
+    close(fds[1]);
+    return 1;
+  }
+  if (pid == 0) {
+    close(fds[0]);
+    int rc = child(desc, fds[1], keys, capacity);
+    close(fds[1]);
+    fflush(NULL);
+    _exit(rc);
+  }
+  close(fds[1]);
+  int counts[2] = {0, 0};
+  uint64_t total = 0;
+  bool ok = read_all(fds[0], counts, sizeof counts) == sizeof counts &&
+            read_all(fds[0], &total, sizeof total) == sizeof total;
+  size_t expected = ok ? (total < capacity ? (size_t)total : capacity) : 0;
+  ok = ok && read_all(fds[0], keys, expected * sizeof *keys) == expected * sizeof *keys;
+  close(fds[0]);
+  int status = 0;
+  bool exited = waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  if (!ok || !exited) {
+    fprintf(stderr, "gltile compile: the AUTO calls' process did not finish\n");
+    return 1;
+  }
+  *count = (size_t)total;
+  *refused = counts[1];
+  return counts[0];
 }

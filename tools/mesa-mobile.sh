@@ -1,34 +1,50 @@
 #!/usr/bin/env bash
-# tools/mesa-mobile.sh [--stats] GPU CMD [ARG...]
-# Runs CMD against a fake mobile GPU of ../shared/tools/mesa-mobile (Mesa
-# 22.3.6's panfrost, freedreno and v3d compilers over drm-shim; nothing
-# executes there, so it proves compilation, limits and static cost only).
-# The folder may come as a copy that turned the driver's symlinks into
-# text files naming their target; the drivers are then linked afresh in a
-# temporary folder. MESA_MOBILE overrides the folder. Exit 77 when it is
-# not there.
+# tools/mesa-mobile.sh [--stats] [--tool NAME] GPU CMD [ARG...]
+# Runs CMD against a fake mobile GPU of ../shared/tools/NAME (default
+# mesa-mobile: Mesa 22.3.6; mesa-mobile-25: Mesa 25.0.7, which adds the
+# Mali-G610 and G310 and the Adreno 7xx). Both hold panfrost, freedreno
+# and v3d compilers over drm-shim; nothing executes there, so this proves
+# compilation, limits and static cost only. MESA_MOBILE overrides the
+# folder. Exit 77 when it is not there.
+#
+# The 22.3.6 folder may come as a copy that turned the driver's symlinks
+# into text files naming their target; its drivers are then linked afresh
+# in a temporary folder. The 25.0.7 folder loads its drivers itself.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-dir="${MESA_MOBILE:-$root/../shared/tools/mesa-mobile}"
-if [[ ! -x "$dir/run-as" || ! -f "$dir/lib/dri/mesa_gallium_dri.so" ]]; then
+stats=()
+tool=mesa-mobile
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --stats) stats=(--stats); shift ;;
+    --tool) tool="$2"; shift 2 ;;
+    *) break ;;
+  esac
+done
+dir="${MESA_MOBILE:-$root/../shared/tools/$tool}"
+if [[ ! -x "$dir/run-as" ]]; then
   echo "mesa-mobile: no $dir/run-as; skipped" >&2
   exit 77
 fi
 dir="$(cd "$dir" && pwd)"
-stats=()
-if [[ "${1:-}" == "--stats" ]]; then
-  stats=(--stats)
-  shift
+# A preload meant for the system's Mesa (the sanitizer run preloads its
+# swrast driver) would meet this folder's Mesa in one process: gltile then
+# hung in a futex. run-as puts its own shim in LD_PRELOAD.
+unset LD_PRELOAD
+if [[ ! -f "$dir/lib/dri/mesa_gallium_dri.so" ]]; then
+  if ! compgen -G "$dir/lib/libgallium-*.so" >/dev/null; then
+    echo "mesa-mobile: $dir holds no driver; skipped" >&2
+    exit 77
+  fi
+  rc=0
+  "$dir/run-as" "${stats[@]}" "$1" "${@:2}" || rc=$?
+  exit $rc
 fi
 drivers="$(mktemp -d "${TMPDIR:-/tmp}/gltile-dri.XXXXXX")"
 trap 'rm -rf "$drivers"' EXIT
 for name in panfrost msm v3d kmsro; do
   ln -s "$dir/lib/dri/mesa_gallium_dri.so" "$drivers/${name}_dri.so"
 done
-# A preload meant for the system's Mesa (the sanitizer run preloads its
-# swrast driver) would meet this folder's Mesa in one process: gltile then
-# hung in a futex. run-as puts its own shim in LD_PRELOAD.
-unset LD_PRELOAD
 rc=0
 "$dir/run-as" "${stats[@]}" "$1" env LIBGL_DRIVERS_PATH="$drivers" "${@:2}" || rc=$?
 exit $rc

@@ -1,26 +1,30 @@
 #!/usr/bin/env bash
-# tools/test-mobile.sh GPU GLTILE: `gltile info` and the compile gate
-# (`gltile compile --auto --stats`: every program AUTO chooses built, with
-# the compiler's statistics, none spilling) on a fake GPU of
-# ../shared/tools/mesa-mobile (tools/mesa-mobile.sh). Exit 77 when that
-# folder is absent. The driver's shader cache is off, so every program is
-# compiled (and reports its statistics) in this process.
+# tools/test-mobile.sh GPU GLTILE TOOL ENTRY: `gltile info` (the renderer
+# matches the device-table entry ENTRY) and the compile gate (`gltile
+# compile --auto --stats --require-stats`: every program AUTO chooses
+# built, each with the compiler's statistics, none spilling) on a fake GPU
+# of ../shared/tools/TOOL (mesa-mobile, mesa-mobile-25;
+# tools/mesa-mobile.sh). Exit 77 when that folder is absent. The driver's
+# shader cache is off, so every program is compiled (and reports its
+# statistics) in this process.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 gpu="$1"
 gltile="$2"
+tool="$3"
+entry="$4"
 export MESA_SHADER_CACHE_DISABLE=true
 quiet() { grep -v -e '^export failed$' -e '^SHADER-DB' >&2 || true; }
 rc=0
-info="$(timeout 120 "$here/mesa-mobile.sh" "$gpu" "$gltile" info 2> >(quiet))" || rc=$?
+info="$(timeout 120 "$here/mesa-mobile.sh" --tool "$tool" "$gpu" "$gltile" info 2> >(quiet))" || rc=$?
 if [[ $rc != 0 ]]; then
   [[ $rc == 77 ]] && echo "mesa-mobile is not here; skipped"
   exit $rc
 fi
 echo "$info"
 # Each family has an entry of its own in the device table.
-if grep -q 'entry "fallback"' <<<"$info"; then
-  echo "FAILED: $gpu matched no device-table entry"
+if ! grep -q "entry \"$entry\"" <<<"$info"; then
+  echo "FAILED: $gpu did not match the device-table entry \"$entry\""
   exit 1
 fi
-timeout 300 "$here/mesa-mobile.sh" --stats "$gpu" "$gltile" compile --auto --stats 2> >(quiet)
+timeout 300 "$here/mesa-mobile.sh" --stats --tool "$tool" "$gpu" "$gltile" compile --auto --stats --require-stats 2> >(quiet)
