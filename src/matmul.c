@@ -201,7 +201,10 @@ static gt_status check_buffers(gt_context *ctx, gt_view a, gt_view b, gt_view c,
 
 static gt_status plan(gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_matmul_desc *d, uint32_t layers,
                       const uint32_t layer_stride[3], gt_matmul_choices *p) {
-  return gt__plan_taken(ctx, "matmul", gt__matmul_choose(ctx, a, b, c, d, layers, layer_stride, p), &p->op);
+  GT__TRY(gt__plan_taken(ctx, "matmul", gt__matmul_choose(ctx, a, b, c, d, layers, layer_stride, p), &p->op));
+  /* A c the device cannot write is refused before the views are compared:
+   * the product could not run whatever they overlap. */
+  return p->op.needs_atomics ? gt__need_atomics(ctx, needs_atomics) : GT_OK;
 }
 
 gt_status gt_matmul(gt_context *ctx, gt_view a, gt_view b, gt_view c, const gt_matmul_desc *d) {
