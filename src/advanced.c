@@ -7,6 +7,7 @@
 
 #include "context.h"
 #include "program_list.h"
+#include "program_work.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -74,6 +75,11 @@ size_t gt_context_programs(const gt_context *ctx, gt_program_id *out, size_t cap
       count++;
     }
   return count;
+}
+
+uint32_t gt_program_elements(const gt_program_id *id) {
+  gt_program_key k;
+  return key_of(id, &k) ? gt__program_elements(&k) : 0;
 }
 
 const char *gt_program_kernel_file(const gt_program_id *id) {

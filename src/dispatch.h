@@ -4,6 +4,7 @@
 #define GT_DISPATCH_H
 
 #include "program.h"
+#include "program_work.h"
 #include "view.h"
 
 /* One dispatch over views[0..count): binds each view's range to binding
@@ -28,6 +29,11 @@ gt_status gt__dispatch_layers(gt_context *ctx, const gt_program *prog, const gt_
 /* Bytes a group moves that reads and writes `elements` 4-byte elements
  * once each: the measure of gt_limits.max_dispatch_bytes. */
 static inline uint64_t gt__moved_bytes(uint64_t elements) { return elements * 8; }
+
+/* gt__moved_bytes of the elements one group of key's program moves. */
+static inline uint64_t gt__group_moved_bytes(const gt_program_key *key) {
+  return gt__moved_bytes((uint64_t)key->group_cols * key->group_rows * gt__program_elements(key));
+}
 
 /* Rows of invocations in a group that moves a tile x tile block with
  * shared_bytes of shared memory: the tile's rows when the device allows

@@ -11,8 +11,7 @@ static gt_status run_simple(gt_context *ctx, const gt_program_key *key, gt_bound
   GT__TRY(gt__program_get(ctx, key, &prog));
   gt_bound_view views[2] = {src, dst};
   return gt__dispatch(ctx, prog, views, 2, gt__div_up(src.view.cols, GT_SIMPLE_GROUP_COLS),
-                      gt__div_up(src.view.rows, GT_SIMPLE_GROUP_ROWS),
-                      gt__moved_bytes(GT_SIMPLE_GROUP_COLS * GT_SIMPLE_GROUP_ROWS));
+                      gt__div_up(src.view.rows, GT_SIMPLE_GROUP_ROWS), gt__group_moved_bytes(key));
 }
 
 /* A tiled kernel over whole tiles: a guarded kernel gets the padded
@@ -27,8 +26,7 @@ static gt_status run_tiled(gt_context *ctx, const gt_program_key *key, gt_bound_
   glProgramUniform1ui(prog->name, prog->stripe_tiles_loc,
                       gt__stripe_tiles(ctx, (uint64_t)src.view.pitch * gt_type_size(src.view.type), tile));
   gt_bound_view views[2] = {src, dst};
-  return gt__dispatch(ctx, prog, views, 2, grid.cols / tile, grid.rows / tile,
-                      gt__moved_bytes((uint64_t)tile * tile));
+  return gt__dispatch(ctx, prog, views, 2, grid.cols / tile, grid.rows / tile, gt__group_moved_bytes(key));
 }
 
 /* One dispatch of prog, SIMPLE or tiled, over the whole of src. */
@@ -78,8 +76,7 @@ static gt_status run_quads(gt_context *ctx, const gt_program_key *key, const gt_
     views[i].elem_offset /= 4;
   }
   GT__TRY(gt__dispatch(ctx, quads, views, 2, gt__div_up(cols4 / 4, GT_QUADS_GROUP_COLS),
-                       gt__div_up(rows4 / 4, GT_QUADS_GROUP_ROWS),
-                       gt__moved_bytes(GT_QUADS_GROUP_COLS * GT_QUADS_GROUP_ROWS * 16)));
+                       gt__div_up(rows4 / 4, GT_QUADS_GROUP_ROWS), gt__group_moved_bytes(key)));
   if (rows4 < rows)
     GT__TRY(run_simple(ctx, simple, gt__bound_section(&s, rows4, 0, rows - rows4, cols4),
                        gt__bound_section(&t, 0, rows4, cols4, rows - rows4)));

@@ -10,11 +10,10 @@ static gt_status run_simple(gt_context *ctx, const gt_program_key *key, const gt
   GT__TRY(gt__program_get(ctx, key, &prog));
   glProgramUniform2ui(prog->name, prog->grid_origin_loc, origin_row, origin_col);
   return gt__dispatch(ctx, prog, v, 1, gt__div_up(cols, GT_SIMPLE_GROUP_COLS),
-                      gt__div_up(rows, GT_SIMPLE_GROUP_ROWS),
-                      gt__moved_bytes(GT_SIMPLE_GROUP_COLS * GT_SIMPLE_GROUP_ROWS));
+                      gt__div_up(rows, GT_SIMPLE_GROUP_ROWS), gt__group_moved_bytes(key));
 }
 
-/* A group swaps a pair of tiles: twice a tile's elements. */
+/* A group swaps a pair of tiles. */
 static gt_status run_tiled(gt_context *ctx, const gt_program_key *key, const gt_bound_view *v, uint32_t tiles) {
   const gt_program *prog;
   GT__TRY(gt__program_get(ctx, key, &prog));
@@ -22,7 +21,7 @@ static gt_status run_tiled(gt_context *ctx, const gt_program_key *key, const gt_
   glProgramUniform1ui(
       prog->name, prog->stripe_tiles_loc,
       gt__stripe_tiles(ctx, (uint64_t)v->view.pitch * gt_type_size(v->view.type), (uint32_t)tile));
-  return gt__dispatch(ctx, prog, v, 1, tiles, tiles, gt__moved_bytes(2 * tile * tile));
+  return gt__dispatch(ctx, prog, v, 1, tiles, tiles, gt__group_moved_bytes(key));
 }
 
 gt_status gt__transpose_inplace(gt_context *ctx, const gt_bound_view *v, gt_strategy strategy,

@@ -82,6 +82,13 @@ size_t gt_context_programs(const gt_context *ctx, gt_program_id *out, size_t cap
  * TRANS_A VEC4_B"); "" where id names no program. */
 void gt_program_name(const gt_program_id *id, char *out, size_t size);
 
+/* The elements one invocation of a transpose, copy or image program
+ * moves, in its element type (an in-place transpose's: its share of the
+ * square); 0 for programs that move none (matmul) and for an id of no
+ * program. A compiler's instructions for the program over this are its
+ * cost per element. */
+uint32_t gt_program_elements(const gt_program_id *id);
+
 /* The kernel file a program runs ("matmul_blocked.comp"). */
 const char *gt_program_kernel_file(const gt_program_id *id);
 
