@@ -184,6 +184,17 @@ static void print_value(double v, const char *fmt) {
     printf(fmt, v);
 }
 
+/* The compiler's instructions and memory accesses per element a
+ * transpose, copy or image program moves (gt_program_elements): -1 where
+ * the program moves none, or the driver did not say. */
+static void per_element(const compiled *c, double *inst, double *memory) {
+  uint32_t elements = c->label == NULL ? gt_program_elements(&c->key) : 0;
+  *inst = *memory = -1;
+  if (!c->has_stats || elements == 0) return;
+  if (c->stats.inst >= 0) *inst = c->stats.inst / elements;
+  if (c->stats.memory >= 0) *memory = c->stats.memory / elements;
+}
+
 static void print_row(const compiled *c) {
   char name[256];
   program_name(c, name, sizeof name);
@@ -200,6 +211,10 @@ static void print_row(const compiled *c) {
     print_value(s->ldst, " %7.2f");
     print_value(s->nops, " %7.0f");
     print_value(s->sync_stalls, " %7.0f");
+    double inst, memory;
+    per_element(c, &inst, &memory);
+    print_value(inst, " %7.2f");
+    print_value(memory, " %7.2f");
   }
   printf("  %s\n", name);
 }
@@ -212,8 +227,11 @@ static void csv_row(csv_writer *w, const compiled *c) {
   csv_text(w, c->label ? "user" : c->auto_chosen ? "yes" : "no");
   csv_text(w, c->built ? "yes" : "no");
   const shader_stats *s = &c->stats;
-  double values[] = {s->inst,   s->registers, s->spills, s->fills, s->occupancy,  s->occupancy_max,
-                     s->cycles, s->arith,     s->ldst,   s->nops,  s->sync_stalls};
+  double per_elem_inst, per_elem_mem;
+  per_element(c, &per_elem_inst, &per_elem_mem);
+  double values[] = {s->inst,   s->registers, s->spills, s->fills,       s->occupancy,   s->occupancy_max,
+                     s->cycles, s->arith,     s->ldst,   s->nops,        s->sync_stalls, s->memory,
+                     per_elem_inst, per_elem_mem};
   /* Empty where the driver said nothing, or not this figure (< 0). */
   for (size_t i = 0; i < sizeof values / sizeof values[0]; i++)
     if (c->has_stats && values[i] >= 0)
@@ -226,7 +244,7 @@ static void csv_row(csv_writer *w, const compiled *c) {
 
 static int usage(FILE *f) {
   fputs("usage: gltile compile [--stats] [--require-stats] [--auto | --no-catalogue] [--only TEXT]\n"
-        "                      [--csv FILE] [--min-limits] [--tile 8|16|32]\n"
+        "                      [--csv FILE] [--min-limits] [--tile 8|16|32] [--device-entry R]\n"
         "                      [--matmul-kernel registers|registers-k1|shared|texels|device]\n"
         "  builds every program this device can reach with its own compiler; AUTO marks\n"
         "  those AUTO chooses (found by running AUTO on a catalogue of views)\n"
@@ -242,7 +260,9 @@ static int usage(FILE *f) {
         "  --csv FILE    every row as CSV, quoted as bench --csv is (RFC 4180)\n"
         "  --min-limits  clamp the device limits to the ES 3.1 minimums\n"
         "  --tile N      the context's default tile (default: the device table's)\n"
-        "  --matmul-kernel K   the kernel matmul's AUTO runs (default: the device table's)\n",
+        "  --matmul-kernel K   the kernel matmul's AUTO runs (default: the device table's)\n"
+        "  --device-entry R   make every choice from the device-table entry of renderer R\n"
+        "                (llvmpipe, FD630, Mali-G52: another entry's programs on this compiler)\n",
         f);
   return f == stdout ? 0 : 2;
 }
@@ -267,6 +287,8 @@ int tool_cmd_compile(int argc, char **argv) {
       csv = argv[++i];
     else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc)
       only = argv[++i];
+    else if (strcmp(argv[i], "--device-entry") == 0 && i + 1 < argc)
+      gt_device_entry_pretend(argv[++i]); /* before any context is made */
     else if (strcmp(argv[i], "--tile") == 0 && i + 1 < argc) {
       if (tool_parse_u32(argv[++i], 32, &tile)) return usage(stderr);
     } else if (strcmp(argv[i], "--matmul-kernel") == 0 && i + 1 < argc) {
@@ -354,7 +376,8 @@ int tool_cmd_compile(int argc, char **argv) {
          program_count, auto_count, program_count - library_programs, refusals,
          listening ? "" : "; no debug output, so no statistics");
   printf(
-      "auto built     inst    regs spills:fills occ/max  cycles   arith    ldst    nops   sy-st  program\n");
+      "auto built     inst    regs spills:fills occ/max  cycles   arith    ldst    nops   sy-st  inst/el   mem/el"
+      "  program\n");
   for (int pass = 0; pass < 2; pass++)
     for (size_t i = 0; i < program_count; i++)
       if (programs[i].auto_chosen == (pass == 0)) print_row(&programs[i]);
@@ -366,7 +389,8 @@ int tool_cmd_compile(int argc, char **argv) {
     } else {
       static const char *const header[] = {
           "renderer",  "program",       "auto",   "built", "inst", "registers", "spills",      "fills",
-          "occupancy", "occupancy_max", "cycles", "arith", "ldst", "nops",      "sync_stalls", "stats"};
+          "occupancy", "occupancy_max", "cycles", "arith", "ldst", "nops",      "sync_stalls", "memory",
+          "per_elem_inst", "per_elem_mem", "stats"};
       csv_writer w = csv_on(f);
       csv_header(&w, header, sizeof header / sizeof header[0]);
       for (size_t i = 0; i < program_count; i++)

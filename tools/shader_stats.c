@@ -60,6 +60,8 @@ bool shader_stats_parse(const char *message, const char *renderer, shader_stats 
     double fma = item(l, "fma", NULL), cvt = item(l, "cvt", NULL), sfu = item(l, "sfu", NULL);
     out->arith = fma > cvt ? (fma > sfu ? fma : sfu) : (cvt > sfu ? cvt : sfu);
   }
+  double cat5 = item(l, "cat5", NULL), cat6 = item(l, "cat6", NULL); /* Adreno: texture, memory */
+  out->memory = first_of(out->ldst, cat6 >= 0 ? cat6 + (cat5 > 0 ? cat5 : 0) : -1);
   out->nops = item(l, "nops", NULL);
   out->sync_stalls = item(l, "systall", NULL);
   /* Full occupancy: Adreno 16 waves per SP; V3D 4 threads per QPU;

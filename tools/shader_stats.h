@@ -19,6 +19,12 @@ typedef struct shader_stats {
                            instructions and stalls */
   double arith;         /* Mali: the arithmetic units' cycles */
   double ldst;          /* Mali: the load/store unit's cycles */
+  double memory;        /* the memory accesses the program makes: Mali
+                           Bifrost and Valhall load/store messages (the
+                           load/store unit's cycles, one a message), Adreno
+                           memory and texture instructions (categories 6
+                           and 5: loads may take the texture path); -1 on Midgard
+                           and V3D, whose lines do not count them */
   double nops;          /* Adreno, V3D */
   double sync_stalls;   /* Adreno: (sy) stall estimate */
 } shader_stats;
