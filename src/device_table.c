@@ -81,9 +81,10 @@ enum { BYTES_MOBILE = 27, BYTES_DESKTOP = 31 };
  * 4x4 blocks as uvec4s (transpose_quads.comp) where the views allow. */
 static const gt_device_entry table[] = {
     {.renderer = "llvmpipe", .name = "llvmpipe", .measured = true, .transpose = GT_STRATEGY_SIMPLE, .quads = true,
+     .words_uvec4 = true,
      .matmul_kernel = GT_MATMUL_KERNEL_TEXELS, .dispatch_flops_log2 = FLOPS_MOBILE,
      .dispatch_bytes_log2 = BYTES_MOBILE, CPU_ORDER},
-    {.renderer = "softpipe", .name = "softpipe", .transpose = GT_STRATEGY_SIMPLE, .quads = true,
+    {.renderer = "softpipe", .name = "softpipe", .transpose = GT_STRATEGY_SIMPLE, .quads = true, .words_uvec4 = true,
      .matmul_kernel = GT_MATMUL_KERNEL_REGISTERS, .dispatch_flops_log2 = FLOPS_MOBILE,
      .dispatch_bytes_log2 = BYTES_MOBILE, CPU_ORDER},
     {.renderer = "NVIDIA", .name = "NVIDIA", .measured = true, .transpose = GT_STRATEGY_TILED_PAD, .auto_tile = 64,
@@ -116,6 +117,14 @@ static const gt_device_entry table[] = {
      * registers, 16 waves), not through the shared 32-tile of words (29
      * and 24 registers, 4 and 8 waves). V3D: scalar loads (vec4 loads took
      * its compiler to 2 threads, scalar ones run 4).
+     * Transposes: AUTO's SIMPLE moves 4x4 blocks (transpose_quads) on all
+     * but Midgard, per element moved a fraction of the instructions and a
+     * quarter of the memory accesses of one invocation an element, and far
+     * fewer than the shared 16-tiles Adreno and V3D ran before; as single
+     * elements on Adreno (its compiler merges a quad's four loads, in fewer
+     * instructions) and V3D (vec4 loads cost half its threads). Midgard
+     * keeps an invocation an element: its quads ran at half its threads
+     * (docs/notes/2026-12-mobile-transposes.md).
      * half_is_faster, from the same statistics of the registers kernel
      * summing in mediump against f32: Midgard's threads 1 -> 2 (registers
      * 11 -> 7), so yes; Bifrost and Valhall the same load/store-bound
@@ -147,22 +156,24 @@ static const gt_device_entry table[] = {
      .matmul_kernel = GT_MATMUL_KERNEL_REGISTERS_K1, .dispatch_flops_log2 = FLOPS_MOBILE,
      .dispatch_bytes_log2 = BYTES_MOBILE, H100_ORDER, .half_is_faster = true},
     {.renderer = "Mali-G31|Mali-G51|Mali-G52|Mali-G71|Mali-G72|Mali-G76", .name = "Mali Bifrost",
-     .compiled = true, .transpose = GT_STRATEGY_SIMPLE, .matmul_kernel = GT_MATMUL_KERNEL_REGISTERS_K1,
+     .compiled = true, .transpose = GT_STRATEGY_SIMPLE, .quads = true, .matmul_kernel = GT_MATMUL_KERNEL_REGISTERS_K1,
      .dispatch_flops_log2 = FLOPS_MOBILE, .dispatch_bytes_log2 = BYTES_MOBILE, H100_ORDER,
      .half_rounded_by_scaling = true},
-    {.renderer = "Mali", .name = "Mali Valhall", .compiled = true, .transpose = GT_STRATEGY_SIMPLE,
+    {.renderer = "Mali", .name = "Mali Valhall", .compiled = true, .transpose = GT_STRATEGY_SIMPLE, .quads = true,
      .matmul_kernel = GT_MATMUL_KERNEL_REGISTERS_K1, .dispatch_flops_log2 = FLOPS_MOBILE,
      .dispatch_bytes_log2 = BYTES_MOBILE, H100_ORDER, .half_rounded_by_scaling = true},
     /* Qualcomm's driver says "Adreno (TM) 630", Mesa's freedreno "FD630". */
-    {.renderer = "Adreno|^FD", .name = "Adreno", .compiled = true, .transpose = GT_STRATEGY_TILED_PAD,
-     .tile = 16, .matmul_kernel = GT_MATMUL_KERNEL_REGISTERS_K1, .words_in_registers = true,
+    {.renderer = "Adreno|^FD", .name = "Adreno", .compiled = true, .transpose = GT_STRATEGY_SIMPLE,
+     .quads = true, .quad_elements = true, .tile = 16, .matmul_kernel = GT_MATMUL_KERNEL_REGISTERS_K1,
+     .words_in_registers = true,
      .barrier_invocations = 64, .half_rounded_by_scaling = true, .half_texels = true,
      .dispatch_flops_log2 = FLOPS_MOBILE, .dispatch_bytes_log2 = BYTES_MOBILE, H100_ORDER},
     {.renderer = "PowerVR", .name = "PowerVR", .transpose = GT_STRATEGY_TILED_PAD,
      .matmul_kernel = GT_MATMUL_KERNEL_SHARED, .dispatch_flops_log2 = FLOPS_MOBILE,
      .dispatch_bytes_log2 = BYTES_MOBILE, H100_ORDER},
-    {.renderer = "V3D|VideoCore", .name = "VideoCore", .compiled = true, .transpose = GT_STRATEGY_TILED_PAD,
-     .tile = 16, .matmul_kernel = GT_MATMUL_KERNEL_REGISTERS_K1, .scalar_loads = true,
+    {.renderer = "V3D|VideoCore", .name = "VideoCore", .compiled = true, .transpose = GT_STRATEGY_SIMPLE,
+     .quads = true, .quad_elements = true, .tile = 16, .matmul_kernel = GT_MATMUL_KERNEL_REGISTERS_K1,
+     .scalar_loads = true,
      .dispatch_flops_log2 = FLOPS_MOBILE, .dispatch_bytes_log2 = BYTES_MOBILE, H100_ORDER},
     {.renderer = NULL, .name = "fallback", .transpose = GT_STRATEGY_TILED_PAD,
      .matmul_kernel = GT_MATMUL_KERNEL_SHARED, .dispatch_flops_log2 = FLOPS_MOBILE,

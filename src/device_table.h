@@ -12,8 +12,12 @@ typedef struct gt_device_entry {
   bool compiled;                  /* chosen from the device compiler's
                                      statistics, not measured on it */
   gt_strategy transpose;          /* what transpose's AUTO runs */
-  bool quads;                     /* AUTO moves 4x4 blocks as uvec4s where
-                                     the views are 16-byte aligned */
+  bool quads;                     /* AUTO's SIMPLE moves 4x4 blocks, as uvec4s
+                                     where the views are 16-byte aligned, else
+                                     as elements */
+  bool quad_elements;             /* ... always as elements: the compiler
+                                     merges their loads itself, or its vec4
+                                     loads cost threads */
   uint32_t tile;                  /* 0 = the largest that fits */
   gt_matmul_kernel matmul_kernel; /* used when it fits the device */
   uint32_t dispatch_flops_log2;   /* matmul work per dispatch: 2^this */
@@ -33,6 +37,10 @@ typedef struct gt_device_entry {
   bool words_in_registers;        /* AUTO's tiled transposes of 1- and 2-byte
                                      elements move a block of words per
                                      invocation, with no shared tile */
+  bool words_uvec4;               /* where AUTO moves 4x4 blocks (quads), its
+                                     2- and 1-byte transposes move blocks of
+                                     words in registers, 4x4 words as uvec4s
+                                     where the rows allow */
   uint32_t barrier_invocations;   /* most invocations in a group with barriers
                                      (tiled kernels); 0 = 256 */
   bool half_is_faster;            /* mediump arithmetic runs at twice the f32

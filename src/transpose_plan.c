@@ -62,35 +62,38 @@ static void plan_programs(const gt_context *ctx, gt_view src, gt_view dst, bool 
                 (s == GT_STRATEGY_TRUNCATE_A && (main_empty || p->op.in_blocks));
   uint32_t tiled_variant = (s == GT_STRATEGY_TILED_PAD ? GT_VARIANT_GUARDED : 0) |
                            (s == GT_STRATEGY_TRUNCATE_A ? GT_VARIANT_TRUNCATE_A : 0);
+  bool vec4s = !ctx->device->quad_elements;
   if (auto_ && ctx->auto_quads && !packed) {
-    keys[GT_TRANSPOSE_QUADS] =
-        key(GT_KERNEL_TRANSPOSE_QUADS, 0, GT_QUADS_GROUP_COLS, GT_QUADS_GROUP_ROWS, 0, GT_U32);
+    if (vec4s)
+      keys[GT_TRANSPOSE_QUADS] =
+          key(GT_KERNEL_TRANSPOSE_QUADS, 0, GT_QUADS_GROUP_COLS, GT_QUADS_GROUP_ROWS, 0, GT_U32);
     /* Views cut into blocks are checked block by block, so they take it
      * whatever their alignment. */
     gt_bound_view bs, bt;
-    if (p->op.in_blocks || gt__view_bind(ctx, src, &bs) != GT_OK || gt__view_bind(ctx, dst, &bt) != GT_OK ||
-        !(gt__bound_rows_aligned(&bs) && gt__bound_rows_aligned(&bt)))
+    if (!vec4s || p->op.in_blocks || gt__view_bind(ctx, src, &bs) != GT_OK ||
+        gt__view_bind(ctx, dst, &bt) != GT_OK || !(gt__bound_rows_aligned(&bs) && gt__bound_rows_aligned(&bt)))
       keys[GT_TRANSPOSE_QUAD_ELEMENTS] = key(GT_KERNEL_TRANSPOSE_QUADS, 0, GT_QUADS_GROUP_COLS,
                                              GT_QUADS_GROUP_ROWS, GT_VARIANT_ELEMENTS, GT_U32);
   }
   /* AUTO's blocks of words, where it runs the tiled kernels (not on a
    * context whose AUTO truncates) and they fit the device: a block per
-   * invocation where AUTO moves 4x4 blocks (as uvec4s too) or the
-   * device entry says so (words_in_registers: no uvec4s), else through
-   * shared tiles. They write whole words only: a transpose they cover
-   * whole (both views' rows on words, whole blocks, so no bands, in one
-   * binding each, since blocks of views cut to fit one may leave bands)
-   * needs no atomics, and builds no kernel that has them. */
+   * invocation where AUTO moves 4x4 blocks and the entry moves words so
+   * too (words_uvec4: as uvec4s too) or the entry says so
+   * (words_in_registers: no uvec4s), else through shared tiles. They
+   * write whole words only: a transpose they cover whole (both views'
+   * rows on words, whole blocks, so no bands, in one binding each, since
+   * blocks of views cut to fit one may leave bands) needs no atomics, and builds no kernel that has them. */
   uint32_t pack = gt__pack(elem);
   uint32_t words_rows = gt__tiled_group_rows(ctx, GT_WORDS_TILE, GT_WORDS_TILE * GT_WORDS_TILE * pack * 4);
   bool tiled_strategy = s == GT_STRATEGY_TILED_PAD || s == GT_STRATEGY_TILED_EVEN;
-  bool in_registers = ctx->auto_quads || ctx->device->words_in_registers;
+  bool quad_words = ctx->auto_quads && ctx->device->words_uvec4;
+  bool in_registers = quad_words || ctx->device->words_in_registers;
   if (auto_ && packed && !p->in_place && tiled_strategy && (in_registers || words_rows)) {
     if (in_registers) {
       uint32_t registers = GT_VARIANT_REGISTERS;
       keys[GT_TRANSPOSE_WORDS] =
           key(GT_KERNEL_TRANSPOSE_WORDS, 0, GT_QUADS_GROUP_COLS, GT_QUADS_GROUP_ROWS, registers, elem);
-      if (ctx->auto_quads)
+      if (quad_words && vec4s)
         keys[GT_TRANSPOSE_WORDS_UVEC4] = key(GT_KERNEL_TRANSPOSE_WORDS, 0, GT_QUADS_GROUP_COLS,
                                              GT_QUADS_GROUP_ROWS, registers | GT_VARIANT_UVEC4, elem);
     } else {
@@ -221,9 +224,12 @@ gt_transpose_route gt__transpose_route(const gt_transpose_choices *p, const gt_b
   bool aligned = gt__bound_rows_aligned(s) && gt__bound_rows_aligned(t);
   switch (p->strategy) {
   case GT_STRATEGY_SIMPLE:
-    /* AUTO's SIMPLE moves 4x4 blocks where the window has one. */
-    if (has(p, GT_TRANSPOSE_QUADS) && s->view.rows >= 4 && s->view.cols >= 4)
-      return aligned ? GT_ROUTE_QUADS : GT_ROUTE_QUAD_ELEMENTS;
+    /* AUTO's SIMPLE moves 4x4 blocks where the window has one: as uvec4s
+     * where its rows allow and the plan has them, else as elements. */
+    if (s->view.rows >= 4 && s->view.cols >= 4) {
+      if (has(p, GT_TRANSPOSE_QUADS) && aligned) return GT_ROUTE_QUADS;
+      if (has(p, GT_TRANSPOSE_QUAD_ELEMENTS)) return GT_ROUTE_QUAD_ELEMENTS;
+    }
     return GT_ROUTE_SIMPLE;
   case GT_STRATEGY_TRUNCATE_B: return GT_ROUTE_MAIN_AND_BANDS;
   case GT_STRATEGY_TRUNCATE_A:
@@ -262,12 +268,13 @@ static const char *route_name(gt_transpose_route r) {
   return "unknown";
 }
 
-/* Why a window takes its route: its bindings' alignment. */
+/* Why a window takes its route: its bindings' alignment, or the device
+ * table's choice of single elements. */
 static const char *route_reason(const gt_transpose_choices *p, gt_transpose_route r) {
   switch (r) {
   case GT_ROUTE_QUADS:
   case GT_ROUTE_WORDS_UVEC4: return "rows on 16 bytes";
-  case GT_ROUTE_QUAD_ELEMENTS:
+  case GT_ROUTE_QUAD_ELEMENTS: return has(p, GT_TRANSPOSE_QUADS) ? "rows off 16 bytes" : "as elements";
   case GT_ROUTE_BIG_AND_BANDS: return "rows off 16 bytes";
   case GT_ROUTE_WORDS: return "rows on words";
   case GT_ROUTE_TILED: return has(p, GT_TRANSPOSE_BIG) ? "rows on 16 bytes" : NULL;

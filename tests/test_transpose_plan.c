@@ -233,8 +233,18 @@ static void named_cases(void) {
   expect("llvmpipe (LLVM 15.0.6, 256 bits)", 0, 1024, 1024, 0, GT_F32, false, "quads");
   expect("llvmpipe (LLVM 15.0.6, 256 bits)", 0, 1023, 1025, 0, GT_F32, false, "quads of elements");
   expect("llvmpipe (LLVM 15.0.6, 256 bits)", 0, 1024, 1024, 0, GT_U16, false, "words as uvec4s");
-  /* Adreno: 16-tiles; Midgard: SIMPLE with no 4x4 blocks. */
-  expect("FD630", 1, 100, 100, 0, GT_F32, false, "tiled_pad 16");
+  /* Bifrost and Valhall: 4x4 blocks as uvec4s, of elements where rows
+   * are off 16 bytes; Adreno and V3D always of elements; Midgard: SIMPLE
+   * with no 4x4 blocks (the compilers' statistics:
+   * docs/notes/2026-12-mobile-transposes.md). */
+  expect("FD630", 1, 100, 100, 0, GT_F32, false, "quads of elements");
+  expect("Mali-G52 r1 (Panfrost)", 1, 1024, 1024, 0, GT_F32, false, "quads");
+  expect("Mali-G610 (Panfrost)", 1, 1023, 1025, 0, GT_F32, false, "quads of elements");
+  expect("V3D 4.2.14.0", 1, 1024, 1024, 0, GT_F32, false, "quads of elements");
+  /* Their 2- and 1-byte elements: through shared tiles of words but on
+   * Adreno. */
+  expect("Mali-G52 r1 (Panfrost)", 1, 1024, 1024, 0, GT_U8, false, "words");
+  expect("V3D 4.2.14.0", 1, 1024, 1024, 0, GT_U16, false, "words");
   /* Adreno's 1- and 2-byte elements: blocks of words in registers, never
    * as uvec4s (its compiler's registers: docs/notes/2026-11-mobile-compilers.md,
    * "Adreno's transposes of 1- and 2-byte elements"). */
