@@ -4,7 +4,8 @@
 #
 #   tools/install-deps.sh          native build: compilers, CMake, EGL and GLES
 #                                  headers and loaders, Mesa's llvmpipe (a GLES
-#                                  3.1 device without a GPU), glslangValidator
+#                                  3.1 device without a GPU), glslangValidator,
+#                                  python3 (the tests that read CSV back)
 #   tools/install-deps.sh arm64    also the aarch64 cross compiler, qemu-user
 #                                  and the arm64 Mesa the tests run on
 #   tools/install-deps.sh armhf    also the 32-bit ARM cross compiler and
@@ -22,7 +23,7 @@ set -euo pipefail
 
 target=${1:-native}
 packages=(cmake gcc g++ make libc6-dev pkg-config libegl-dev libgles-dev libegl-mesa0
-          libgl1-mesa-dri glslang-tools)
+          libgl1-mesa-dri glslang-tools python3)
 foreign=()
 case "$target" in
   native) ;;

@@ -2,7 +2,8 @@
 # tools/test-mobile.sh GPU GLTILE TOOL ENTRY: `gltile info` (the renderer
 # matches the device-table entry ENTRY) and the compile gate (`gltile
 # compile --auto --stats --require-stats`: every program AUTO chooses
-# built, each with the compiler's statistics, none spilling) on a fake GPU
+# built, each with the compiler's statistics, none spilling; then the
+# budgets of tests/mobile_budgets.csv) on a fake GPU
 # of ../shared/tools/TOOL (mesa-mobile, mesa-mobile-25;
 # tools/mesa-mobile.sh). Exit 77 when that folder is absent. The driver's
 # shader cache is off, so every program is compiled (and reports its
@@ -27,4 +28,9 @@ if ! grep -q "entry \"$entry\"" <<<"$info"; then
   echo "FAILED: $gpu did not match the device-table entry \"$entry\""
   exit 1
 fi
-timeout 300 "$here/mesa-mobile.sh" --stats --tool "$tool" "$gpu" "$gltile" compile --auto --stats --require-stats 2> >(quiet)
+# Then the budget gate: AUTO's programs no costlier than tests/mobile_budgets.csv says.
+csv="$(mktemp "${TMPDIR:-/tmp}/gltile-mobile.XXXXXX")"
+trap 'rm -f "$csv"' EXIT
+timeout 300 "$here/mesa-mobile.sh" --stats --tool "$tool" "$gpu" "$gltile" compile --auto --stats --require-stats \
+  --csv "$csv" 2> >(quiet)
+python3 "$here/../tests/mobile_budgets.py" "$here/../tests/mobile_budgets.csv" "$csv" "$tool" "$gpu"

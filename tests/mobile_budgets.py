@@ -1,0 +1,55 @@
+#!/usr/bin/env python3
+"""The mobile compilers' budget gate: checks the CSV of `gltile compile
+--auto --stats --csv` on one fake GPU against tests/mobile_budgets.csv.
+
+    mobile_budgets.py BUDGETS COMPILE_CSV TOOL GPU
+
+Each budget row names a tool (compiler generation), a GPU and a program.
+The program must be one AUTO chose, with the compiler's statistics, and
+each figure the row gives must hold: inst, per_elem_inst and per_elem_mem
+at most the budget, occupancy at least. An empty budget cell checks
+nothing. Exit 1 on any miss, and where the tool and GPU have no budget
+row (a GPU the mobile label gains is given its figures), 0 otherwise."""
+import csv
+import sys
+
+AT_MOST = ("inst", "per_elem_inst", "per_elem_mem")
+AT_LEAST = ("occupancy",)
+
+
+def main(budgets_path, compile_path, tool, gpu):
+    with open(compile_path, newline="") as f:
+        rows = {r["program"]: r for r in csv.DictReader(f) if r["auto"] == "yes"}
+    misses = checks = 0
+    with open(budgets_path, newline="") as f:
+        lines = (line for line in f if not line.startswith("#"))
+        for budget in csv.DictReader(lines):
+            if budget["tool"] != tool or budget["gpu"] != gpu:
+                continue
+            name = budget["program"]
+            row = rows.get(name)
+            if row is None or row["stats"] == "":
+                print(f"MISS {gpu} ({tool}): {name}: not among AUTO's programs with statistics")
+                misses += 1
+                continue
+            for field in AT_MOST + AT_LEAST:
+                if budget[field] == "":
+                    continue
+                checks += 1
+                want = float(budget[field])
+                got = float(row[field]) if row[field] != "" else None
+                ok = got is not None and (got <= want if field in AT_MOST else got >= want)
+                word = "at most" if field in AT_MOST else "at least"
+                print(f"{'ok  ' if ok else 'MISS'} {gpu} ({tool}): {name}: {field} {got} ({word} {want:g})")
+                misses += not ok
+    if checks == 0:
+        print(f"MISS {gpu} ({tool}): no budget rows: add its figures to {budgets_path}")
+        misses += 1
+    print(f"{checks} budget checks, {misses} missed")
+    return 1 if misses else 0
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 5:
+        sys.exit(__doc__)
+    sys.exit(main(*sys.argv[1:]))
