@@ -138,6 +138,51 @@ void load_b(uvec4 n, uint k, out GT_SUM4 b_k[4]) {
 #endif
 }
 
+/* Four k from k (the quads' step): 64 multiply-adds into the block. */
+void step4(uvec4 m, uvec4 n, uint k, inout GT_SUM4 c0, inout GT_SUM4 c1, inout GT_SUM4 c2, inout GT_SUM4 c3) {
+  GT_SUM4 a_k[4], b_k[4];
+  load_a(m, k, a_k);
+  load_b(n, k, b_k);
+  for (uint j = 0u; j < 4u; j++) {
+    GT_ADD_PRODUCT(c0, a_k[j].x, b_k[j]);
+    GT_ADD_PRODUCT(c1, a_k[j].y, b_k[j]);
+    GT_ADD_PRODUCT(c2, a_k[j].z, b_k[j]);
+    GT_ADD_PRODUCT(c3, a_k[j].w, b_k[j]);
+  }
+}
+
+/* One k: 16 multiply-adds into the block; a quad across K is one vec4
+ * here too. The clamped rows and columns are computed again here, inside
+ * the loop: kept from before it they held 5 more registers through it
+ * (Mali-G52: 35, one thread). */
+void step1(uvec2 first, uint rows_m, uint cols_n, uint k, inout GT_SUM4 c0, inout GT_SUM4 c1, inout GT_SUM4 c2,
+           inout GT_SUM4 c3) {
+  GT_SUM4 a = a_at_k(clamped(first.x, rows_m), k);
+#ifdef GT_SUM_COLUMNS
+  /* Each column clamped where its byte is loaded: as one uvec4 before
+   * the loads, the 4 were live together and the Mali-G57 ran these
+   * programs at 1 thread, not 2 (compiler statistics). */
+  uint last = cols_n - 1u;
+  GT_ADD_PRODUCT(c0, b_one(B_AT(k, min(first.y, last))), a);
+  GT_ADD_PRODUCT(c1, b_one(B_AT(k, min(first.y + 1u, last))), a);
+  GT_ADD_PRODUCT(c2, b_one(B_AT(k, min(first.y + 2u, last))), a);
+  GT_ADD_PRODUCT(c3, b_one(B_AT(k, min(first.y + 3u, last))), a);
+#else
+  GT_SUM4 b = b_at_k(clamped(first.y, cols_n), k);
+  GT_ADD_PRODUCT(c0, a.x, b);
+  GT_ADD_PRODUCT(c1, a.y, b);
+  GT_ADD_PRODUCT(c2, a.z, b);
+  GT_ADD_PRODUCT(c3, a.w, b);
+#endif
+}
+
+/* GT_MEASURE_STEP (set only by `gltile compile`, never by a plan; the
+ * program is compiled, never run): a second copy of the main loop after
+ * it, so the compiler's counts of this program less those of the same
+ * program without it are one pass of the loop. In a loop of its own the
+ * copy shares no loads or clamps with the first, as a second step
+ * written in the same pass would. */
+
 void main() {
   uvec2 first = gt_tile_origin() + gt_local() * 4u;
   uint rows_m = gt_rows_m(), cols_n = gt_cols_n();
@@ -147,43 +192,17 @@ void main() {
   GT_SUM4 c0 = GT_SUM4(0), c1 = GT_SUM4(0), c2 = GT_SUM4(0), c3 = GT_SUM4(0);
   uint k = gt_k_range.x, k_end = gt_k_range.y;
 #ifndef GT_K1
-  for (; k + 4u <= k_end; k += 4u) {
-    GT_SUM4 a_k[4], b_k[4];
-    load_a(m, k, a_k);
-    load_b(n, k, b_k);
-    for (uint j = 0u; j < 4u; j++) {
-      GT_ADD_PRODUCT(c0, a_k[j].x, b_k[j]);
-      GT_ADD_PRODUCT(c1, a_k[j].y, b_k[j]);
-      GT_ADD_PRODUCT(c2, a_k[j].z, b_k[j]);
-      GT_ADD_PRODUCT(c3, a_k[j].w, b_k[j]);
-    }
-  }
+  for (; k + 4u <= k_end; k += 4u) step4(m, n, k, c0, c1, c2, c3);
+#ifdef GT_MEASURE_STEP
+  for (uint again = gt_k_range.x; again + 4u <= k_end; again += 4u) step4(m, n, again, c0, c1, c2, c3);
+#endif
 #endif
 #ifndef GT_K_WHOLE
-  /* The last K % 4 steps (under GT_K1 every step), one k at a time; a
-   * quad across K is one vec4 here too. */
-  for (; k < k_end; k++) {
-    /* The clamped rows and columns again, inside the loop: kept from
-     * before it they held 5 more registers through it (Mali-G52: 35,
-     * one thread). */
-    GT_SUM4 a = a_at_k(clamped(first.x, rows_m), k);
-#ifdef GT_SUM_COLUMNS
-    /* Each column clamped where its byte is loaded: as one uvec4 before
-     * the loads, the 4 were live together and the Mali-G57 ran these
-     * programs at 1 thread, not 2 (compiler statistics). */
-    uint last = cols_n - 1u;
-    GT_ADD_PRODUCT(c0, b_one(B_AT(k, min(first.y, last))), a);
-    GT_ADD_PRODUCT(c1, b_one(B_AT(k, min(first.y + 1u, last))), a);
-    GT_ADD_PRODUCT(c2, b_one(B_AT(k, min(first.y + 2u, last))), a);
-    GT_ADD_PRODUCT(c3, b_one(B_AT(k, min(first.y + 3u, last))), a);
-#else
-    GT_SUM4 b = b_at_k(clamped(first.y, cols_n), k);
-    GT_ADD_PRODUCT(c0, a.x, b);
-    GT_ADD_PRODUCT(c1, a.y, b);
-    GT_ADD_PRODUCT(c2, a.z, b);
-    GT_ADD_PRODUCT(c3, a.w, b);
+  /* The last K % 4 steps (under GT_K1 every step), one k at a time. */
+  for (; k < k_end; k++) step1(first, rows_m, cols_n, k, c0, c1, c2, c3);
+#if defined(GT_MEASURE_STEP) && defined(GT_K1)
+  for (uint again = gt_k_range.x; again < k_end; again++) step1(first, rows_m, cols_n, again, c0, c1, c2, c3);
 #endif
-  }
 #endif
 
 #ifdef GT_SUM_COLUMNS
