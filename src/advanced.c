@@ -82,6 +82,11 @@ uint32_t gt_program_elements(const gt_program_id *id) {
   return key_of(id, &k) ? gt__program_elements(&k) : 0;
 }
 
+uint32_t gt_program_k_steps(const gt_program_id *id) {
+  gt_program_key k;
+  return key_of(id, &k) ? gt__program_k_steps(&k) : 0;
+}
+
 const char *gt_program_kernel_file(const gt_program_id *id) {
   gt_program_key k;
   return key_of(id, &k) ? gt__kernel_name(k.kernel) : "";
@@ -111,17 +116,27 @@ int gt_program_text(const gt_program_id *id, char *preamble, size_t preamble_siz
   return GT_PROGRAM_PARTS;
 }
 
+gt_status gt_program_build_text(gt_context *ctx, const char *const parts[GT_PROGRAM_TEXT_PARTS], const char *name,
+                                uint32_t *program) {
+  GT__CHECK(program != NULL, GT_ERR_INVALID_ARGUMENT);
+  *program = 0;
+  GT__CHECK(parts != NULL && name != NULL, GT_ERR_INVALID_ARGUMENT);
+  for (int i = 0; i < GT_PROGRAM_PARTS; i++)
+    GT__CHECK(parts[i] != NULL, GT_ERR_INVALID_ARGUMENT);
+  GT__TRY(gt__context_check(ctx));
+  GLuint built = 0;
+  GT__TRY(gt__program_build(ctx, parts, GT_PROGRAM_PARTS, name, &built));
+  *program = built;
+  return GT_OK;
+}
+
 gt_status gt_program_build_alone(gt_context *ctx, const gt_program_id *id, uint32_t *program) {
   GT__CHECK(program != NULL, GT_ERR_INVALID_ARGUMENT);
   *program = 0;
-  GT__TRY(gt__context_check(ctx));
   char preamble[GT_PREAMBLE_BYTES];
   const char *parts[GT_PROGRAM_PARTS];
   GT__CHECK(gt_program_text(id, preamble, sizeof preamble, parts) == GT_PROGRAM_PARTS, GT_ERR_INVALID_ARGUMENT);
-  GLuint built = 0;
-  GT__TRY(gt__program_build(ctx, parts, GT_PROGRAM_PARTS, gt_program_kernel_file(id), &built));
-  *program = built;
-  return GT_OK;
+  return gt_program_build_text(ctx, parts, gt_program_kernel_file(id), program);
 }
 
 /* The advanced header repeats the library's sizes for its callers. */

@@ -1,6 +1,7 @@
 /* What one invocation of each data-moving kernel moves, from the shapes
  * the kernels are written for (glsl/transpose_*.comp, copy*.comp,
- * image_*.comp). */
+ * image_*.comp), and the k of the registers matmul's loop
+ * (glsl/matmul_blocked.comp). */
 #include "program_work.h"
 
 #include "copy_plan.h"
@@ -30,4 +31,9 @@ uint32_t gt__program_elements(const gt_program_key *key) {
   case GT_KERNEL_COPY_VEC4: return GT_COPY_RUNS * 4;    /* runs of uvec4s of 4-byte words */
   default: return 0;
   }
+}
+
+uint32_t gt__program_k_steps(const gt_program_key *key) {
+  if (key->kernel != GT_KERNEL_MATMUL_BLOCKED) return 0;
+  return key->variant & GT_VARIANT_K1 ? 1 : 4;
 }

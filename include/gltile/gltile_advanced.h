@@ -89,6 +89,15 @@ void gt_program_name(const gt_program_id *id, char *out, size_t size);
  * cost per element. */
 uint32_t gt_program_elements(const gt_program_id *id);
 
+/* The k one pass of a matmul program's main K loop steps through (1 for
+ * one k a step, 4 for the registers kernel's quads), where the program
+ * can be built with one more step a pass: GT_PROGRAM_MEASURE_STEP_LINE
+ * added to its preamble (gt_program_text, gt_program_build_text). The
+ * compiler's counts of that program less the program's own, over this,
+ * are its cost per K step. 0 for other programs and an id of no program. */
+uint32_t gt_program_k_steps(const gt_program_id *id);
+#define GT_PROGRAM_MEASURE_STEP_LINE "#define GT_MEASURE_STEP\n"
+
 /* The kernel file a program runs ("matmul_blocked.comp"). */
 const char *gt_program_kernel_file(const gt_program_id *id);
 
@@ -117,6 +126,15 @@ enum { GT_PROGRAM_MAX_BINDING = 5 };
  *            no program); GT_ERR_NO_CONTEXT; GT_ERR_SHADER_BUILD;
  *            GT_ERR_OUT_OF_MEMORY; GT_ERR_CONTEXT_LOST; GT_ERR_GL. */
 gt_status gt_program_build_alone(gt_context *ctx, const gt_program_id *id, uint32_t *program);
+
+/* As gt_program_build_alone, from parts a caller took from gt_program_text
+ * and may have changed (a define added to the preamble); name names the
+ * program in ctx's log. The text is built as given: the driver's compiler
+ * is its only check.
+ * Returns    as gt_program_build_alone; GT_ERR_INVALID_ARGUMENT also for a
+ *            NULL part or name. */
+gt_status gt_program_build_text(gt_context *ctx, const char *const parts[GT_PROGRAM_TEXT_PARTS], const char *name,
+                                uint32_t *program);
 
 #if defined(__GNUC__)
 #pragma GCC visibility pop
