@@ -14,7 +14,7 @@ BENCH_HEADER = ["op", "strategy", "type", "rows", "cols", "k", "ms", "gb_per_s",
                 "pct_of_copy", "pct_of_peak", "pct_of_clblast", "verified"]
 COMPILE_HEADER = ["renderer", "program", "auto", "built", "inst", "registers", "spills", "fills",
                   "occupancy", "occupancy_max", "cycles", "arith", "ldst", "nops", "sync_stalls",
-                  "stats"]
+                  "memory", "per_elem_inst", "per_elem_mem", "per_step_inst", "per_step_loads", "stats"]
 TYPES = {"f32", "i32", "u32", "f16", "i16", "u16", "i8", "u8"}
 
 problems = []

@@ -6,14 +6,15 @@
 
 Each budget row names a tool (compiler generation), a GPU and a program.
 The program must be one AUTO chose, with the compiler's statistics, and
-each figure the row gives must hold: inst, per_elem_inst and per_elem_mem
-at most the budget, occupancy at least. An empty budget cell checks
-nothing. Exit 1 on any miss, and where the tool and GPU have no budget
-row (a GPU the mobile label gains is given its figures), 0 otherwise."""
+each figure the row gives must hold: inst, per_elem_inst, per_elem_mem,
+per_step_inst and per_step_loads at most the budget, occupancy at least.
+An empty budget cell checks nothing. Exit 1 on any miss, and where the
+tool and GPU have no budget row (a GPU the mobile label gains is given
+its figures), 0 otherwise."""
 import csv
 import sys
 
-AT_MOST = ("inst", "per_elem_inst", "per_elem_mem")
+AT_MOST = ("inst", "per_elem_inst", "per_elem_mem", "per_step_inst", "per_step_loads")
 AT_LEAST = ("occupancy",)
 
 

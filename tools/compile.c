@@ -34,6 +34,8 @@ typedef struct compiled {
   const char *label; /* a user kernel's program: no key */
   bool auto_chosen, built, has_stats;
   shader_stats stats;
+  bool has_step_stats;     /* a matmul's statistics with one more K step a */
+  shader_stats step_stats; /* pass (gt_program_k_steps), where it has them */
 } compiled;
 
 static compiled programs[MAX_PROGRAMS];
@@ -91,15 +93,28 @@ static void program_name(const compiled *c, char *out, size_t size) {
     gt_program_name(&c->key, out, size);
 }
 
-/* Builds c's program on its own (not in the context's table), keeps the
- * compiler's statistics, and with `dispatch` runs one group of it over a
- * scratch buffer with zero extents, for drivers that compile at the first
- * dispatch (v3d). */
-static gt_status build_one(gt_context *ctx, compiled *c, bool dispatch, GLuint scratch) {
+/* c's program, or its measuring form: one more K step a pass
+ * (GT_PROGRAM_MEASURE_STEP_LINE after its preamble). */
+static gt_status build_text(gt_context *ctx, const compiled *c, bool one_more_step, uint32_t *program) {
+  if (!one_more_step) return gt_program_build_alone(ctx, &c->key, program);
+  char preamble[GT_PROGRAM_PREAMBLE_BYTES + sizeof GT_PROGRAM_MEASURE_STEP_LINE];
+  const char *parts[GT_PROGRAM_TEXT_PARTS];
+  if (gt_program_text(&c->key, preamble, GT_PROGRAM_PREAMBLE_BYTES, parts) != GT_PROGRAM_TEXT_PARTS ||
+      parts[0] != preamble)
+    return GT_ERR_INVALID_ARGUMENT;
+  strcat(preamble, GT_PROGRAM_MEASURE_STEP_LINE);
+  return gt_program_build_text(ctx, parts, gt_program_kernel_file(&c->key), program);
+}
+
+/* Builds c's program (with one_more_step, its measuring form) on its own,
+ * not in the context's table, and reads the compiler's statistics into
+ * *stats; with `dispatch` runs one group of it over a scratch buffer with
+ * zero extents, for drivers that compile at the first dispatch (v3d). */
+static gt_status build_and_read(gt_context *ctx, const compiled *c, bool one_more_step, bool dispatch,
+                                GLuint scratch, bool *has_stats, shader_stats *stats) {
   message_count = 0;
   uint32_t program = 0;
-  gt_status s = gt_program_build_alone(ctx, &c->key, &program);
-  c->built = s == GT_OK;
+  gt_status s = build_text(ctx, c, one_more_step, &program);
   if (s != GT_OK) return s;
   if (dispatch && message_count == 0) {
     glUseProgram(program);
@@ -124,10 +139,21 @@ static gt_status build_one(gt_context *ctx, compiled *c, bool dispatch, GLuint s
     glUseProgram(0);
     if (images[0]) glDeleteTextures(2, images);
   }
-  c->has_stats = message_count > 0 && shader_stats_parse(messages[0], renderer, &c->stats);
+  *has_stats = message_count > 0 && shader_stats_parse(messages[0], renderer, stats);
   glDeleteProgram(program);
   GLenum error = glGetError();
   return error == GL_NO_ERROR ? GT_OK : error == GL_OUT_OF_MEMORY ? GT_ERR_OUT_OF_MEMORY : GT_ERR_GL;
+}
+
+/* c's program and, for a matmul whose loop can be measured
+ * (gt_program_k_steps), the same with one more K step a pass. */
+static gt_status build_one(gt_context *ctx, compiled *c, bool dispatch, GLuint scratch) {
+  gt_status s = build_and_read(ctx, c, false, dispatch, scratch, &c->has_stats, &c->stats);
+  c->built = s == GT_OK;
+  if (s != GT_OK || !c->has_stats || gt_program_k_steps(&c->key) == 0) return s;
+  s = build_and_read(ctx, c, true, dispatch, scratch, &c->has_step_stats, &c->step_stats);
+  if (s != GT_OK) c->built = false; /* the measuring form must build too */
+  return s;
 }
 
 /* The user-kernel prelude: the README's kernel, built as gt_kernel_create
@@ -195,6 +221,18 @@ static void per_element(const compiled *c, double *inst, double *memory) {
   if (c->stats.memory >= 0) *memory = c->stats.memory / elements;
 }
 
+/* The compiler's instructions and memory accesses for one K step of one
+ * invocation of a matmul program: its measuring form's counts less its
+ * own, over the k a pass steps (gt_program_k_steps); -1 where unknown. */
+static void per_step(const compiled *c, double *inst, double *loads) {
+  uint32_t steps = c->label == NULL ? gt_program_k_steps(&c->key) : 0;
+  *inst = *loads = -1;
+  if (!c->has_stats || !c->has_step_stats || steps == 0) return;
+  const shader_stats *one = &c->stats, *more = &c->step_stats;
+  if (one->inst >= 0 && more->inst >= 0) *inst = (more->inst - one->inst) / steps;
+  if (one->memory >= 0 && more->memory >= 0) *loads = (more->memory - one->memory) / steps;
+}
+
 static void print_row(const compiled *c) {
   char name[256];
   program_name(c, name, sizeof name);
@@ -215,6 +253,9 @@ static void print_row(const compiled *c) {
     per_element(c, &inst, &memory);
     print_value(inst, " %7.2f");
     print_value(memory, " %7.2f");
+    per_step(c, &inst, &memory);
+    print_value(inst, " %7.2f");
+    print_value(memory, " %7.2f");
   }
   printf("  %s\n", name);
 }
@@ -227,11 +268,13 @@ static void csv_row(csv_writer *w, const compiled *c) {
   csv_text(w, c->label ? "user" : c->auto_chosen ? "yes" : "no");
   csv_text(w, c->built ? "yes" : "no");
   const shader_stats *s = &c->stats;
-  double per_elem_inst, per_elem_mem;
+  double per_elem_inst, per_elem_mem, per_step_inst, per_step_loads;
   per_element(c, &per_elem_inst, &per_elem_mem);
-  double values[] = {s->inst,   s->registers, s->spills, s->fills,       s->occupancy,   s->occupancy_max,
-                     s->cycles, s->arith,     s->ldst,   s->nops,        s->sync_stalls, s->memory,
-                     per_elem_inst, per_elem_mem};
+  per_step(c, &per_step_inst, &per_step_loads);
+  double values[] = {s->inst,      s->registers,  s->spills,     s->fills,       s->occupancy,
+                     s->occupancy_max, s->cycles, s->arith,      s->ldst,        s->nops,
+                     s->sync_stalls, s->memory,   per_elem_inst, per_elem_mem,   per_step_inst,
+                     per_step_loads};
   /* Empty where the driver said nothing, or not this figure (< 0). */
   for (size_t i = 0; i < sizeof values / sizeof values[0]; i++)
     if (c->has_stats && values[i] >= 0)
@@ -376,8 +419,8 @@ int tool_cmd_compile(int argc, char **argv) {
          program_count, auto_count, program_count - library_programs, refusals,
          listening ? "" : "; no debug output, so no statistics");
   printf(
-      "auto built     inst    regs spills:fills occ/max  cycles   arith    ldst    nops   sy-st  inst/el   mem/el"
-      "  program\n");
+      "auto built     inst    regs spills:fills occ/max  cycles   arith    ldst    nops   sy-st  inst/el  mem/el"
+      " inst/k  mem/k  program\n");
   for (int pass = 0; pass < 2; pass++)
     for (size_t i = 0; i < program_count; i++)
       if (programs[i].auto_chosen == (pass == 0)) print_row(&programs[i]);
@@ -390,7 +433,7 @@ int tool_cmd_compile(int argc, char **argv) {
       static const char *const header[] = {
           "renderer",  "program",       "auto",   "built", "inst", "registers", "spills",      "fills",
           "occupancy", "occupancy_max", "cycles", "arith", "ldst", "nops",      "sync_stalls", "memory",
-          "per_elem_inst", "per_elem_mem", "stats"};
+          "per_elem_inst", "per_elem_mem", "per_step_inst", "per_step_loads", "stats"};
       csv_writer w = csv_on(f);
       csv_header(&w, header, sizeof header / sizeof header[0]);
       for (size_t i = 0; i < program_count; i++)
