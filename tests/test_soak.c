@@ -7,7 +7,7 @@
  * resident memory must not keep growing.
  *
  *   test_soak [--min-limits] [--ops N] [--seed S] [--warmup W] [--sample K]
- *             [--rss-bound-kib B] [--only I] [--plant-leak]
+ *             [--rss-bound-kib B] [--only I] [--plant-leak] [--program-slots N]
  *
  * N ops in all (default 3000). The first W of them (default 1000) warm up:
  * they begin with a sweep that runs every kernel variant the soak can reach
@@ -24,9 +24,12 @@
  * Each op draws from its own generator state, made from the seed and its
  * index, so `--only I` replays op I alone (sweep ops included).
  *
- * The soak reaches every variant a context can build (144 programs with
- * llvmpipe's defaults: 23 transpose and copy, 33 matmul, 22 for each image
- * format), so the program table must hold them all. */
+ * The soak reaches every variant a context can build (174 programs with
+ * llvmpipe's defaults), so the program table must hold them all: the
+ * ctest runs give it 256 slots (--program-slots, read by the harness).
+ * With fewer, programs are released and built again in turn, and the
+ * driver's compiler heap grows with each build, which RSS cannot tell
+ * from a leak of the library's. */
 #define _POSIX_C_SOURCE 200809L
 
 #include "harness.h"
@@ -1309,13 +1312,14 @@ int main(int argc, char **argv) {
       only = arg_number(argv[++i]), replay = 1;
     else if (strcmp(argv[i], "--plant-leak") == 0)
       plant_leak = 1;
-    else if ((strcmp(argv[i], "--max-dispatch-bytes") == 0 || strcmp(argv[i], "--staging-bytes") == 0) &&
+    else if ((strcmp(argv[i], "--max-dispatch-bytes") == 0 || strcmp(argv[i], "--staging-bytes") == 0 ||
+              strcmp(argv[i], "--program-slots") == 0) &&
              more)
       i++; /* the harness reads them */
     else if (strcmp(argv[i], "--min-limits") != 0) {
       fprintf(stderr,
               "usage: %s [--min-limits] [--ops N] [--seed S] [--warmup W] [--sample K] [--rss-bound-kib B] "
-              "[--only I] [--plant-leak] [--max-dispatch-bytes N] [--staging-bytes N]\n",
+              "[--only I] [--plant-leak] [--max-dispatch-bytes N] [--staging-bytes N] [--program-slots N]\n",
               argv[0]);
       return 2;
     }
