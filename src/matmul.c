@@ -282,10 +282,6 @@ gt_status gt_matmul_batched(gt_context *ctx, gt_view a, gt_view b, gt_view c, gt
     bool layered = series.layered[r];
     GT__TRY(plan(ctx, v[0], v[1], v[2], d, layered ? series.products[r] : 1,
                  layered ? series.layer_stride : unmoved, &plans[r]));
-    for (uint64_t i = r + series.count; !layered && i < count; i += series.count) {
-      gt_matmul_choices one;
-      GT__TRY(plan_product(ctx, a, b, c, &batch, i, d, &one));
-    }
   }
   GT__TRY(check_buffers(ctx, last[0], last[1], last[2], d));
   gt_view sides[3];
@@ -298,6 +294,14 @@ gt_status gt_matmul_batched(gt_context *ctx, gt_view a, gt_view b, gt_view c, gt
     gt__log(ctx, GT_LOG_ERROR, "matmul batched: a product's c overlaps an input or another product's c");
     return GT_ERR_ALIASED;
   }
+  /* The other products of a series run one by one, each planned here
+   * first; only after the checks above, which refuse a batch as a whole
+   * at once whatever its count. */
+  for (uint32_t r = 0; r < series.count; r++)
+    for (uint64_t i = r + series.count; !series.layered[r] && i < count; i += series.count) {
+      gt_matmul_choices one;
+      GT__TRY(plan_product(ctx, a, b, c, &batch, i, d, &one));
+    }
   for (uint32_t r = 0; r < series.count; r++)
     GT__TRY(gt__plan_build(ctx, &plans[r].op, needs_atomics));
 
