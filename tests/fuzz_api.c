@@ -2314,6 +2314,9 @@ static void op_kernel_create(reader *r) {
       must(&e, GT_ERR_UNSUPPORTED);
     if (garbage) may(&e, GT_ERR_SHADER_BUILD);
     if (live_kernels(c) >= KERNEL_TABLE && !e.must) must(&e, GT_ERR_OUT_OF_MEMORY);
+    /* The last hostile body passes the check (two words to GLSL too) and
+     * reaches the kernel table: a full one refuses it before compiling. */
+    if (hostile == (int)N_HOSTILE - 1 && live_kernels(c) >= KERNEL_TABLE) may(&e, GT_ERR_OUT_OF_MEMORY);
     compiles = e.must == 0;
   }
   if (compiles && !in.no_context) {
