@@ -18,6 +18,10 @@ typedef struct gt_device_entry {
   bool quad_elements;             /* ... always as elements: the compiler
                                      merges their loads itself, or its vec4
                                      loads cost threads */
+  bool quad_pairs;                /* ... two blocks an invocation, one below
+                                     the other (GT_VARIANT_PAIRS): what an
+                                     invocation computes once serves twice
+                                     the elements */
   uint32_t tile;                  /* 0 = the largest that fits */
   gt_matmul_kernel matmul_kernel; /* used when it fits the device */
   uint32_t dispatch_flops_log2;   /* matmul work per dispatch: 2^this */

@@ -19,7 +19,7 @@ uint32_t gt__program_elements(const gt_program_key *key) {
   case GT_KERNEL_IMAGE_TILED: return tile_elements / invocations;
   /* A group of the tiles x tiles grid swaps a tile and its mirror. */
   case GT_KERNEL_TRANSPOSE_INPLACE_TILED: return 2 * tile_elements / invocations;
-  case GT_KERNEL_TRANSPOSE_QUADS: return 16;                                        /* a 4 x 4 block */
+  case GT_KERNEL_TRANSPOSE_QUADS: return key->variant & GT_VARIANT_PAIRS ? 32 : 16; /* 4 x 4 blocks */
   case GT_KERNEL_TRANSPOSE_WORDS:
     /* A block is pack source rows by one word (pack x pack elements);
      * 4 x 4 of them moving as uvec4s; one per invocation in registers,

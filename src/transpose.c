@@ -59,30 +59,32 @@ static gt_status run_main_and_bands(gt_context *ctx, const gt_program_key *whole
 }
 
 /* The 4x4 blocks by transpose_quads, then the bottom rows and right
- * columns that make no whole block by SIMPLE (seed 000's option B).
+ * columns that make no whole invocation's blocks (4 columns by 4 rows, 8
+ * with GT_VARIANT_PAIRS) by SIMPLE (seed 000's option B).
  * As uvec4s (both views' rows 16-byte aligned) by the plain program, else
  * by its GT_ELEMENTS variant. */
 static gt_status run_quads(gt_context *ctx, const gt_program_key *key, const gt_program_key *simple,
                            bool uvec4s, gt_bound_view s, gt_bound_view t) {
   const gt_program *quads;
   GT__TRY(gt__program_get(ctx, key, &quads));
-  uint32_t rows = s.view.rows, cols = s.view.cols, rows4 = rows / 4 * 4, cols4 = cols / 4 * 4;
-  gt_bound_view views[2] = {gt__bound_section(&s, 0, 0, rows4, cols4),
-                            gt__bound_section(&t, 0, 0, cols4, rows4)};
+  uint32_t block_rows = gt__program_elements(key) / 4; /* an invocation's source rows, 4 columns wide */
+  uint32_t rows = s.view.rows, cols = s.view.cols, main_rows = rows / block_rows * block_rows, main_cols = cols / 4 * 4;
+  gt_bound_view views[2] = {gt__bound_section(&s, 0, 0, main_rows, main_cols),
+                            gt__bound_section(&t, 0, 0, main_cols, main_rows)};
   for (int i = 0; i < 2 && uvec4s; i++) {
     /* cols, offset and pitch in uvec4s; rows stay elements. */
     views[i].view.cols /= 4;
     views[i].view.pitch /= 4;
     views[i].elem_offset /= 4;
   }
-  GT__TRY(gt__dispatch(ctx, quads, views, 2, gt__div_up(cols4 / 4, GT_QUADS_GROUP_COLS),
-                       gt__div_up(rows4 / 4, GT_QUADS_GROUP_ROWS), gt__group_moved_bytes(key)));
-  if (rows4 < rows)
-    GT__TRY(run_simple(ctx, simple, gt__bound_section(&s, rows4, 0, rows - rows4, cols4),
-                       gt__bound_section(&t, 0, rows4, cols4, rows - rows4)));
-  if (cols4 < cols)
-    GT__TRY(run_simple(ctx, simple, gt__bound_section(&s, 0, cols4, rows, cols - cols4),
-                       gt__bound_section(&t, cols4, 0, cols - cols4, rows)));
+  GT__TRY(gt__dispatch(ctx, quads, views, 2, gt__div_up(main_cols / 4, key->group_cols),
+                       gt__div_up(main_rows / block_rows, key->group_rows), gt__group_moved_bytes(key)));
+  if (main_rows < rows)
+    GT__TRY(run_simple(ctx, simple, gt__bound_section(&s, main_rows, 0, rows - main_rows, main_cols),
+                       gt__bound_section(&t, 0, main_rows, main_cols, rows - main_rows)));
+  if (main_cols < cols)
+    GT__TRY(run_simple(ctx, simple, gt__bound_section(&s, 0, main_cols, rows, cols - main_cols),
+                       gt__bound_section(&t, main_cols, 0, cols - main_cols, rows)));
   return GT_OK;
 }
 

@@ -64,16 +64,19 @@ static void plan_programs(const gt_context *ctx, gt_view src, gt_view dst, bool 
                            (s == GT_STRATEGY_TRUNCATE_A ? GT_VARIANT_TRUNCATE_A : 0);
   bool vec4s = !ctx->device->quad_elements;
   if (auto_ && ctx->auto_quads && !packed) {
+    bool pairs = ctx->device->quad_pairs;
+    uint32_t quads_cols = pairs ? GT_PAIRS_GROUP : GT_QUADS_GROUP_COLS,
+             quads_rows = pairs ? GT_PAIRS_GROUP : GT_QUADS_GROUP_ROWS;
+    uint32_t quads_variant = pairs ? GT_VARIANT_PAIRS : 0;
     if (vec4s)
-      keys[GT_TRANSPOSE_QUADS] =
-          key(GT_KERNEL_TRANSPOSE_QUADS, 0, GT_QUADS_GROUP_COLS, GT_QUADS_GROUP_ROWS, 0, GT_U32);
+      keys[GT_TRANSPOSE_QUADS] = key(GT_KERNEL_TRANSPOSE_QUADS, 0, quads_cols, quads_rows, quads_variant, GT_U32);
     /* Views cut into blocks are checked block by block, so they take it
      * whatever their alignment. */
     gt_bound_view bs, bt;
     if (!vec4s || p->op.in_blocks || gt__view_bind(ctx, src, &bs) != GT_OK ||
         gt__view_bind(ctx, dst, &bt) != GT_OK || !(gt__bound_rows_aligned(&bs) && gt__bound_rows_aligned(&bt)))
-      keys[GT_TRANSPOSE_QUAD_ELEMENTS] = key(GT_KERNEL_TRANSPOSE_QUADS, 0, GT_QUADS_GROUP_COLS,
-                                             GT_QUADS_GROUP_ROWS, GT_VARIANT_ELEMENTS, GT_U32);
+      keys[GT_TRANSPOSE_QUAD_ELEMENTS] = key(GT_KERNEL_TRANSPOSE_QUADS, 0, quads_cols, quads_rows,
+                                             quads_variant | GT_VARIANT_ELEMENTS, GT_U32);
   }
   /* AUTO's blocks of words, where it runs the tiled kernels (not on a
    * context whose AUTO truncates) and they fit the device: a block per

@@ -12,10 +12,11 @@
 #include "plan.h"
 #include "view.h"
 
-/* transpose_quads: 16 x 8 invocations, each a 4x4 block. transpose_words
- * in registers: the same group; through shared memory: tiles of 32 x 32
- * blocks. */
-enum { GT_QUADS_GROUP_COLS = 16, GT_QUADS_GROUP_ROWS = 8, GT_WORDS_TILE = 32 };
+/* transpose_quads: 16 x 8 invocations, each a 4x4 block; with pairs of
+ * blocks 8 x 8 (the same 2,048 elements a group: 128 invocations halved
+ * the Adreno 660's waves). transpose_words in registers: 16 x 8; through
+ * shared memory: tiles of 32 x 32 blocks. */
+enum { GT_QUADS_GROUP_COLS = 16, GT_QUADS_GROUP_ROWS = 8, GT_PAIRS_GROUP = 8, GT_WORDS_TILE = 32 };
 
 /* How one window (both views whole, or a block of them) is transposed. */
 typedef enum gt_transpose_route {
