@@ -138,8 +138,14 @@ void load_b(uvec4 n, uint k, out GT_SUM4 b_k[4]) {
 #endif
 }
 
+/* The invocation's 4 x 4 block of sums, row i in ci (GT_SUM_COLUMNS:
+ * column i). The steps add into these, not into inout parameters: with
+ * those, the Mali-G57's compiler (Mesa 22.3.6) ran 10 of the 8-bit
+ * programs summing by columns at 1 thread, not 2 (compiler statistics). */
+GT_SUM4 c0, c1, c2, c3;
+
 /* Four k from k (the quads' step): 64 multiply-adds into the block. */
-void step4(uvec4 m, uvec4 n, uint k, inout GT_SUM4 c0, inout GT_SUM4 c1, inout GT_SUM4 c2, inout GT_SUM4 c3) {
+void step4(uvec4 m, uvec4 n, uint k) {
   GT_SUM4 a_k[4], b_k[4];
   load_a(m, k, a_k);
   load_b(n, k, b_k);
@@ -155,8 +161,7 @@ void step4(uvec4 m, uvec4 n, uint k, inout GT_SUM4 c0, inout GT_SUM4 c1, inout G
  * here too. The clamped rows and columns are computed again here, inside
  * the loop: kept from before it they held 5 more registers through it
  * (Mali-G52: 35, one thread). */
-void step1(uvec2 first, uint rows_m, uint cols_n, uint k, inout GT_SUM4 c0, inout GT_SUM4 c1, inout GT_SUM4 c2,
-           inout GT_SUM4 c3) {
+void step1(uvec2 first, uint rows_m, uint cols_n, uint k) {
   GT_SUM4 a = a_at_k(clamped(first.x, rows_m), k);
 #ifdef GT_SUM_COLUMNS
   /* Each column clamped where its byte is loaded: as one uvec4 before
@@ -189,19 +194,19 @@ void main() {
   /* The rows of op(a) and columns of op(b) this invocation loads. */
   uvec4 m = clamped(first.x, rows_m), n = clamped(first.y, cols_n);
 
-  GT_SUM4 c0 = GT_SUM4(0), c1 = GT_SUM4(0), c2 = GT_SUM4(0), c3 = GT_SUM4(0);
+  c0 = c1 = c2 = c3 = GT_SUM4(0);
   uint k = gt_k_range.x, k_end = gt_k_range.y;
 #ifndef GT_K1
-  for (; k + 4u <= k_end; k += 4u) step4(m, n, k, c0, c1, c2, c3);
+  for (; k + 4u <= k_end; k += 4u) step4(m, n, k);
 #ifdef GT_MEASURE_STEP
-  for (uint again = gt_k_range.x; again + 4u <= k_end; again += 4u) step4(m, n, again, c0, c1, c2, c3);
+  for (uint again = gt_k_range.x; again + 4u <= k_end; again += 4u) step4(m, n, again);
 #endif
 #endif
 #ifndef GT_K_WHOLE
   /* The last K % 4 steps (under GT_K1 every step), one k at a time. */
-  for (; k < k_end; k++) step1(first, rows_m, cols_n, k, c0, c1, c2, c3);
+  for (; k < k_end; k++) step1(first, rows_m, cols_n, k);
 #if defined(GT_MEASURE_STEP) && defined(GT_K1)
-  for (uint again = gt_k_range.x; again < k_end; again++) step1(first, rows_m, cols_n, again, c0, c1, c2, c3);
+  for (uint again = gt_k_range.x; again < k_end; again++) step1(first, rows_m, cols_n, again);
 #endif
 #endif
 
