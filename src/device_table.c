@@ -125,9 +125,9 @@ static const gt_device_entry table[] = {
      * instructions) and V3D (vec4 loads cost half its threads). Midgard
      * keeps an invocation an element: its quads ran at half its threads
      * (docs/notes/2026-12-mobile-transposes.md). Each invocation moves a
-     * pair of blocks on all four: per element, 13-33% fewer instructions
-     * than one block, at the same occupancy, under both compiler
-     * generations (the same note, "Pairs of blocks").
+     * pair of blocks on all four: per element, 12-48% fewer instructions
+     * than one block, at the same occupancy or higher, under both
+     * compiler generations (the same note, "Pairs of blocks").
      * half_is_faster, from the same statistics of the registers kernel
      * summing in mediump against f32: Midgard's threads 1 -> 2 (registers
      * 11 -> 7), so yes; Bifrost and Valhall the same load/store-bound
