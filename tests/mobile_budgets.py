@@ -2,7 +2,7 @@
 """The mobile compilers' budget gate: checks the CSV of `gltile compile
 --auto --stats --csv` on one fake GPU against tests/mobile_budgets.csv.
 
-    mobile_budgets.py BUDGETS COMPILE_CSV TOOL GPU
+    mobile_budgets.py BUDGETS COMPILE_CSV TOOL GPU [OCCUPANCY]
 
 Each budget row names a tool (compiler generation), a GPU and a program.
 The program must be one AUTO chose, with the compiler's statistics, and
@@ -10,7 +10,11 @@ each figure the row gives must hold: inst, per_elem_inst, per_elem_mem,
 per_step_inst and per_step_loads at most the budget, occupancy at least.
 An empty budget cell checks nothing. Exit 1 on any miss, and where the
 tool and GPU have no budget row (a GPU the mobile label gains is given
-its figures), 0 otherwise."""
+its figures), 0 otherwise.
+
+OCCUPANCY (tests/mobile_occupancy.csv): per tool and GPU, at most how many
+of AUTO's programs run below the GPU's full occupancy; a tool and GPU
+without a row there miss too."""
 import csv
 import sys
 
@@ -18,10 +22,39 @@ AT_MOST = ("inst", "per_elem_inst", "per_elem_mem", "per_step_inst", "per_step_l
 AT_LEAST = ("occupancy",)
 
 
-def main(budgets_path, compile_path, tool, gpu):
+def below_full(rows):
+    """AUTO's programs whose occupancy is under the GPU's full figure."""
+    return sorted(
+        name
+        for name, r in rows.items()
+        if r["occupancy"] != "" and r["occupancy_max"] != "" and int(r["occupancy"]) < int(r["occupancy_max"])
+    )
+
+
+def check_occupancy(occupancy_path, rows, tool, gpu):
+    """Misses (0 or 1) of the occupancy gate."""
+    with open(occupancy_path, newline="") as f:
+        lines = (line for line in f if not line.startswith("#"))
+        mine = [r for r in csv.DictReader(lines) if r["tool"] == tool and r["gpu"] == gpu]
+    limit = int(mine[0]["below_full"]) if mine else None
+    below = below_full(rows)
+    if limit is None:
+        print(f"MISS {gpu} ({tool}): no occupancy row: add {len(below)} to {occupancy_path}")
+        return 1
+    ok = len(below) <= limit
+    print(f"{'ok  ' if ok else 'MISS'} {gpu} ({tool}): {len(below)} of AUTO's programs below full occupancy (at most {limit})")
+    if not ok:
+        for name in below:
+            print(f"     below: {name}")
+    return 0 if ok else 1
+
+
+def main(budgets_path, compile_path, tool, gpu, occupancy_path=None):
     with open(compile_path, newline="") as f:
         rows = {r["program"]: r for r in csv.DictReader(f) if r["auto"] == "yes"}
     misses = checks = 0
+    if occupancy_path is not None:
+        misses += check_occupancy(occupancy_path, rows, tool, gpu)
     with open(budgets_path, newline="") as f:
         lines = (line for line in f if not line.startswith("#"))
         for budget in csv.DictReader(lines):
@@ -51,6 +84,6 @@ def main(budgets_path, compile_path, tool, gpu):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 5:
+    if len(sys.argv) not in (5, 6):
         sys.exit(__doc__)
     sys.exit(main(*sys.argv[1:]))

@@ -28,9 +28,11 @@ if ! grep -q "entry \"$entry\"" <<<"$info"; then
   echo "FAILED: $gpu did not match the device-table entry \"$entry\""
   exit 1
 fi
-# Then the budget gate: AUTO's programs no costlier than tests/mobile_budgets.csv says.
+# Then the budget gate: AUTO's programs no costlier than tests/mobile_budgets.csv says,
+# and no more of them below full occupancy than tests/mobile_occupancy.csv.
 csv="$(mktemp "${TMPDIR:-/tmp}/gltile-mobile.XXXXXX")"
 trap 'rm -f "$csv"' EXIT
 timeout 300 "$here/mesa-mobile.sh" --stats --tool "$tool" "$gpu" "$gltile" compile --auto --stats --require-stats \
   --csv "$csv" 2> >(quiet)
-python3 "$here/../tests/mobile_budgets.py" "$here/../tests/mobile_budgets.csv" "$csv" "$tool" "$gpu"
+python3 "$here/../tests/mobile_budgets.py" "$here/../tests/mobile_budgets.csv" "$csv" "$tool" "$gpu" \
+  "$here/../tests/mobile_occupancy.csv"
