@@ -39,9 +39,9 @@ fi
 # abort_on_error: a report ends the process with SIGABRT, which no test can
 # take for an ordinary failure or a skip. The children the tests start (the
 # gltile program in test_cli, the consumer in the package test) inherit all
-# of this.
+# of this. intercept_tls_get_addr=0: see tools/run-fuzz.sh.
 log=build-asan/ctest.log
-env ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:halt_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1:check_initialization_order=1:strict_init_order=1:verify_asan_link_order=0 \
+env ASAN_OPTIONS=detect_leaks=1:intercept_tls_get_addr=0:abort_on_error=1:halt_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1:check_initialization_order=1:strict_init_order=1:verify_asan_link_order=0 \
   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:abort_on_error=1 \
   LSAN_OPTIONS="suppressions=$root/tools/lsan-mesa.supp" \
   LD_PRELOAD="$driver" \
