@@ -68,7 +68,8 @@ static gt_status run_quads(gt_context *ctx, const gt_program_key *key, const gt_
   const gt_program *quads;
   GT__TRY(gt__program_get(ctx, key, &quads));
   uint32_t block_rows = gt__program_elements(key) / 4; /* an invocation's source rows, 4 columns wide */
-  uint32_t rows = s.view.rows, cols = s.view.cols, main_rows = rows / block_rows * block_rows, main_cols = cols / 4 * 4;
+  uint32_t rows = s.view.rows, cols = s.view.cols;
+  uint32_t main_rows = rows / block_rows * block_rows, main_cols = cols / 4 * 4;
   gt_bound_view views[2] = {gt__bound_section(&s, 0, 0, main_rows, main_cols),
                             gt__bound_section(&t, 0, 0, main_cols, main_rows)};
   for (int i = 0; i < 2 && uvec4s; i++) {
