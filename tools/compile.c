@@ -3,15 +3,17 @@
  * what the compiler said of it (registers, spills, threads or waves,
  * instructions, cycle estimates), where the driver reports that through
  * the GL debug output (Mesa's panfrost and v3d do; freedreno with
- * FD_MESA_DEBUG=shaderdb). The programs AUTO chooses are found by running
- * AUTO (compile_auto.c); the others are the context's program list,
- * every program a plan on it can name (gt_program_list).
+ * FD_MESA_DEBUG=shaderdb), and on V3D the TMU requests in the code the
+ * driver prints (v3d_listing.h). The programs AUTO chooses are found by
+ * running AUTO (compile_auto.c); the others are the context's program
+ * list, every program a plan on it can name (gt_program_list).
  *
  * Fails (exit 1) when a program does not build, a program AUTO chooses
  * spills, an AUTO call fails, or GL reports an error. */
 #include "compile.h"
 #include "csv.h"
 #include "shader_stats.h"
+#include "v3d_listing.h"
 
 #define GT_STATIC_LINKING_ONLY
 #include <gltile/gltile_advanced.h>
@@ -110,8 +112,8 @@ static gt_status build_text(gt_context *ctx, const compiled *c, bool one_more_st
  * not in the context's table, and reads the compiler's statistics into
  * *stats; with `dispatch` runs one group of it over a scratch buffer with
  * zero extents, for drivers that compile at the first dispatch (v3d). */
-static gt_status build_and_read(gt_context *ctx, const compiled *c, bool one_more_step, bool dispatch,
-                                GLuint scratch, bool *has_stats, shader_stats *stats) {
+static gt_status build_and_count(gt_context *ctx, const compiled *c, bool one_more_step, bool dispatch,
+                                 GLuint scratch, bool *has_stats, shader_stats *stats) {
   message_count = 0;
   uint32_t program = 0;
   gt_status s = build_text(ctx, c, one_more_step, &program);
@@ -143,6 +145,19 @@ static gt_status build_and_read(gt_context *ctx, const compiled *c, bool one_mor
   glDeleteProgram(program);
   GLenum error = glGetError();
   return error == GL_NO_ERROR ? GT_OK : error == GL_OUT_OF_MEMORY ? GT_ERR_OUT_OF_MEMORY : GT_ERR_GL;
+}
+
+/* build_and_count, and on V3D the memory accesses its statistics line
+ * lacks: the TMU requests in the code the driver prints (v3d_listing.h). */
+static gt_status build_and_read(gt_context *ctx, const compiled *c, bool one_more_step, bool dispatch,
+                                GLuint scratch, bool *has_stats, shader_stats *stats) {
+  v3d_listing listing;
+  bool listening = renderer != NULL && strstr(renderer, "V3D") != NULL && v3d_listing_printed() &&
+                   v3d_listing_begin(&listing);
+  gt_status s = build_and_count(ctx, c, one_more_step, dispatch, scratch, has_stats, stats);
+  double requests = listening ? v3d_listing_end(&listing) : -1;
+  if (*has_stats && stats->memory < 0) stats->memory = requests;
+  return s;
 }
 
 /* c's program and, for a matmul whose loop can be measured

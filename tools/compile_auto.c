@@ -6,6 +6,7 @@
  * each on views aligned and not, extents even and not. What is built is
  * what the library chose: nothing here re-derives its choices. */
 #include "compile.h"
+#include "v3d_listing.h"
 
 #include <string.h>
 #include <sys/types.h>
@@ -208,7 +209,13 @@ int compile_auto_keys(const gt_context_desc *desc, gt_program_id *keys, size_t c
   }
   if (pid == 0) {
     close(fds[0]);
+    /* The code V3D prints for the AUTO calls' programs (hundreds of
+     * lines a program) is kept out of stderr; compile counts it in its
+     * own builds. */
+    v3d_listing listing;
+    bool filtered = v3d_listing_printed() && v3d_listing_begin(&listing);
     int rc = child(desc, fds[1], keys, capacity);
+    if (filtered) v3d_listing_end(&listing);
     close(fds[1]);
     fflush(NULL);
     _exit(rc);

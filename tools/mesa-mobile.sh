@@ -27,6 +27,12 @@ if [[ ! -x "$dir/run-as" ]]; then
   exit 77
 fi
 dir="$(cd "$dir" && pwd)"
+# With --stats on V3D, the driver also prints the code it compiled, in
+# which gltile compile counts the TMU requests (tools/v3d_listing.h).
+listing=()
+if [[ ${#stats[@]} -gt 0 && "$1" == v3d* ]]; then
+  listing=(env V3D_DEBUG=shaderdb,qpu)
+fi
 # A preload meant for the system's Mesa (the sanitizer run preloads its
 # swrast driver) would meet this folder's Mesa in one process: gltile then
 # hung in a futex. run-as puts its own shim in LD_PRELOAD.
@@ -37,7 +43,7 @@ if [[ ! -f "$dir/lib/dri/mesa_gallium_dri.so" ]]; then
     exit 77
   fi
   rc=0
-  "$dir/run-as" "${stats[@]}" "$1" "${@:2}" || rc=$?
+  "$dir/run-as" "${stats[@]}" "$1" "${listing[@]}" "${@:2}" || rc=$?
   exit $rc
 fi
 drivers="$(mktemp -d "${TMPDIR:-/tmp}/gltile-dri.XXXXXX")"
@@ -46,5 +52,5 @@ for name in panfrost msm v3d kmsro; do
   ln -s "$dir/lib/dri/mesa_gallium_dri.so" "$drivers/${name}_dri.so"
 done
 rc=0
-"$dir/run-as" "${stats[@]}" "$1" env LIBGL_DRIVERS_PATH="$drivers" "${@:2}" || rc=$?
+"$dir/run-as" "${stats[@]}" "$1" "${listing[@]}" env LIBGL_DRIVERS_PATH="$drivers" "${@:2}" || rc=$?
 exit $rc

@@ -24,7 +24,9 @@ typedef struct shader_stats {
                            load/store unit's cycles, one a message), Adreno
                            memory and texture instructions (categories 6
                            and 5: loads may take the texture path); -1 on Midgard
-                           and V3D, whose lines do not count them */
+                           and V3D, whose lines do not count them (gltile
+                           compile counts V3D's TMU requests in its code:
+                           v3d_listing.h) */
   double nops;          /* Adreno, V3D */
   double sync_stalls;   /* Adreno: (sy) stall estimate */
 } shader_stats;
