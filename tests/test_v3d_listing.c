@@ -1,11 +1,13 @@
 /* `gltile compile`'s count of V3D's TMU requests (tools/v3d_listing.c):
  * the registers that start a request, counted once each, names that only
  * look alike left out; the count of the last listing captured; every
- * other line given back to stderr, in order. No GL. */
+ * other line given back to stderr, in order (tools/stderr_capture.c). No
+ * GL. */
 #if !defined(_POSIX_C_SOURCE)
 #define _POSIX_C_SOURCE 200809L
 #endif
 
+#include "stderr_capture.h"
 #include "v3d_listing.h"
 
 #include <stdio.h>
@@ -24,6 +26,8 @@ static void check_line(const char *line, int want) {
   fprintf(stderr, "CHECK failed: %d TMU requests, want %d, in\n  %s\n", got, want, line);
 }
 
+static bool keep(const char *line, void *user) { return v3d_listing_line(user, line); }
+
 /* Writes text to stderr while a listing is captured; returns the count
  * and puts what reached the real stderr in passed (at most size bytes). */
 static double capture(const char *text, char *passed, size_t size) {
@@ -36,10 +40,13 @@ static double capture(const char *text, char *passed, size_t size) {
   fflush(stderr);
   dup2(fileno(sink), STDERR_FILENO);
   v3d_listing l;
+  v3d_listing_start(&l);
+  stderr_capture c;
   double requests = -2;
-  if (v3d_listing_begin(&l)) {
+  if (stderr_capture_begin(&c)) {
     fputs(text, stderr);
-    requests = v3d_listing_end(&l);
+    stderr_capture_end(&c, keep, &l);
+    requests = v3d_listing_requests(&l);
   }
   fflush(stderr);
   dup2(saved, STDERR_FILENO);

@@ -13,6 +13,8 @@
 #include "compile.h"
 #include "csv.h"
 #include "shader_stats.h"
+#include "ir3_listing.h"
+#include "stderr_capture.h"
 #include "v3d_listing.h"
 
 #define GT_STATIC_LINKING_ONLY
@@ -147,16 +149,49 @@ static gt_status build_and_count(gt_context *ctx, const compiled *c, bool one_mo
   return error == GL_NO_ERROR ? GT_OK : error == GL_OUT_OF_MEMORY ? GT_ERR_OUT_OF_MEMORY : GT_ERR_GL;
 }
 
-/* build_and_count, and on V3D the memory accesses its statistics line
- * lacks: the TMU requests in the code the driver prints (v3d_listing.h). */
+/* The code the driver prints while it builds, read where it prints it:
+ * V3D's TMU requests, Adreno's main loop. */
+typedef struct driver_code {
+  bool v3d, adreno, listening;
+  stderr_capture capture;
+  v3d_listing v3d_code;
+  ir3_listing ir3_code;
+} driver_code;
+
+static bool keep_driver_code(const char *line, void *user) {
+  driver_code *d = user;
+  return (d->v3d && v3d_listing_line(&d->v3d_code, line)) || (d->adreno && ir3_listing_line(&d->ir3_code, line));
+}
+
+/* Starts reading the code the driver prints, where it prints it;
+ * driver_code_end ends it. */
+static void driver_code_begin(driver_code *code) {
+  code->v3d = renderer != NULL && strstr(renderer, "V3D") != NULL && v3d_listing_printed();
+  code->adreno = renderer != NULL && (strstr(renderer, "FD") != NULL || strstr(renderer, "Adreno") != NULL) &&
+                 ir3_listing_printed();
+  v3d_listing_start(&code->v3d_code);
+  ir3_listing_start(&code->ir3_code);
+  code->listening = (code->v3d || code->adreno) && stderr_capture_begin(&code->capture);
+}
+
+static void driver_code_end(driver_code *code) {
+  if (code->listening) stderr_capture_end(&code->capture, keep_driver_code, code);
+}
+
+/* build_and_count, and where the driver prints its code, the figures its
+ * statistics line lacks: on V3D the memory accesses (its TMU requests,
+ * v3d_listing.h), on Adreno the main loop's instructions and memory
+ * instructions (ir3_listing.h). */
 static gt_status build_and_read(gt_context *ctx, const compiled *c, bool one_more_step, bool dispatch,
                                 GLuint scratch, bool *has_stats, shader_stats *stats) {
-  v3d_listing listing;
-  bool listening = renderer != NULL && strstr(renderer, "V3D") != NULL && v3d_listing_printed() &&
-                   v3d_listing_begin(&listing);
+  driver_code code;
+  driver_code_begin(&code);
   gt_status s = build_and_count(ctx, c, one_more_step, dispatch, scratch, has_stats, stats);
-  double requests = listening ? v3d_listing_end(&listing) : -1;
-  if (*has_stats && stats->memory < 0) stats->memory = requests;
+  driver_code_end(&code);
+  if (!*has_stats) return s;
+  double requests = v3d_listing_requests(&code.v3d_code);
+  if (stats->memory < 0) stats->memory = requests;
+  ir3_listing_loop(&code.ir3_code, &stats->loop_inst, &stats->loop_memory);
   return s;
 }
 
@@ -237,13 +272,21 @@ static void per_element(const compiled *c, double *inst, double *memory) {
 }
 
 /* The compiler's instructions and memory accesses for one K step of one
- * invocation of a matmul program: its measuring form's counts less its
- * own, over the k a pass steps (gt_program_k_steps); -1 where unknown. */
+ * invocation of a matmul program, over the k a pass steps
+ * (gt_program_k_steps): on Adreno, where the code was read, its main
+ * loop's; elsewhere its measuring form's counts less its own; -1 where
+ * unknown. */
 static void per_step(const compiled *c, double *inst, double *loads) {
   uint32_t steps = c->label == NULL ? gt_program_k_steps(&c->key) : 0;
   *inst = *loads = -1;
-  if (!c->has_stats || !c->has_step_stats || steps == 0) return;
+  if (!c->has_stats || steps == 0) return;
   const shader_stats *one = &c->stats, *more = &c->step_stats;
+  if (one->loop_inst >= 0) {
+    *inst = one->loop_inst / steps;
+    *loads = one->loop_memory / steps;
+    return;
+  }
+  if (!c->has_step_stats) return;
   if (one->inst >= 0 && more->inst >= 0) *inst = (more->inst - one->inst) / steps;
   if (one->memory >= 0 && more->memory >= 0) *loads = (more->memory - one->memory) / steps;
 }
@@ -400,7 +443,11 @@ int tool_cmd_compile(int argc, char **argv) {
     program_count = kept;
   }
   size_t library_programs = program_count;
+  /* The user kernel's code is read only to be kept out of stderr. */
+  driver_code code;
+  driver_code_begin(&code);
   gt_status us = only == NULL || strstr("user kernel", only) ? user_kernel(ctx, stats) : GT_OK;
+  driver_code_end(&code);
   if (us != GT_OK) {
     fprintf(stderr, "gltile compile: user kernel: %s\n", gt_status_string(us));
     failures++;

@@ -6,6 +6,8 @@
  * each on views aligned and not, extents even and not. What is built is
  * what the library chose: nothing here re-derives its choices. */
 #include "compile.h"
+#include "ir3_listing.h"
+#include "stderr_capture.h"
 #include "v3d_listing.h"
 
 #include <string.h>
@@ -176,6 +178,17 @@ static size_t read_all(int fd, void *data, size_t size) {
 
 /* In the child: the catalogue, then (failed, refused, count) and the keys
  * down the pipe. */
+/* The code drivers print, read only to be kept back. */
+typedef struct code_listings {
+  v3d_listing v3d;
+  ir3_listing ir3;
+} code_listings;
+
+static bool keep_listings(const char *line, void *user) {
+  code_listings *l = user;
+  return v3d_listing_line(&l->v3d, line) || ir3_listing_line(&l->ir3, line);
+}
+
 static int child(const gt_context_desc *desc, int out, gt_program_id *keys, size_t capacity) {
   gt_egl egl;
   gt_context *ctx;
@@ -209,13 +222,16 @@ int compile_auto_keys(const gt_context_desc *desc, gt_program_id *keys, size_t c
   }
   if (pid == 0) {
     close(fds[0]);
-    /* The code V3D prints for the AUTO calls' programs (hundreds of
-     * lines a program) is kept out of stderr; compile counts it in its
-     * own builds. */
-    v3d_listing listing;
-    bool filtered = v3d_listing_printed() && v3d_listing_begin(&listing);
+    /* The code V3D and Adreno print for the AUTO calls' programs
+     * (hundreds of lines a program) is kept out of stderr; compile reads
+     * it in its own builds. */
+    code_listings listings;
+    v3d_listing_start(&listings.v3d);
+    ir3_listing_start(&listings.ir3);
+    stderr_capture capture;
+    bool filtered = (v3d_listing_printed() || ir3_listing_printed()) && stderr_capture_begin(&capture);
     int rc = child(desc, fds[1], keys, capacity);
-    if (filtered) v3d_listing_end(&listing);
+    if (filtered) stderr_capture_end(&capture, keep_listings, &listings);
     close(fds[1]);
     fflush(NULL);
     _exit(rc);

@@ -27,11 +27,14 @@ if [[ ! -x "$dir/run-as" ]]; then
   exit 77
 fi
 dir="$(cd "$dir" && pwd)"
-# With --stats on V3D, the driver also prints the code it compiled, in
-# which gltile compile counts the TMU requests (tools/v3d_listing.h).
+# With --stats on V3D and Adreno, the driver also prints the code it
+# compiled, in which gltile compile counts V3D's TMU requests
+# (tools/v3d_listing.h) and Adreno's main loop (tools/ir3_listing.h).
 listing=()
 if [[ ${#stats[@]} -gt 0 && "$1" == v3d* ]]; then
   listing=(env V3D_DEBUG=shaderdb,qpu)
+elif [[ ${#stats[@]} -gt 0 && "$1" == adreno* ]]; then
+  listing=(env IR3_SHADER_DEBUG=cs)
 fi
 # A preload meant for the system's Mesa (the sanitizer run preloads its
 # swrast driver) would meet this folder's Mesa in one process: gltile then

@@ -32,6 +32,7 @@ static double first_of(double a, double b) { return a >= 0 ? a : b; }
 
 bool shader_stats_parse(const char *message, const char *renderer, shader_stats *out) {
   memset(out, 0, sizeof *out);
+  out->loop_inst = out->loop_memory = -1;
   const char *items = NULL;
   bool mali = strstr(message, "MESA_SHADER_COMPUTE shader: ") != NULL;
   if (mali)

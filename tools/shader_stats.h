@@ -29,6 +29,10 @@ typedef struct shader_stats {
                            v3d_listing.h) */
   double nops;          /* Adreno, V3D */
   double sync_stalls;   /* Adreno: (sy) stall estimate */
+  double loop_inst;     /* not from the line: Adreno's main loop, its */
+  double loop_memory;   /* instructions and memory instructions, which
+                           gltile compile counts in its code
+                           (ir3_listing.h); -1 where unknown */
 } shader_stats;
 
 /* Reads a driver message; false when it is not a compute shader's

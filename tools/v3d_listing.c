@@ -1,30 +1,12 @@
-/* V3D's QPU listings, read from the driver's stderr (v3d_listing.h). */
-#if !defined(_POSIX_C_SOURCE)
-#define _POSIX_C_SOURCE 200809L
-#endif
-
+/* V3D's QPU listings, read line by line (v3d_listing.h). */
 #include "v3d_listing.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 bool v3d_listing_printed(void) {
   const char *flags = getenv("V3D_DEBUG");
   return flags != NULL && strstr(flags, "qpu") != NULL;
-}
-
-bool v3d_listing_begin(v3d_listing *l) {
-  l->capture = tmpfile();
-  if (l->capture == NULL) return false;
-  fflush(stderr);
-  l->stderr_copy = dup(STDERR_FILENO);
-  if (l->stderr_copy < 0 || dup2(fileno(l->capture), STDERR_FILENO) < 0) {
-    if (l->stderr_copy >= 0) close(l->stderr_copy);
-    fclose(l->capture);
-    return false;
-  }
-  return true;
 }
 
 int v3d_line_tmu_requests(const char *line) {
@@ -51,34 +33,29 @@ static bool listing_header(const char *line) {
   return n >= 4 && strncmp(line + n - 4, "QPU:", 4) == 0;
 }
 
-double v3d_listing_end(v3d_listing *l) {
-  fflush(stderr);
-  dup2(l->stderr_copy, STDERR_FILENO);
-  close(l->stderr_copy);
-  rewind(l->capture);
-  double last = -1;
-  int requests = 0;
-  bool inside = false;
-  char line[512];
-  while (fgets(line, sizeof line, l->capture) != NULL) {
-    bool whole = strchr(line, '\n') != NULL || feof(l->capture);
-    if (listing_header(line)) {
-      inside = true;
-      requests = 0;
-    } else if (inside && strncmp(line, "0x", 2) == 0) {
-      requests += v3d_line_tmu_requests(line);
-    } else {
-      if (inside) last = requests;
-      inside = false;
-      fputs(line, stderr);
-    }
-    /* The rest of a line longer than the buffer goes where its start went. */
-    while (!whole && fgets(line, sizeof line, l->capture) != NULL) {
-      whole = strchr(line, '\n') != NULL;
-      if (!inside) fputs(line, stderr);
-    }
+void v3d_listing_start(v3d_listing *l) {
+  l->inside = false;
+  l->requests = 0;
+  l->last = -1;
+}
+
+bool v3d_listing_line(v3d_listing *l, const char *line) {
+  if (listing_header(line)) {
+    l->inside = true;
+    l->requests = 0;
+    return true;
   }
-  if (inside) last = requests;
-  fclose(l->capture);
-  return last;
+  if (l->inside && strncmp(line, "0x", 2) == 0) {
+    l->requests += v3d_line_tmu_requests(line);
+    return true;
+  }
+  if (l->inside) l->last = l->requests;
+  l->inside = false;
+  return false;
+}
+
+double v3d_listing_requests(v3d_listing *l) {
+  if (l->inside) l->last = l->requests;
+  l->inside = false;
+  return l->last;
 }
