@@ -188,6 +188,64 @@ void step1(uvec2 first, uint rows_m, uint cols_n, uint k) {
  * copy shares no loads or clamps with the first, as a second step
  * written in the same pass would. */
 
+#ifdef GT_INTERIOR
+/* GT_INTERIOR (with GT_K1; f32 a b, neither transposed): the program for
+ * whole tiles of c only, the host sending the rows and columns past them
+ * to the guarded program. Every row of a and column of b an invocation
+ * reads is then inside the views, so nothing is clamped: one offset into
+ * a and one into b, moved on each pass, a's 4 rows a pitch apart; and two
+ * k a pass, whose two elements of a row of a the Adreno compilers load as
+ * one (compiler statistics: docs/notes/2026-12-mobile-k-steps.md). The
+ * sums take the products in the order step1 does. */
+vec4 b_row(uint at) { return vec4(b_data[at], b_data[at + 1u], b_data[at + 2u], b_data[at + 3u]); }
+
+/* Two k into the block: a's rows at at_a (k, k + 1), b's rows at at_b. */
+void pass2(uint at_a, uint at_b) {
+  uint pitch_a = gt_views[0].w;
+  vec4 b0 = b_row(at_b), b1 = b_row(at_b + gt_views[1].w);
+  vec2 a0 = vec2(a_data[at_a], a_data[at_a + 1u]);
+  vec2 a1 = vec2(a_data[at_a + pitch_a], a_data[at_a + pitch_a + 1u]);
+  vec2 a2 = vec2(a_data[at_a + 2u * pitch_a], a_data[at_a + 2u * pitch_a + 1u]);
+  vec2 a3 = vec2(a_data[at_a + 3u * pitch_a], a_data[at_a + 3u * pitch_a + 1u]);
+  GT_ADD_PRODUCT(c0, a0.x, b0);
+  GT_ADD_PRODUCT(c1, a1.x, b0);
+  GT_ADD_PRODUCT(c2, a2.x, b0);
+  GT_ADD_PRODUCT(c3, a3.x, b0);
+  GT_ADD_PRODUCT(c0, a0.y, b1);
+  GT_ADD_PRODUCT(c1, a1.y, b1);
+  GT_ADD_PRODUCT(c2, a2.y, b1);
+  GT_ADD_PRODUCT(c3, a3.y, b1);
+}
+
+/* The sums of k in [k, k_end) for the block at `first`. The passes count
+ * down: no k is kept through the loop (on the Adreno 660, one register
+ * fewer for the same waves). */
+void interior_sums(uvec2 first, uint k, uint k_end) {
+  uint at_a = A_AT(first.x, k), at_b = B_AT(k, first.y), step_b = 2u * gt_views[1].w;
+  for (uint passes = (k_end - k) >> 1u; passes != 0u; passes--) {
+    pass2(at_a, at_b);
+    at_a += 2u;
+    at_b += step_b;
+  }
+#ifdef GT_MEASURE_STEP
+  uint again_a = A_AT(first.x, k), again_b = B_AT(k, first.y);
+  for (uint passes = (k_end - k) >> 1u; passes != 0u; passes--) {
+    pass2(again_a, again_b);
+    again_a += 2u;
+    again_b += step_b;
+  }
+#endif
+  if (((k_end - k) & 1u) != 0u) {
+    vec4 b = b_row(at_b);
+    uint pitch_a = gt_views[0].w;
+    GT_ADD_PRODUCT(c0, a_data[at_a], b);
+    GT_ADD_PRODUCT(c1, a_data[at_a + pitch_a], b);
+    GT_ADD_PRODUCT(c2, a_data[at_a + 2u * pitch_a], b);
+    GT_ADD_PRODUCT(c3, a_data[at_a + 3u * pitch_a], b);
+  }
+}
+#endif
+
 void main() {
   uvec2 first = gt_tile_origin() + gt_local() * 4u;
   uint rows_m = gt_rows_m(), cols_n = gt_cols_n();
@@ -195,6 +253,9 @@ void main() {
   uvec4 m = clamped(first.x, rows_m), n = clamped(first.y, cols_n);
 
   c0 = c1 = c2 = c3 = GT_SUM4(0);
+#ifdef GT_INTERIOR
+  interior_sums(first, gt_k_range.x, gt_k_range.y);
+#else
   uint k = gt_k_range.x, k_end = gt_k_range.y;
 #ifndef GT_K1
   for (; k + 4u <= k_end; k += 4u) step4(m, n, k);
@@ -207,6 +268,7 @@ void main() {
   for (; k < k_end; k++) step1(first, rows_m, cols_n, k);
 #if defined(GT_MEASURE_STEP) && defined(GT_K1)
   for (uint again = gt_k_range.x; again < k_end; again++) step1(first, rows_m, cols_n, again);
+#endif
 #endif
 #endif
 

@@ -74,6 +74,12 @@ layout(std430, binding = 0) readonly GT_RESTRICT buffer A1 { float16_t a_halves[
 layout(std430, binding = 0) readonly GT_RESTRICT buffer A { uint a_words[]; };
 #elif defined(GT_VEC4_A)
 layout(std430, binding = 0) readonly GT_RESTRICT buffer A4 { vec4 a4[]; };
+#elif defined(GT_INTERIOR)
+/* The registers kernel's interior: a and b with neither readonly nor
+ * restrict. With them the Adreno 630's compiler (Mesa 25.0.7) reads them
+ * through the texture unit, one element a fetch (compiler statistics:
+ * docs/notes/2026-12-mobile-k-steps.md). */
+layout(std430, binding = 0) buffer A { float a_data[]; };
 #else
 layout(std430, binding = 0) readonly GT_RESTRICT buffer A { float a_data[]; };
 #endif
@@ -85,6 +91,8 @@ layout(std430, binding = 1) readonly GT_RESTRICT buffer B1 { float16_t b_halves[
 layout(std430, binding = 1) readonly GT_RESTRICT buffer B { uint b_words[]; };
 #elif defined(GT_VEC4_B)
 layout(std430, binding = 1) readonly GT_RESTRICT buffer B4 { vec4 b4[]; };
+#elif defined(GT_INTERIOR)
+layout(std430, binding = 1) buffer B { float b_data[]; };
 #else
 layout(std430, binding = 1) readonly GT_RESTRICT buffer B { float b_data[]; };
 #endif

@@ -154,7 +154,12 @@ static const gt_device_entry table[] = {
      * waves at 9 registers (12 at 10), ran 16 at 8, all but 10 batched
      * ones (14), with 2-65% fewer instructions; floats as texels gained
      * nothing there, so they stay in storage blocks
-     * (docs/notes/2026-11-mobile-compilers.md, "Halves as texels on Adreno"). */
+     * (docs/notes/2026-11-mobile-compilers.md, "Halves as texels on Adreno").
+     * matmul_interior (Adreno): c's whole tiles unguarded, two k a pass,
+     * took a K step of the f32 a b from 83-89 instructions and 5-8 loads
+     * to 26-48 and 3 on the 630, 660 and a7xx under both generations, at
+     * 16 waves but on the 660 (12 and 14, one register more)
+     * (docs/notes/2026-12-mobile-k-steps.md, "The interior program"). */
     {.renderer = "Mali-T", .name = "Mali Midgard", .compiled = true, .transpose = GT_STRATEGY_SIMPLE, .tile = 16,
      .matmul_kernel = GT_MATMUL_KERNEL_REGISTERS_K1, .dispatch_flops_log2 = FLOPS_MOBILE,
      .dispatch_bytes_log2 = BYTES_MOBILE, H100_ORDER, .half_is_faster = true},
@@ -170,7 +175,7 @@ static const gt_device_entry table[] = {
      .quads = true, .quad_elements = true, .quad_pairs = true, .tile = 16,
      .matmul_kernel = GT_MATMUL_KERNEL_REGISTERS_K1, .words_in_registers = true,
      .barrier_invocations = 64, .half_rounded_by_scaling = true, .half_texels = true,
-     .dispatch_flops_log2 = FLOPS_MOBILE, .dispatch_bytes_log2 = BYTES_MOBILE, H100_ORDER},
+     .matmul_interior = true, .dispatch_flops_log2 = FLOPS_MOBILE, .dispatch_bytes_log2 = BYTES_MOBILE, H100_ORDER},
     {.renderer = "PowerVR", .name = "PowerVR", .transpose = GT_STRATEGY_TILED_PAD,
      .matmul_kernel = GT_MATMUL_KERNEL_SHARED, .dispatch_flops_log2 = FLOPS_MOBILE,
      .dispatch_bytes_log2 = BYTES_MOBILE, H100_ORDER},

@@ -58,6 +58,11 @@ typedef struct gt_device_entry {
                                      undefined: the shared kernel's uvec2
                                      stores of a half c pack with no test
                                      (GT_VARIANT_PACK_HALF_IEEE) */
+  bool matmul_interior;           /* the registers matmul kernel (one k a
+                                     step) runs c's whole tiles unguarded,
+                                     two k a pass, where c's rows allow vec4s
+                                     (GT_VARIANT_INTERIOR); its guarded
+                                     program the rows and columns past them */
   bool half_texels;               /* the registers matmul kernel fetches half
                                      a and b as R16F texels where the context
                                      has texture buffers and their bindings

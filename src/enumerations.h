@@ -63,7 +63,8 @@
   X(PACK_HALF_IEEE, 26) /* shared matmul: a half c's uvec2s packed with no test (pack_half_ieee) */ \
   X(WORDS_UNALIGNED, 27) /* shared matmul: halves 16 k a step, the operand across K unaligned */ \
   X(HALF_STORAGE, 28)  /* shared and bands matmul: 16-bit loads and stores of halves (GL_NV_gpu_shader5) */ \
-  X(PAIRS, 29)         /* transpose_quads: two 4x4 blocks an invocation, one below the other */
+  X(PAIRS, 29)         /* transpose_quads: two 4x4 blocks an invocation, one below the other */ \
+  X(INTERIOR, 30)      /* registers matmul: whole tiles of c only, unguarded, two k a pass */
 
 /* The kernels, one file each in glsl/: X(constant, file stem, the file
  * its family shares or none, the tiled transposes' group order or none).

@@ -144,6 +144,15 @@ static gt_status run_block(gt_context *ctx, const gt_matmul_choices *p, const gt
       GT__TRY(run(ctx, &keys[GT_MATMUL_BANDS], &parts[i]));
     return GT_OK;
   }
+  case GT_MATMUL_ROUTE_INTERIOR: {
+    /* The parts write apart: no barrier between them. */
+    gt_product parts[3];
+    int count = gt__matmul_interior_parts(q, p->trans_a, p->trans_b, parts);
+    GT__TRY(run(ctx, &keys[GT_MATMUL_INTERIOR], &parts[0]));
+    for (int i = 1; i < count; i++)
+      GT__TRY(run_block(ctx, p, &parts[i]));
+    return GT_OK;
+  }
   case GT_MATMUL_ROUTE_TEXELS: return run(ctx, &keys[GT_MATMUL_TEXELS], q);
   case GT_MATMUL_ROUTE_VEC4: return run(ctx, &keys[GT_MATMUL_VEC4], q);
   default: return run(ctx, &keys[GT_MATMUL_MAIN], q);

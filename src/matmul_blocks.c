@@ -146,6 +146,27 @@ int gt__matmul_band_parts(const gt_matmul_choices *p, const gt_product *q, gt_pr
   return gt__product_cut(q, p->trans_a, p->trans_b, rows, cols, parts);
 }
 
+/* The rows and columns of c's section q in whole tiles of the registers
+ * kernel. */
+static void whole_tiles(const gt_product *q, uint32_t *rows, uint32_t *cols) {
+  *rows = q->c.view.rows / GT_BLOCKED_TILE * GT_BLOCKED_TILE;
+  *cols = q->c.view.cols / GT_BLOCKED_TILE * GT_BLOCKED_TILE;
+}
+
+int gt__matmul_interior_parts(const gt_product *q, bool trans_a, bool trans_b, gt_product parts[3]) {
+  uint32_t rows, cols;
+  whole_tiles(q, &rows, &cols);
+  return gt__product_cut(q, trans_a, trans_b, rows, cols, parts);
+}
+
+/* Whether block q has whole tiles for the interior program, which writes
+ * c's rows as vec4s (its bindings allow them). */
+static bool block_runs_interior(const gt_matmul_choices *p, const gt_product *q) {
+  uint32_t rows, cols;
+  whole_tiles(q, &rows, &cols);
+  return p->op.keys[GT_MATMUL_INTERIOR].group_cols && rows > 0 && cols > 0 && gt__bound_rows_aligned(&q->c);
+}
+
 gt_matmul_route gt__matmul_route(const gt_context *ctx, const gt_matmul_choices *p, const gt_product *q) {
   if (p->strategy == GT_STRATEGY_TRUNCATE_B) return GT_MATMUL_ROUTE_MAIN_AND_BANDS;
   if (p->op.keys[GT_MATMUL_TEXELS].group_cols && block_runs_texels(ctx, p, q)) return GT_MATMUL_ROUTE_TEXELS;
@@ -154,19 +175,23 @@ gt_matmul_route gt__matmul_route(const gt_context *ctx, const gt_matmul_choices 
     whole_blocks(q, &rows, &cols);
     if (rows < q->c.view.rows || cols < q->c.view.cols) return GT_MATMUL_ROUTE_BLOCKS_AND_BANDS;
   }
+  if (block_runs_interior(p, q)) return GT_MATMUL_ROUTE_INTERIOR;
   if (p->op.keys[GT_MATMUL_VEC4].group_cols && block_runs_vec4(p, q)) return GT_MATMUL_ROUTE_VEC4;
   return GT_MATMUL_ROUTE_MAIN;
 }
 
 /* Marks the slot block q's route takes; for the bands route, the bands
- * kernel's and the one its whole blocks take. Returns how many were new. */
+ * kernel's and the one its whole blocks take; for the interior route, the
+ * interior program's and those its other parts take. Returns how many
+ * were new. */
 static int take_route(const gt_context *ctx, const gt_matmul_choices *p, const gt_product *q,
                       bool taken[GT_MATMUL_SLOTS]) {
   static const int slot_of[] = {[GT_MATMUL_ROUTE_MAIN] = GT_MATMUL_MAIN,
                                 [GT_MATMUL_ROUTE_VEC4] = GT_MATMUL_VEC4,
                                 [GT_MATMUL_ROUTE_TEXELS] = GT_MATMUL_TEXELS,
                                 [GT_MATMUL_ROUTE_MAIN_AND_BANDS] = GT_MATMUL_MAIN,
-                                [GT_MATMUL_ROUTE_BLOCKS_AND_BANDS] = GT_MATMUL_BANDS};
+                                [GT_MATMUL_ROUTE_BLOCKS_AND_BANDS] = GT_MATMUL_BANDS,
+                                [GT_MATMUL_ROUTE_INTERIOR] = GT_MATMUL_INTERIOR};
   gt_matmul_route route = gt__matmul_route(ctx, p, q);
   int slot = slot_of[route], found = !taken[slot];
   taken[slot] = true;
@@ -175,18 +200,25 @@ static int take_route(const gt_context *ctx, const gt_matmul_choices *p, const g
     gt__matmul_band_parts(p, q, parts);
     found += take_route(ctx, p, &parts[0], taken);
   }
+  if (route == GT_MATMUL_ROUTE_INTERIOR) {
+    gt_product parts[3];
+    int count = gt__matmul_interior_parts(q, p->trans_a, p->trans_b, parts);
+    for (int i = 1; i < count; i++)
+      found += take_route(ctx, p, &parts[i], taken);
+  }
   return found;
 }
 
-/* Which of the slots main, vec4, texels and bands some block's route
- * takes: a pass over the blocks, so programs are built only if used. */
+/* Which of the slots main, vec4, texels, bands and interior some block's
+ * route takes: a pass over the blocks, so programs are built only if used. */
 gt_status gt__matmul_routes_taken(const gt_context *ctx, const gt_matmul_choices *p,
                               bool taken[GT_MATMUL_SLOTS]) {
   memset(taken, 0, GT_MATMUL_SLOTS * sizeof taken[0]);
   uint32_t at[3] = {0, 0, 0}, walked = 0;
   int found = 0, possible = 1 + (p->op.keys[GT_MATMUL_VEC4].group_cols != 0) +
                             (p->op.keys[GT_MATMUL_TEXELS].group_cols != 0) +
-                            (p->op.keys[GT_MATMUL_BANDS].group_cols != 0);
+                            (p->op.keys[GT_MATMUL_BANDS].group_cols != 0) +
+                            (p->op.keys[GT_MATMUL_INTERIOR].group_cols != 0);
   bool more;
   do {
     gt_product q;

@@ -253,6 +253,13 @@ static gt_status choose_auto(const gt_context *ctx, gt_view a, gt_view b, gt_vie
     p->op.keys[GT_MATMUL_BANDS] = matmul_key(GT_KERNEL_MATMUL_BANDS, 0, GT_MATMUL_BAND_ALONG, GT_MATMUL_BAND_SLICES,
                                           variant | storage_bands);
   }
+  /* Whole tiles of c unguarded, two k a pass, where the entry says so:
+   * f32 a b, neither transposed, into an f32 c whose rows take vec4s. */
+  uint32_t interior_excludes = GT_VARIANT_TRANS_A | GT_VARIANT_TRANS_B | GT_VARIANT_HALF | GT_VARIANT_QUANT;
+  if (ctx->device->matmul_interior && kernel == GT_MATMUL_KERNEL_REGISTERS_K1 &&
+      (needs & GT_VARIANT_VEC4_C) && !(variant & interior_excludes))
+    p->op.keys[GT_MATMUL_INTERIOR] =
+        matmul_key(k, tile, group, group, variant | GT_VARIANT_VEC4_C | GT_VARIANT_INTERIOR);
   /* Only the programs some block runs are built. */
   memcpy(p->candidates, p->op.keys, sizeof p->candidates);
   bool taken[GT_MATMUL_SLOTS];
@@ -260,6 +267,7 @@ static gt_status choose_auto(const gt_context *ctx, gt_view a, gt_view b, gt_vie
   if (!taken[GT_MATMUL_MAIN]) memset(&p->op.keys[GT_MATMUL_MAIN], 0, sizeof p->op.keys[0]);
   if (!taken[GT_MATMUL_VEC4]) memset(&p->op.keys[GT_MATMUL_VEC4], 0, sizeof p->op.keys[0]);
   if (!taken[GT_MATMUL_BANDS]) memset(&p->op.keys[GT_MATMUL_BANDS], 0, sizeof p->op.keys[0]);
+  if (!taken[GT_MATMUL_INTERIOR]) memset(&p->op.keys[GT_MATMUL_INTERIOR], 0, sizeof p->op.keys[0]);
   return GT_OK;
 }
 
@@ -373,8 +381,9 @@ static void name_key(const gt_program_key *key, char *out, size_t size) {
   case GT_KERNEL_MATMUL_TEXELS: snprintf(out, size, "texels %u", key->tile); break;
   case GT_KERNEL_MATMUL_BANDS: snprintf(out, size, "bands"); break;
   default:
-    snprintf(out, size, "%s %u%s%s", (v & GT_VARIANT_K1) ? "registers_k1" : "registers", key->tile,
-             operands[vec4], (v & GT_VARIANT_HALF_TEXELS) ? " texels a,b" : "");
+    snprintf(out, size, "%s %u%s%s%s", (v & GT_VARIANT_K1) ? "registers_k1" : "registers", key->tile,
+             operands[vec4], (v & GT_VARIANT_HALF_TEXELS) ? " texels a,b" : "",
+             (v & GT_VARIANT_INTERIOR) ? " interior" : "");
     break;
   }
 }
@@ -399,7 +408,8 @@ gt_status gt_matmul_plan(const gt_context *ctx, gt_view a, gt_view b, gt_view c,
   for (int i = GT_MATMUL_SLOTS - 1; i >= 0 && p.strategy == GT_STRATEGY_AUTO; i--)
     if (p.op.keys[i].group_cols) plan.tile = p.op.keys[i].tile;
   /* The programs in the order of their slots: the texels kernel first. */
-  static const int order[] = {GT_MATMUL_TEXELS, GT_MATMUL_VEC4, GT_MATMUL_MAIN, GT_MATMUL_BANDS};
+  static const int order[] = {GT_MATMUL_TEXELS, GT_MATMUL_INTERIOR, GT_MATMUL_VEC4, GT_MATMUL_MAIN,
+                              GT_MATMUL_BANDS};
   size_t used = 0;
   if (p.strategy == GT_STRATEGY_TRUNCATE_B) {
     used = (size_t)snprintf(plan.kernels, sizeof plan.kernels, "tiled_even %u + simple bands", p.tile);

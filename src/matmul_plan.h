@@ -59,6 +59,7 @@ enum {
   GT_MATMUL_SIMPLE, /* TRUNCATE_B's bands and K leftover */
   GT_MATMUL_TEXELS, /* AUTO: the texels kernel, a and b as texture buffers */
   GT_MATMUL_BANDS,  /* AUTO: the bands kernel, beside the shared kernel */
+  GT_MATMUL_INTERIOR, /* AUTO: the registers kernel on whole tiles, unguarded (matmul_interior) */
   GT_MATMUL_SLOTS
 };
 GT__PLAN_SLOTS_FIT(GT_MATMUL_SLOTS);
@@ -69,7 +70,8 @@ typedef enum gt_matmul_route {
   GT_MATMUL_ROUTE_VEC4,            /* the vec4 program, one dispatch */
   GT_MATMUL_ROUTE_TEXELS,          /* the texels program, a and b as texels */
   GT_MATMUL_ROUTE_MAIN_AND_BANDS,  /* TRUNCATE_B: even tiles, SIMPLE on the rest */
-  GT_MATMUL_ROUTE_BLOCKS_AND_BANDS /* AUTO: whole blocks by their route, the bands kernel on thin bands */
+  GT_MATMUL_ROUTE_BLOCKS_AND_BANDS, /* AUTO: whole blocks by their route, the bands kernel on thin bands */
+  GT_MATMUL_ROUTE_INTERIOR          /* AUTO: whole tiles by the interior program, the rest by its route */
 } gt_matmul_route;
 
 /* Everything a multiply runs, decided before anything is built. */
@@ -140,7 +142,7 @@ void gt__matmul_product_views(gt_view a, gt_view b, gt_view c, const gt_batch *b
 gt_status gt__matmul_block_at(const gt_context *ctx, const gt_matmul_choices *p, const uint32_t at[3],
                               gt_product *q);
 
-/* Which of the slots main, vec4, texels and bands some block's route
+/* Which of the slots main, vec4, texels, bands and interior some block's route
  * takes: a walk over the blocks, so only programs some block runs are
  * built (every candidate where the walk stops at GT_BLOCK_WALK_MAX). */
 gt_status gt__matmul_routes_taken(const gt_context *ctx, const gt_matmul_choices *p, bool taken[GT_MATMUL_SLOTS]);
@@ -157,6 +159,12 @@ gt_matmul_route gt__matmul_route(const gt_context *ctx, const gt_matmul_choices 
  * below them across all of c, then the band of columns beside them, each
  * present only where q has it. Returns how many parts. */
 int gt__matmul_band_parts(const gt_matmul_choices *p, const gt_product *q, gt_product parts[3]);
+
+/* Block q of the plan cut for GT_MATMUL_ROUTE_INTERIOR: its whole tiles
+ * of the registers kernel (parts[0]), then the rows below them across all
+ * of c, then the columns beside them, each present only where q has it.
+ * Returns how many parts. */
+int gt__matmul_interior_parts(const gt_product *q, bool trans_a, bool trans_b, gt_product parts[3]);
 
 /* q cut at row `rows` and column `cols` of c: parts[0] the rows x cols
  * corner, then the rows below it across all of c, then the columns right

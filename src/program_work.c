@@ -35,5 +35,6 @@ uint32_t gt__program_elements(const gt_program_key *key) {
 
 uint32_t gt__program_k_steps(const gt_program_key *key) {
   if (key->kernel != GT_KERNEL_MATMUL_BLOCKED) return 0;
+  if (key->variant & GT_VARIANT_INTERIOR) return 2;
   return key->variant & GT_VARIANT_K1 ? 1 : 4;
 }

@@ -1140,6 +1140,51 @@ static void test_shared_vec4(bool min_limits) {
   gt_context_release(other);
 }
 
+/* GT_VARIANT_INTERIOR in the library. */
+enum { INTERIOR = 1u << 30 };
+
+static void count_interior_builds(int level, const char *msg, void *user) {
+  if (level == GT_LOG_DEBUG && strncmp(msg, "built matmul_blocked.comp", 25) == 0 &&
+      (built_variant(msg) & INTERIOR) && built_variant(msg) != UINT32_MAX)
+    (*(unsigned *)user)++;
+}
+
+/* The registers kernel's interior program (Adreno's entry): f32 a b on
+ * whole tiles of 32 x 32, the rows and columns past them by the guarded
+ * program, in every aligned layout, with scaling and an epilogue. Shapes
+ * of whole tiles only and with bands below, beside or both; K of 1, even,
+ * odd (a pass of two k and one left) and past a 4096-long slice (the
+ * second slice starts at k 4096). The debug log shows the program was
+ * built where the entry has it and nowhere else; the transposed layouts,
+ * which it does not take, run as before. */
+static void test_interior(void) {
+  static const uint32_t shapes[][3] = {{32, 32, 1}, {32, 32, 2},  {64, 96, 7}, {100, 68, 33},
+                                       {37, 64, 64}, {64, 36, 5}, {96, 64, 4101}};
+  unsigned builds = 0;
+  gt_context_desc desc;
+  memset(&desc, 0, sizeof desc);
+  desc.logger.log = count_interior_builds;
+  desc.logger.user = &builds;
+  gt_context *saved = ctx, *other = NULL;
+  CHECK_STATUS(gt_context_init(NULL, 0, &desc, &other), GT_OK);
+  if (other == NULL) return;
+  ctx = other;
+  size_t count = sizeof shapes / sizeof shapes[0] - (emulated ? 1 : 0);
+  run_aligned(shapes, count, false, false);
+  bool adreno = strcmp(gt_context_device_name(ctx), "Adreno") == 0;
+  if (adreno ? builds == 0 : builds != 0) {
+    printf("FAILED: %u interior builds on the %s entry\n", builds, gt_context_device_name(ctx));
+    CHECK(false);
+  }
+  unsigned interior = builds;
+  run_aligned(shapes, 3, true, false);
+  run_aligned(shapes, 3, false, true);
+  CHECK_EQ_U(builds, interior);
+  printf("interior program: %u builds\n", interior);
+  ctx = saved;
+  gt_context_release(other);
+}
+
 static void count_texel_builds(int level, const char *msg, void *user) {
   if (level == GT_LOG_DEBUG && strncmp(msg, "built matmul_texels.comp", 24) == 0) (*(unsigned *)user)++;
 }
@@ -1267,6 +1312,7 @@ int main(int argc, char **argv) {
     test_all_combinations();
     test_beta_zero_does_not_read_c();
     test_vec4_aligned();
+    test_interior();
     test_identity();
     test_read_read();
     test_aliasing();

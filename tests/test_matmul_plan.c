@@ -87,10 +87,33 @@ static void check_route(const gt_context *ctx, const gt_matmul_choices *p, const
     check_route(ctx, p, &parts[0], whole, used);
     break;
   }
+  case GT_MATMUL_ROUTE_INTERIOR: {
+    CHECK(has(p, GT_MATMUL_INTERIOR) && ctx->device->matmul_interior && !p->trans_a && !p->trans_b);
+    used[GT_MATMUL_INTERIOR] = true;
+    gt_product parts[3];
+    int count = gt__matmul_interior_parts(q, p->trans_a, p->trans_b, parts);
+    CHECK(count >= 1 && count <= 3);
+    /* Whole tiles, c's rows on quads; the rest, less than a tile wide,
+     * covered once by the other programs. */
+    uint32_t rows = parts[0].c.view.rows, cols = parts[0].c.view.cols;
+    CHECK(rows > 0 && rows % GT_BLOCKED_TILE == 0 && m - rows < GT_BLOCKED_TILE);
+    CHECK(cols > 0 && cols % GT_BLOCKED_TILE == 0 && n - cols < GT_BLOCKED_TILE);
+    CHECK(rows_on_quads(&parts[0].c));
+    uint64_t covered = (uint64_t)rows * cols;
+    for (int i = 1; i < count; i++) {
+      CHECK(parts[i].k_begin == q->k_begin && parts[i].k_end == q->k_end);
+      covered += (uint64_t)parts[i].c.view.rows * parts[i].c.view.cols;
+      gt_matmul_route rest = gt__matmul_route(ctx, p, &parts[i]);
+      CHECK(rest == GT_MATMUL_ROUTE_MAIN || rest == GT_MATMUL_ROUTE_VEC4);
+      check_route(ctx, p, &parts[i], rest, used);
+    }
+    CHECK(covered == (uint64_t)m * n);
+    break;
+  }
   }
 }
 
-static unsigned long plans, refusals, blocked, routes_seen[GT_MATMUL_ROUTE_BLOCKS_AND_BANDS + 1];
+static unsigned long plans, refusals, blocked, routes_seen[GT_MATMUL_ROUTE_INTERIOR + 1];
 
 /* Every program the plan names: within the device, with the variant bits
  * the desc and the entry ask (that it is on the program list is
@@ -142,6 +165,12 @@ static void check_keys(const gt_context *ctx, const gt_matmul_choices *p, bool h
     if (registers)
       CHECK(((k->variant & GT_VARIANT_K1) != 0) == (ctx->matmul_kernel == GT_MATMUL_KERNEL_REGISTERS_K1));
     if (k->variant & GT_VARIANT_K1) CHECK(!(k->variant & gt__vec4_along_k(k->variant)));
+    /* The interior program only in its slot, where the entry asks for it:
+     * one k a step, c's rows as vec4s, a and b as floats. */
+    CHECK(((k->variant & GT_VARIANT_INTERIOR) != 0) == (i == GT_MATMUL_INTERIOR));
+    if (k->variant & GT_VARIANT_INTERIOR)
+      CHECK(entry->matmul_interior && registers && (k->variant & GT_VARIANT_K1) &&
+            (k->variant & GT_VARIANT_VEC4_C) && !(k->variant & (GT_VARIANT_VEC4_A | GT_VARIANT_VEC4_B)));
     if (k->kernel == GT_KERNEL_MATMUL_BLOCKED_SHARED) CHECK(gt__shared_along_k_fits(k->variant));
     /* Halves 16 bits at a time wherever the context has them and they
      * change the shared kernel's program, and in every half program of the
@@ -227,7 +256,8 @@ static void check_plan(const gt_context *ctx, gt_view a, gt_view b, gt_view c, c
     CHECK(p.m % p.tile == 0 && p.n % p.tile == 0 && p.k % p.tile == 0);
   if (d->strategy == GT_STRATEGY_AUTO) CHECK(!has(&p, GT_MATMUL_SIMPLE));
   if (d->strategy != GT_STRATEGY_AUTO) CHECK(!has(&p, GT_MATMUL_VEC4) && !has(&p, GT_MATMUL_TEXELS));
-  CHECK(has(&p, GT_MATMUL_MAIN) || has(&p, GT_MATMUL_VEC4) || has(&p, GT_MATMUL_TEXELS));
+  CHECK(has(&p, GT_MATMUL_MAIN) || has(&p, GT_MATMUL_VEC4) || has(&p, GT_MATMUL_TEXELS) ||
+        has(&p, GT_MATMUL_INTERIOR));
   check_keys(ctx, &p, a.type == GT_F16, d->precision, layers);
   check_blocks(ctx, &p, d);
 }
@@ -415,7 +445,12 @@ static void named_cases(void) {
   expect("llvmpipe (LLVM 15.0.6, 256 bits)", 1, 256, 256, 256, GT_F32, NULL, "registers 32 vec4 a,b,c");
   /* Mali and Adreno: one k a step, quads only across K; V3D: scalar. */
   expect("Mali-G52", 1, 256, 256, 256, GT_F32, NULL, "registers_k1 32 vec4 b,c");
-  expect("FD630", 1, 256, 256, 256, GT_F32, NULL, "registers_k1 32 vec4 b,c");
+  /* Adreno: whole tiles by the interior program, the rest guarded. */
+  expect("FD630", 1, 256, 256, 256, GT_F32, NULL, "registers_k1 32 vec4 c interior");
+  expect("FD630", 1, 100, 100, 99, GT_F32, NULL, "registers_k1 32 vec4 c interior + registers_k1 32 vec4 b,c");
+  expect("FD630", 1, 101, 101, 101, GT_F32, NULL, "registers_k1 32");
+  gt_matmul_desc a_transposed = {.trans_a = true};
+  expect("FD630", 1, 256, 256, 256, GT_F32, &a_transposed, "registers_k1 32 vec4 a,b,c");
   expect("V3D 4.2", 1, 256, 256, 256, GT_F32, NULL, "registers_k1 32");
   /* Adreno: halves as texels where there are texture buffers. */
   expect("FD630", 0, 256, 256, 256, GT_F16, NULL, "registers_k1 32 vec4 c texels a,b");

@@ -60,9 +60,11 @@ static void matmuls(catalogue *c, gt_type in, gt_type out, gt_precision precisio
   /* m, n, k and whether the views' rows are 16-byte aligned: small c, c
    * of 64 blocks of 128 x 128 (the shared kernel's threshold on some
    * devices), K short and long, uneven extents, 3 rows past whole blocks
-   * (the shared kernel's thin band). */
+   * (the shared kernel's thin band), and aligned rows past whole tiles of
+   * the registers kernel (Adreno's interior program beside its edges). */
   static const uint32_t shapes[][4] = {{64, 64, 64, 1},     {61, 67, 53, 0},   {1024, 1024, 16, 1},
-                                       {1023, 1021, 17, 0}, {96, 96, 5000, 1}, {1027, 1020, 17, 0}};
+                                       {1023, 1021, 17, 0}, {96, 96, 5000, 1}, {1027, 1020, 17, 0},
+                                       {100, 68, 33, 1}};
   for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
     for (int layout = 0; layout < 4; layout++) {
       uint32_t m = shapes[i][0], n = shapes[i][1], k = shapes[i][2];

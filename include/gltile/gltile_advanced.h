@@ -90,7 +90,8 @@ void gt_program_name(const gt_program_id *id, char *out, size_t size);
 uint32_t gt_program_elements(const gt_program_id *id);
 
 /* The k one pass of a matmul program's main K loop steps through (1 for
- * one k a step, 4 for the registers kernel's quads), where the program
+ * one k a step, 2 for the registers kernel's interior, 4 for its quads),
+ * where the program
  * can be built with one more step a pass: GT_PROGRAM_MEASURE_STEP_LINE
  * added to its preamble (gt_program_text, gt_program_build_text). The
  * compiler's counts of that program less the program's own, over this,
