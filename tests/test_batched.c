@@ -263,12 +263,14 @@ out:
   free(one);
 }
 
-/* Every strategy and transpose case over awkward shapes and each kind of
- * stride, for 1, 2 and 7 products; the tiled strategies, whose kernel
+/* Every strategy and transpose case over awkward shapes (the last with
+ * whole 32 x 32 tiles and bands past them in both directions, for
+ * Adreno's interior program) and each kind of stride, for 1, 2 and 7
+ * products; the tiled strategies, whose kernel
  * runs one product at a time, refuse every batch. */
 static void test_products(bool emulated) {
-  static const uint32_t shapes[][3] = {{1, 1, 1},    {1, 37, 5},  {29, 1, 3},   {31, 33, 17},
-                                       {16, 16, 16}, {33, 65, 9}, {64, 32, 64}, {7, 5, 130}};
+  static const uint32_t shapes[][3] = {{1, 1, 1},    {1, 37, 5},  {29, 1, 3},   {31, 33, 17},  {16, 16, 16},
+                                       {33, 65, 9}, {64, 32, 64}, {7, 5, 130}, {68, 100, 33}};
   static const gt_strategy strategies[] = {GT_STRATEGY_AUTO, GT_STRATEGY_SIMPLE, GT_STRATEGY_TILED_EVEN,
                                            GT_STRATEGY_TILED_PAD, GT_STRATEGY_TRUNCATE_B};
   static const uint32_t counts[] = {1, 2, 7};
