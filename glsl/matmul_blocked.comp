@@ -58,12 +58,12 @@
  * Adreno 660 waves (compiler statistics). */
 
 /* One element of a or b, wherever the operand is declared as vec4s. */
-#if defined(GT_VEC4_A) && !defined(GT_QUANT)
+#if defined(GT_VEC4_A) && !defined(GT_QUANT) && !defined(GT_HALF)
 float a_one(uint i) { return a4[i >> 2u][i & 3u]; }
 #else
 GT_SUM a_one(uint i) { return a_elem(i); }
 #endif
-#if defined(GT_VEC4_B) && !defined(GT_QUANT)
+#if defined(GT_VEC4_B) && !defined(GT_QUANT) && !defined(GT_HALF)
 float b_one(uint i) { return b4[i >> 2u][i & 3u]; }
 #else
 GT_SUM b_one(uint i) { return b_elem(i); }
@@ -196,17 +196,27 @@ void step1(uvec2 first, uint rows_m, uint cols_n, uint k) {
  * a and one into b, moved on each pass, a's 4 rows a pitch apart; and two
  * k a pass, whose two elements of a row of a the Adreno compilers load as
  * one (compiler statistics: docs/notes/2026-12-mobile-k-steps.md). The
- * sums take the products in the order step1 does. */
+ * sums take the products in the order step1 does.
+ * With GT_HALF (and GT_VEC4_B: b's rows as uvec2s) the two k of a row of
+ * a are one word and b's row of 4 one uvec2, loads the Mali compilers do
+ * not merge from single elements: a's rows start on a word and b's on 8
+ * bytes (the host checks). */
+#ifdef GT_HALF
+vec4 b_row(uint at) { return b_quad(at); }
+vec2 a_pair(uint at) { return unpackHalf2x16(a_words[at >> 1u]); }
+float a_first(uint at) { return a_pair(at).x; }
+#else
 vec4 b_row(uint at) { return vec4(b_data[at], b_data[at + 1u], b_data[at + 2u], b_data[at + 3u]); }
+vec2 a_pair(uint at) { return vec2(a_data[at], a_data[at + 1u]); }
+float a_first(uint at) { return a_data[at]; }
+#endif
 
 /* Two k into the block: a's rows at at_a (k, k + 1), b's rows at at_b. */
 void pass2(uint at_a, uint at_b) {
   uint pitch_a = gt_views[0].w;
   vec4 b0 = b_row(at_b), b1 = b_row(at_b + gt_views[1].w);
-  vec2 a0 = vec2(a_data[at_a], a_data[at_a + 1u]);
-  vec2 a1 = vec2(a_data[at_a + pitch_a], a_data[at_a + pitch_a + 1u]);
-  vec2 a2 = vec2(a_data[at_a + 2u * pitch_a], a_data[at_a + 2u * pitch_a + 1u]);
-  vec2 a3 = vec2(a_data[at_a + 3u * pitch_a], a_data[at_a + 3u * pitch_a + 1u]);
+  vec2 a0 = a_pair(at_a), a1 = a_pair(at_a + pitch_a), a2 = a_pair(at_a + 2u * pitch_a),
+       a3 = a_pair(at_a + 3u * pitch_a);
   GT_ADD_PRODUCT(c0, a0.x, b0);
   GT_ADD_PRODUCT(c1, a1.x, b0);
   GT_ADD_PRODUCT(c2, a2.x, b0);
@@ -235,14 +245,27 @@ void interior_sums(uvec2 first, uint k, uint k_end) {
     again_b += step_b;
   }
 #endif
-  if (((k_end - k) & 1u) != 0u) {
+  /* An odd K's last k. Its parity from the uniforms again, as an XOR: the
+   * difference would be the one taken before the loop, a register held
+   * through it (the Mali-G57's compiler, Mesa 25.0.7: 33 registers, 1
+   * thread, with halves). */
+  if (((gt_k_range.x ^ gt_k_range.y) & 1u) != 0u) {
     vec4 b = b_row(at_b);
     uint pitch_a = gt_views[0].w;
-    GT_ADD_PRODUCT(c0, a_data[at_a], b);
-    GT_ADD_PRODUCT(c1, a_data[at_a + pitch_a], b);
-    GT_ADD_PRODUCT(c2, a_data[at_a + 2u * pitch_a], b);
-    GT_ADD_PRODUCT(c3, a_data[at_a + 3u * pitch_a], b);
+    GT_ADD_PRODUCT(c0, a_first(at_a), b);
+    GT_ADD_PRODUCT(c1, a_first(at_a + pitch_a), b);
+    GT_ADD_PRODUCT(c2, a_first(at_a + 2u * pitch_a), b);
+    GT_ADD_PRODUCT(c3, a_first(at_a + 3u * pitch_a), b);
   }
+}
+#endif
+
+#ifdef GT_VEC4_C
+/* c's row of 4 at vec4 `at` (element (row, col)): scaled, then finished. */
+void store_quad_c(uint at, uint row, uint col, vec4 sums) {
+  vec4 value = gt_scale.x * sums;
+  if (gt_scale.y != 0.0) value += gt_scale.y * c4[at];
+  c4[at] = gt_finish4(row, col, value);
 }
 #endif
 
@@ -254,6 +277,17 @@ void main() {
 
   c0 = c1 = c2 = c3 = GT_SUM4(0);
 #ifdef GT_INTERIOR
+#if defined(GT_HALF) && !defined(GT_EPILOGUE)
+#define GT_STORE_FROM_INDEX 1
+  /* The block lies inside c, so the stores of halves' sums need no guard,
+   * only c's index at its first element: one value kept through the loop,
+   * not its row, column and layer (the Mali-G57's compiler, Mesa 25.0.7,
+   * ran the batched halves at 1 thread, not 2). The epilogue needs the
+   * row and column anyway: with the index too, 1 thread. Floats keep the
+   * guarded stores: so stored, ir3 (Mesa 22.3.6) scheduled the Adreno
+   * 630's loop 5 instructions a k longer (compiler statistics). */
+  uint at_c = gt_index(2u, first);
+#endif
   interior_sums(first, gt_k_range.x, gt_k_range.y);
 #else
   uint k = gt_k_range.x, k_end = gt_k_range.y;
@@ -280,14 +314,11 @@ void main() {
 #endif
   for (uint i = 0u; i < 4u; i++) {
     uint row = first.x + i;
-#ifdef GT_VEC4_C
+#ifdef GT_STORE_FROM_INDEX
+    store_quad_c((at_c + i * gt_views[2].w) >> 2u, row, first.y, rows[i]);
+#elif defined(GT_VEC4_C)
     /* N is whole quads, so a row's 4 results lie wholly inside or outside. */
-    if (row < rows_m && first.y < cols_n) {
-      uint at = gt_index(2u, uvec2(row, first.y)) >> 2u;
-      vec4 value = gt_scale.x * rows[i];
-      if (gt_scale.y != 0.0) value += gt_scale.y * c4[at];
-      c4[at] = gt_finish4(row, first.y, value);
-    }
+    if (row < rows_m && first.y < cols_n) store_quad_c(gt_index(2u, uvec2(row, first.y)) >> 2u, row, first.y, rows[i]);
 #else
     for (uint j = 0u; j < 4u; j++) store_c_guarded(row, first.y + j, rows[i][j]);
 #endif

@@ -272,6 +272,11 @@ float a_elem(uint i) { return GT_HALF_AT(a_words, i); }
 #endif
 #ifdef GT_B_PAIRS
 float b_elem(uint i) { return unpackHalf2x16(b_pairs[i >> 2u][(i >> 1u) & 1u])[i & 1u]; }
+/* The quad of halves i..i + 3, i a multiple of 4: one uvec2. */
+vec4 b_quad(uint i) {
+  uvec2 words = b_pairs[i >> 2u];
+  return vec4(unpackHalf2x16(words.x), unpackHalf2x16(words.y));
+}
 #elif defined(GT_B_HALVES)
 float b_elem(uint i) { return float(b_halves[i]); }
 #else

@@ -159,23 +159,28 @@ static const gt_device_entry table[] = {
      * took a K step of the f32 a b from 83-89 instructions and 5-8 loads
      * to 26-48 and 3 on the 630, 660 and a7xx under both generations, at
      * 16 waves but on the 660 (12 and 14, one register more)
-     * (docs/notes/2026-12-mobile-k-steps.md, "The interior program"). */
+     * (docs/notes/2026-12-mobile-k-steps.md, "The interior program").
+     * On Bifrost and Valhall it took the half a b's K step from 11
+     * load/store messages to 3, and 143-186 instructions to 60-72, at 2
+     * threads under both generations; Midgard ran it at 1 thread of 4
+     * and keeps the guarded program ("Halves by the interior program on
+     * the Malis"). */
     {.renderer = "Mali-T", .name = "Mali Midgard", .compiled = true, .transpose = GT_STRATEGY_SIMPLE, .tile = 16,
      .matmul_kernel = GT_MATMUL_KERNEL_REGISTERS_K1, .dispatch_flops_log2 = FLOPS_MOBILE,
      .dispatch_bytes_log2 = BYTES_MOBILE, H100_ORDER, .half_is_faster = true},
     {.renderer = "Mali-G31|Mali-G51|Mali-G52|Mali-G71|Mali-G72|Mali-G76", .name = "Mali Bifrost",
      .compiled = true, .transpose = GT_STRATEGY_SIMPLE, .quads = true, .quad_pairs = true,
      .matmul_kernel = GT_MATMUL_KERNEL_REGISTERS_K1, .dispatch_flops_log2 = FLOPS_MOBILE, .dispatch_bytes_log2 = BYTES_MOBILE, H100_ORDER,
-     .half_rounded_by_scaling = true},
+     .half_rounded_by_scaling = true, .matmul_interior = 1u << GT_F16},
     {.renderer = "Mali", .name = "Mali Valhall", .compiled = true, .transpose = GT_STRATEGY_SIMPLE, .quads = true,
      .quad_pairs = true,     .matmul_kernel = GT_MATMUL_KERNEL_REGISTERS_K1, .dispatch_flops_log2 = FLOPS_MOBILE,
-     .dispatch_bytes_log2 = BYTES_MOBILE, H100_ORDER, .half_rounded_by_scaling = true},
+     .dispatch_bytes_log2 = BYTES_MOBILE, H100_ORDER, .half_rounded_by_scaling = true, .matmul_interior = 1u << GT_F16},
     /* Qualcomm's driver says "Adreno (TM) 630", Mesa's freedreno "FD630". */
     {.renderer = "Adreno|^FD", .name = "Adreno", .compiled = true, .transpose = GT_STRATEGY_SIMPLE,
      .quads = true, .quad_elements = true, .quad_pairs = true, .tile = 16,
      .matmul_kernel = GT_MATMUL_KERNEL_REGISTERS_K1, .words_in_registers = true,
      .barrier_invocations = 64, .half_rounded_by_scaling = true, .half_texels = true,
-     .matmul_interior = true, .dispatch_flops_log2 = FLOPS_MOBILE, .dispatch_bytes_log2 = BYTES_MOBILE, H100_ORDER},
+     .matmul_interior = 1u << GT_F32, .dispatch_flops_log2 = FLOPS_MOBILE, .dispatch_bytes_log2 = BYTES_MOBILE, H100_ORDER},
     {.renderer = "PowerVR", .name = "PowerVR", .transpose = GT_STRATEGY_TILED_PAD,
      .matmul_kernel = GT_MATMUL_KERNEL_SHARED, .dispatch_flops_log2 = FLOPS_MOBILE,
      .dispatch_bytes_log2 = BYTES_MOBILE, H100_ORDER},

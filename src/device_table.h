@@ -58,9 +58,11 @@ typedef struct gt_device_entry {
                                      undefined: the shared kernel's uvec2
                                      stores of a half c pack with no test
                                      (GT_VARIANT_PACK_HALF_IEEE) */
-  bool matmul_interior;           /* the registers matmul kernel (one k a
-                                     step) runs c's whole tiles unguarded,
-                                     two k a pass, where c's rows allow vec4s
+  uint16_t matmul_interior;       /* the element types of a and b (bits
+                                     1 << gt_type) for which the registers
+                                     matmul kernel (one k a step) runs c's
+                                     whole tiles unguarded, two k a pass,
+                                     where c's rows allow vec4s
                                      (GT_VARIANT_INTERIOR); its guarded
                                      program the rows and columns past them */
   bool half_texels;               /* the registers matmul kernel fetches half

@@ -160,11 +160,15 @@ int gt__matmul_interior_parts(const gt_product *q, bool trans_a, bool trans_b, g
 }
 
 /* Whether block q has whole tiles for the interior program, which writes
- * c's rows as vec4s (its bindings allow them). */
+ * c's rows as vec4s (its bindings allow them); of halves it reads a's two
+ * k as one word from the K slice's first k on, and b's rows as uvec2s. */
 static bool block_runs_interior(const gt_matmul_choices *p, const gt_product *q) {
+  const gt_program_key *key = &p->op.keys[GT_MATMUL_INTERIOR];
   uint32_t rows, cols;
   whole_tiles(q, &rows, &cols);
-  return p->op.keys[GT_MATMUL_INTERIOR].group_cols && rows > 0 && cols > 0 && gt__bound_rows_aligned(&q->c);
+  bool operands = !(key->variant & GT_VARIANT_HALF) ||
+                  (gt__bound_rows_aligned(&q->a) && gt__bound_rows_aligned(&q->b) && q->k_begin % 2 == 0);
+  return key->group_cols && rows > 0 && cols > 0 && gt__bound_rows_aligned(&q->c) && operands;
 }
 
 gt_matmul_route gt__matmul_route(const gt_context *ctx, const gt_matmul_choices *p, const gt_product *q) {

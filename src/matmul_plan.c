@@ -253,13 +253,17 @@ static gt_status choose_auto(const gt_context *ctx, gt_view a, gt_view b, gt_vie
     p->op.keys[GT_MATMUL_BANDS] = matmul_key(GT_KERNEL_MATMUL_BANDS, 0, GT_MATMUL_BAND_ALONG, GT_MATMUL_BAND_SLICES,
                                           variant | storage_bands);
   }
-  /* Whole tiles of c unguarded, two k a pass, where the entry says so:
-   * f32 a b, neither transposed, into an f32 c whose rows take vec4s. */
-  uint32_t interior_excludes = GT_VARIANT_TRANS_A | GT_VARIANT_TRANS_B | GT_VARIANT_HALF | GT_VARIANT_QUANT;
-  if (ctx->device->matmul_interior && kernel == GT_MATMUL_KERNEL_REGISTERS_K1 &&
+  /* Whole tiles of c unguarded, two k a pass, where the entry says so for
+   * a's and b's type: a b, neither transposed, into an f32 c whose rows
+   * take vec4s, the sums in float; halves as words, b's rows as uvec2s
+   * (GT_VARIANT_VEC4_B), where the blocks' views allow (block_runs_interior). */
+  uint32_t interior_excludes = GT_VARIANT_TRANS_A | GT_VARIANT_TRANS_B | GT_VARIANT_QUANT | GT_VARIANT_HALF_SUMS |
+                               GT_VARIANT_HALF_ROUNDED | GT_VARIANT_HALF_TEXELS;
+  if ((ctx->device->matmul_interior & (1u << a.type)) && kernel == GT_MATMUL_KERNEL_REGISTERS_K1 &&
       (needs & GT_VARIANT_VEC4_C) && !(variant & interior_excludes))
-    p->op.keys[GT_MATMUL_INTERIOR] =
-        matmul_key(k, tile, group, group, variant | GT_VARIANT_VEC4_C | GT_VARIANT_INTERIOR);
+    p->op.keys[GT_MATMUL_INTERIOR] = matmul_key(k, tile, group, group,
+                                             variant | GT_VARIANT_VEC4_C | GT_VARIANT_INTERIOR |
+                                                 (half ? GT_VARIANT_VEC4_B : 0));
   /* Only the programs some block runs are built. */
   memcpy(p->candidates, p->op.keys, sizeof p->candidates);
   bool taken[GT_MATMUL_SLOTS];

@@ -30,6 +30,10 @@ static uint32_t rng = 777;
 /* When set, run_case puts a's and b's rows on 8 bytes (offsets 4 and 8
  * halves; their pitches, the shapes', multiples of 4). */
 static bool ab_aligned;
+/* When set, run_case and run_batch give a and b pitches that are
+ * multiples of 4 halves (rows past K or N padded), and run_batch puts a's,
+ * b's and c's rows on 16 bytes (offset 8, pitches multiples of 4). */
+static bool pitches_by_4;
 
 /* When set, run_case puts c's rows on 16 bytes (offset 8, pitch a multiple
  * of 4), where a float c may be written as vec4s. */
@@ -72,14 +76,16 @@ static bool run_case(uint32_t m, uint32_t n, uint32_t k, bool ta, bool tb, gt_ty
   size_t a_off = 1, b_off = 3, c_off = 5, c_pitch = n + 3; /* odd: c's halves share words with guards */
   if (c_aligned) c_off = 8, c_pitch = (n + 7) / 4 * 4;
   if (ab_aligned) a_off = 4, b_off = 8;
-  size_t a_n = a_off + (size_t)ar * ac, b_n = b_off + (size_t)br * bc, c_n = c_off + (size_t)(m - 1) * c_pitch + n + 7;
+  uint32_t a_pitch = pitches_by_4 ? (ac + 3) / 4 * 4 : ac, b_pitch = pitches_by_4 ? (bc + 3) / 4 * 4 : bc;
+  size_t a_n = a_off + (size_t)ar * a_pitch, b_n = b_off + (size_t)br * b_pitch,
+         c_n = c_off + (size_t)(m - 1) * c_pitch + n + 7;
   size_t a_words = (a_n + 1) / 2, b_words = (b_n + 1) / 2;
   size_t c_words = c_type == GT_F16 ? (c_n + 1) / 2 : c_n;
   uint32_t *a = calloc(a_words, 4), *b = calloc(b_words, 4), *c0 = malloc(c_words * 4), *got = malloc(c_words * 4);
   bool ok = a && b && c0 && got;
-  for (size_t i = 0; ok && i < (size_t)ar * ac; i++)
+  for (size_t i = 0; ok && i < (size_t)ar * a_pitch; i++)
     set_half(a, a_off + i, random_half(kind));
-  for (size_t i = 0; ok && i < (size_t)br * bc; i++)
+  for (size_t i = 0; ok && i < (size_t)br * b_pitch; i++)
     set_half(b, b_off + i, random_half(kind));
   for (size_t i = 0; ok && i < c_words; i++) /* finite values in c's elements; poison words otherwise */
     c0[i] = c_type == GT_F16 ? (uint32_t)half_of(0.25) * 0x10001u ^ (uint32_t)(i & 0x0F0F) : 0x3E800000u ^ (uint32_t)(i & 0xFF);
@@ -120,7 +126,7 @@ static bool run_case(uint32_t m, uint32_t n, uint32_t k, bool ta, bool tb, gt_ty
                       .act = (gt_activation)epilogue,
                       .act_lo = -0.5f,
                       .act_hi = 0.75f};
-  gt_view va = {ba, a_off, ar, ac, 0, GT_F16}, vb = {bb, b_off, br, bc, 0, GT_F16};
+  gt_view va = {ba, (uint32_t)a_off, ar, ac, a_pitch, GT_F16}, vb = {bb, (uint32_t)b_off, br, bc, b_pitch, GT_F16};
   gt_view vc = {bcn, c_off, m, n, (uint32_t)c_pitch, c_type};
   uint32_t t = tile ? tile : gt_context_default_tile(ctx);
   gt_status want_status = gt_test_tiled_matmul_status(&d, GT_F16, false);
@@ -150,8 +156,8 @@ static bool run_case(uint32_t m, uint32_t n, uint32_t k, bool ta, bool tb, gt_ty
       uint32_t i = (uint32_t)((e - c_off) / c_pitch), j = (uint32_t)((e - c_off) % c_pitch);
       double ref = 0, mag = 0, flush = 0;
       for (uint32_t kk = 0; kk < k; kk++) {
-        size_t ai = a_off + (ta ? (size_t)kk * m + i : (size_t)i * k + kk);
-        size_t bi = b_off + (tb ? (size_t)j * k + kk : (size_t)kk * n + j);
+        size_t ai = a_off + (ta ? (size_t)kk * a_pitch + i : (size_t)i * a_pitch + kk);
+        size_t bi = b_off + (tb ? (size_t)j * b_pitch + kk : (size_t)kk * b_pitch + j);
         uint16_t ha = half_at(a, ai), hb = half_at(b, bi);
         double p = half_value(ha) * half_value(hb);
         ref += p;
@@ -266,8 +272,13 @@ static void run_batch(uint32_t m, uint32_t n, uint32_t k, uint32_t count, bool t
                       gt_strategy strategy, bool share_a) {
   uint32_t ar = ta ? k : m, ac = ta ? m : k, br = tb ? n : k, bc = tb ? k : n;
   gt_view a = {0, 3, ar, ac, ac + 1, GT_F16}, b = {0, 1, br, bc, 0, GT_F16}, c = {0, 5, m, n, n + 3, c_type};
-  size_t span_a = (size_t)(ar - 1) * (ac + 1) + ac, span_b = (size_t)br * bc,
-         span_c = (size_t)(m - 1) * (n + 3) + n;
+  if (pitches_by_4) {
+    a = (gt_view){0, 8, ar, ac, (ac + 3) / 4 * 4, GT_F16};
+    b = (gt_view){0, 8, br, bc, (bc + 3) / 4 * 4, GT_F16};
+    c = (gt_view){0, 8, m, n, (n + 3) / 4 * 4, c_type};
+  }
+  size_t span_a = (size_t)(ar - 1) * a.pitch + ac, span_b = (size_t)(br - 1) * (b.pitch ? b.pitch : bc) + bc,
+         span_c = (size_t)(m - 1) * c.pitch + n;
   gt_batch batch = {count, share_a ? 0 : span_a + 1, span_b + 3, span_c + 1};
   if (strides_by_4) {
     batch.stride_a = (batch.stride_a + 3) / 4 * 4;
@@ -496,6 +507,70 @@ static void test_shared_kernel(bool min_limits, bool emulated) {
   CHECK(built);
 }
 
+/* Counts the builds of the registers kernel's interior program (variant
+ * bit 30, GT_VARIANT_INTERIOR in the library). */
+static void count_interior_builds(int level, const char *msg, void *user) {
+  const char *v = strstr(msg, "variant ");
+  unsigned long variant = v ? strtoul(v + 8, NULL, 10) : 0;
+  if (level == GT_LOG_DEBUG && strncmp(msg, "built matmul_blocked.comp", 25) == 0 && (variant & (1ul << 30)))
+    (*(unsigned *)user)++;
+}
+
+/* The interior program of half a and b (the Mali Bifrost and Valhall
+ * entries): whole tiles of 32 x 32 of a float c, rows of a, b and c on
+ * 8 or 16 bytes, a's two k as one word and b's rows of 4 as uvec2s; the
+ * rows and columns past the tiles by the guarded program. Shapes of whole
+ * tiles only and with bands below, beside or both; K of 1, even, odd and
+ * past a 4096-long slice; scaling and an epilogue; batches whose layers
+ * keep the alignment (one dispatch) and whose products each run it. The
+ * debug log shows the program built where the entry has it and nowhere
+ * else; transposed layouts, a half c and a's rows off a word (odd
+ * offset) do not build it. Not under an emulator: a context of its own
+ * builds every program again, minutes each there. */
+static void test_interior(bool emulated) {
+  if (emulated) return;
+  static const uint32_t shapes[][3] = {{32, 32, 1},  {32, 32, 2}, {64, 96, 7},    {100, 68, 33},
+                                       {37, 64, 64}, {64, 36, 5}, {96, 64, 4101}};
+  unsigned builds = 0;
+  gt_context_desc desc;
+  memset(&desc, 0, sizeof desc);
+  desc.logger.log = count_interior_builds;
+  desc.logger.user = &builds;
+  gt_context *saved = ctx, *other = NULL;
+  CHECK_STATUS(gt_context_init(NULL, 0, &desc, &other), GT_OK);
+  if (other == NULL) return;
+  ctx = other;
+  ab_aligned = c_aligned = pitches_by_4 = true;
+  for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
+    for (int scale = 0; scale < 2; scale++) {
+      epilogue = scale ? 1 + (int)(i % 2) : 0;
+      run_case(shapes[i][0], shapes[i][1], shapes[i][2], false, false, GT_F32, GT_STRATEGY_AUTO, 0, scale != 0,
+               i % 3 == 0 ? INPUT_DENORMALS : INPUT_UNIT);
+      epilogue = 0;
+    }
+  strides_by_4 = true;
+  run_batch(64, 32, 9, 3, false, false, GT_F32, GT_STRATEGY_AUTO, false);
+  strides_by_4 = false;
+  run_batch(33, 64, 6, 2, false, false, GT_F32, GT_STRATEGY_AUTO, true);
+  const char *name = gt_context_device_name(ctx);
+  bool entry = strcmp(name, "Mali Bifrost") == 0 || strcmp(name, "Mali Valhall") == 0;
+  if (entry ? builds == 0 : builds != 0) {
+    printf("FAILED: %u half interior builds on the %s entry\n", builds, name);
+    CHECK(false);
+  }
+  unsigned interior = builds;
+  run_case(64, 64, 8, true, false, GT_F32, GT_STRATEGY_AUTO, 0, false, INPUT_UNIT);
+  run_case(64, 64, 8, false, true, GT_F32, GT_STRATEGY_AUTO, 0, false, INPUT_UNIT);
+  run_case(64, 64, 8, false, false, GT_F16, GT_STRATEGY_AUTO, 0, true, INPUT_UNIT);
+  ab_aligned = false; /* a at offset 1: its rows start inside a word */
+  run_case(64, 64, 8, false, false, GT_F32, GT_STRATEGY_AUTO, 0, false, INPUT_UNIT);
+  c_aligned = pitches_by_4 = false;
+  CHECK_EQ_U(builds, interior);
+  printf("half interior program: %u builds\n", interior);
+  ctx = saved;
+  gt_context_release(other);
+}
+
 /* The conversions the test trusts, on values with known bits. */
 static void test_conversions(void) {
   CHECK(half_of(1.0) == 0x3C00 && half_of(-2.0) == 0xC000 && half_of(65504.0) == 0x7BFF);
@@ -536,6 +611,7 @@ int main(int argc, char **argv) {
   test_combinations(env.emulated);
   test_edges();
   test_batches(env.emulated);
+  test_interior(env.emulated);
   test_shared_kernel(env.min_limits, env.emulated);
   printf("%lu half-precision products checked element by element, guards too\n", cases);
   gt_test_close(&env);

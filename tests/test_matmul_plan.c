@@ -88,7 +88,7 @@ static void check_route(const gt_context *ctx, const gt_matmul_choices *p, const
     break;
   }
   case GT_MATMUL_ROUTE_INTERIOR: {
-    CHECK(has(p, GT_MATMUL_INTERIOR) && ctx->device->matmul_interior && !p->trans_a && !p->trans_b);
+    CHECK(has(p, GT_MATMUL_INTERIOR) && (ctx->device->matmul_interior & (1u << p->whole.a.view.type)) && !p->trans_a && !p->trans_b);
     used[GT_MATMUL_INTERIOR] = true;
     gt_product parts[3];
     int count = gt__matmul_interior_parts(q, p->trans_a, p->trans_b, parts);
@@ -99,6 +99,10 @@ static void check_route(const gt_context *ctx, const gt_matmul_choices *p, const
     CHECK(rows > 0 && rows % GT_BLOCKED_TILE == 0 && m - rows < GT_BLOCKED_TILE);
     CHECK(cols > 0 && cols % GT_BLOCKED_TILE == 0 && n - cols < GT_BLOCKED_TILE);
     CHECK(rows_on_quads(&parts[0].c));
+    /* Halves: a's two k from one word, b's rows as uvec2s. */
+    if (p->op.keys[GT_MATMUL_INTERIOR].variant & GT_VARIANT_HALF)
+      CHECK(gt__bound_rows_aligned(&parts[0].a) && gt__bound_rows_aligned(&parts[0].b) &&
+            parts[0].k_begin % 2 == 0);
     uint64_t covered = (uint64_t)rows * cols;
     for (int i = 1; i < count; i++) {
       CHECK(parts[i].k_begin == q->k_begin && parts[i].k_end == q->k_end);
@@ -148,11 +152,12 @@ static void check_keys(const gt_context *ctx, const gt_matmul_choices *p, bool h
     CHECK(((k->variant & GT_VARIANT_HALF_ROUNDED) != 0) == rounded);
     CHECK(((k->variant & GT_VARIANT_HALF_SCALED) != 0) == (rounded && entry->half_rounded_by_scaling));
     /* Halves: no texels, and quads as one load (uvec2s) only in the
-     * shared kernel. */
+     * shared kernel and as b's rows in the registers kernel's interior. */
     if (half)
       CHECK(k->kernel != GT_KERNEL_MATMUL_TEXELS &&
             (k->kernel == GT_KERNEL_MATMUL_BLOCKED_SHARED ||
-             !(k->variant & (GT_VARIANT_VEC4_A | GT_VARIANT_VEC4_B))));
+             !(k->variant & (GT_VARIANT_VEC4_A | GT_VARIANT_VEC4_B)) ||
+             (k->variant & (GT_VARIANT_INTERIOR | GT_VARIANT_VEC4_A)) == GT_VARIANT_INTERIOR));
     bool registers = k->kernel == GT_KERNEL_MATMUL_BLOCKED;
     /* Halves as texels in the registers kernel where the entry says so
      * and both bindings fit, which every block reads sections of. */
@@ -165,12 +170,16 @@ static void check_keys(const gt_context *ctx, const gt_matmul_choices *p, bool h
     if (registers)
       CHECK(((k->variant & GT_VARIANT_K1) != 0) == (ctx->matmul_kernel == GT_MATMUL_KERNEL_REGISTERS_K1));
     if (k->variant & GT_VARIANT_K1) CHECK(!(k->variant & gt__vec4_along_k(k->variant)));
-    /* The interior program only in its slot, where the entry asks for it:
-     * one k a step, c's rows as vec4s, a and b as floats. */
+    /* The interior program only in its slot, where the entry asks for it
+     * for a's type: one k a step, c's rows as vec4s, a along K as floats
+     * or words, b's rows as uvec2s of halves, never as vec4s of floats. */
     CHECK(((k->variant & GT_VARIANT_INTERIOR) != 0) == (i == GT_MATMUL_INTERIOR));
-    if (k->variant & GT_VARIANT_INTERIOR)
-      CHECK(entry->matmul_interior && registers && (k->variant & GT_VARIANT_K1) &&
-            (k->variant & GT_VARIANT_VEC4_C) && !(k->variant & (GT_VARIANT_VEC4_A | GT_VARIANT_VEC4_B)));
+    if (k->variant & GT_VARIANT_INTERIOR) {
+      bool halves = (k->variant & GT_VARIANT_HALF) != 0;
+      CHECK((entry->matmul_interior & (1u << p->whole.a.view.type)) && registers && (k->variant & GT_VARIANT_K1) &&
+            (k->variant & GT_VARIANT_VEC4_C) && !(k->variant & GT_VARIANT_VEC4_A) &&
+            ((k->variant & GT_VARIANT_VEC4_B) != 0) == halves);
+    }
     if (k->kernel == GT_KERNEL_MATMUL_BLOCKED_SHARED) CHECK(gt__shared_along_k_fits(k->variant));
     /* Halves 16 bits at a time wherever the context has them and they
      * change the shared kernel's program, and in every half program of the
@@ -455,6 +464,22 @@ static void named_cases(void) {
   /* Adreno: halves as texels where there are texture buffers. */
   expect("FD630", 0, 256, 256, 256, GT_F16, NULL, "registers_k1 32 vec4 c texels a,b");
   expect("FD630", 1, 256, 256, 256, GT_F16, NULL, "registers_k1 32 vec4 c");
+  /* Bifrost and Valhall: half a b's whole tiles by the interior program;
+   * not on Midgard, not with a's rows off a word. */
+  expect("Mali-G52", 1, 256, 256, 256, GT_F16, NULL, "registers_k1 32 vec4 b,c interior");
+  expect("Mali-G57", 1, 100, 100, 100, GT_F16, NULL, "registers_k1 32 vec4 b,c interior + registers_k1 32 vec4 c");
+  expect("Mali-T860", 1, 256, 256, 256, GT_F16, NULL, "registers_k1 32 vec4 c");
+  gt_view odd_a = {1, 1, 256, 256, 0, GT_F16}, b16 = {2, 0, 256, 256, 0, GT_F16}, c32 = {3, 0, 256, 256, 0, GT_F32};
+  expect_views("Mali-G52", 1, odd_a, b16, c32, NULL, "registers_k1 32 vec4 c");
+  /* Its routes, block by block (the walk seldom draws views that take it). */
+  gt_context mali;
+  CHECK_STATUS(plan_context(&mali, gt__device_entry("Mali-G52"), 1, GT_STRATEGY_AUTO), GT_OK);
+  gt_view a100 = {1, 0, 100, 100, 0, GT_F16}, b100 = {2, 0, 100, 100, 0, GT_F16}, c100 = {3, 0, 100, 100, 0, GT_F32};
+  static const gt_matmul_desc plain;
+  static const uint32_t unmoved[3];
+  unsigned long interior_routes = routes_seen[GT_MATMUL_ROUTE_INTERIOR];
+  check_plan(&mali, a100, b100, c100, &plain, 1, unmoved);
+  CHECK(routes_seen[GT_MATMUL_ROUTE_INTERIOR] > interior_routes);
   /* The caller's strategies. */
   gt_matmul_desc truncate_b = {.strategy = GT_STRATEGY_TRUNCATE_B, .tile = 16};
   expect("NVIDIA H100", 0, 100, 100, 100, GT_F32, &truncate_b, "tiled_even 16 + simple bands");
@@ -520,11 +545,11 @@ int main(void) {
   printf("%lu series layered, %lu product by product\n", series_layered, series_apart);
   CHECK(series_layered > 0 && series_apart > 0);
   printf("%lu plans checked (%lu cut into blocks), %lu refused; routes:", plans, blocked, refusals);
-  for (int r = 0; r <= GT_MATMUL_ROUTE_BLOCKS_AND_BANDS; r++)
+  for (int r = 0; r <= GT_MATMUL_ROUTE_INTERIOR; r++)
     printf(" %lu", routes_seen[r]);
   printf("\n");
   /* The walk reaches every route. */
-  for (int r = 0; r <= GT_MATMUL_ROUTE_BLOCKS_AND_BANDS; r++)
+  for (int r = 0; r <= GT_MATMUL_ROUTE_INTERIOR; r++)
     CHECK(routes_seen[r] > 0);
   return CHECK_SUMMARY();
 }
