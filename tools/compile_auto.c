@@ -57,14 +57,22 @@ static void transposes(catalogue *c, gt_type t) {
 }
 
 static void matmuls(catalogue *c, gt_type in, gt_type out, gt_precision precision) {
-  /* m, n, k and whether the views' rows are 16-byte aligned: small c, c
-   * of 64 blocks of 128 x 128 (the shared kernel's threshold on some
-   * devices), K short and long, uneven extents, 3 rows past whole blocks
-   * (the shared kernel's thin band), and aligned rows past whole tiles of
-   * the registers kernel (Adreno's interior program beside its edges). */
-  static const uint32_t shapes[][4] = {{64, 64, 64, 1},     {61, 67, 53, 0},   {1024, 1024, 16, 1},
-                                       {1023, 1021, 17, 0}, {96, 96, 5000, 1}, {1027, 1020, 17, 0},
-                                       {100, 68, 33, 1}};
+  /* m, n, k, whether the views' rows are 16-byte aligned, and what else
+   * runs on them (EXTRA_EPILOGUE: the epilogue and, quantised, per-column
+   * requantisation; EXTRA_BATCH: a batch of two): small c, c of 64 blocks
+   * of 128 x 128 (the shared kernel's threshold on some devices), K short
+   * and long, uneven extents, 3 rows past whole blocks (the shared
+   * kernel's thin band), and aligned rows past whole tiles of the
+   * registers kernel (the interior program beside the edges' programs,
+   * each with an epilogue and batched too). */
+  enum { EXTRA_EPILOGUE = 1, EXTRA_BATCH = 2 };
+  static const uint32_t shapes[][5] = {{64, 64, 64, 1, EXTRA_EPILOGUE | EXTRA_BATCH},
+                                       {61, 67, 53, 0, EXTRA_EPILOGUE},
+                                       {1024, 1024, 16, 1, 0},
+                                       {1023, 1021, 17, 0, 0},
+                                       {96, 96, 5000, 1, 0},
+                                       {1027, 1020, 17, 0, 0},
+                                       {100, 68, 33, 1, EXTRA_EPILOGUE | EXTRA_BATCH}};
   for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
     for (int layout = 0; layout < 4; layout++) {
       uint32_t m = shapes[i][0], n = shapes[i][1], k = shapes[i][2];
@@ -83,21 +91,22 @@ static void matmuls(catalogue *c, gt_type in, gt_type out, gt_precision precisio
       gt_view b = d.trans_b ? view(c->buffers[1], off, n, k, 0, in) : view(c->buffers[1], off, k, n, 0, in);
       gt_view cv = view(c->buffers[2], off, m, n, 0, out);
       note(c, "matmul", gt_matmul(c->ctx, a, b, cv, &d));
-      if (i < 2) { /* the epilogue: a bias per column (b's first row, or column) and CLAMP */
+      uint32_t extra = shapes[i][4];
+      if (extra & EXTRA_EPILOGUE) { /* a bias per column (b's first row, or column) and CLAMP */
         gt_matmul_desc e = d;
         e.bias = view(c->buffers[1], off, 1, n, 0, bytes ? GT_I32 : GT_F32);
         e.act = GT_ACTIVATION_CLAMP;
         e.act_hi = bytes ? 100.0f : 1.0f;
         note(c, "matmul epilogue", gt_matmul(c->ctx, a, b, cv, &e));
       }
-      if (i < 2 && requantized) { /* per column, from a's buffer */
+      if ((extra & EXTRA_EPILOGUE) && requantized) { /* per column, from a's buffer */
         gt_matmul_desc e = d;
         e.quant.multiplier = e.quant.shift = 0;
         e.quant.multipliers = view(c->buffers[0], off, 1, n, 0, GT_I32);
         e.quant.shifts = view(c->buffers[0], off + n, 1, n, 0, GT_I32);
         note(c, "matmul per column", gt_matmul(c->ctx, a, b, cv, &e));
       }
-      if (i == 0) { /* a batch of two, each operand its own */
+      if (extra & EXTRA_BATCH) { /* a batch of two, each operand its own */
         gt_batch batch = {2, (size_t)m * k, (size_t)k * n, (size_t)m * n};
         note(c, "matmul batch", gt_matmul_batched(c->ctx, a, b, cv, batch, &d));
       }
