@@ -257,13 +257,13 @@ static gt_status choose_auto(const gt_context *ctx, gt_view a, gt_view b, gt_vie
    * a's and b's type: a b, neither transposed, into an f32 c whose rows
    * take vec4s, the sums in float; halves as words, b's rows as uvec2s
    * (GT_VARIANT_VEC4_B), where the blocks' views allow (block_runs_interior). */
-  uint32_t interior_excludes = GT_VARIANT_TRANS_A | GT_VARIANT_TRANS_B | GT_VARIANT_QUANT | GT_VARIANT_HALF_SUMS |
-                               GT_VARIANT_HALF_ROUNDED | GT_VARIANT_HALF_TEXELS;
+  uint32_t interior_excludes = GT_VARIANT_TRANS_A | GT_VARIANT_TRANS_B | GT_VARIANT_QUANT |
+                               GT_VARIANT_HALF_SUMS | GT_VARIANT_HALF_ROUNDED | GT_VARIANT_HALF_TEXELS;
   if ((ctx->device->matmul_interior & (1u << a.type)) && kernel == GT_MATMUL_KERNEL_REGISTERS_K1 &&
       (needs & GT_VARIANT_VEC4_C) && !(variant & interior_excludes))
-    p->op.keys[GT_MATMUL_INTERIOR] = matmul_key(k, tile, group, group,
-                                             variant | GT_VARIANT_VEC4_C | GT_VARIANT_INTERIOR |
-                                                 (half ? GT_VARIANT_VEC4_B : 0));
+    p->op.keys[GT_MATMUL_INTERIOR] =
+        matmul_key(k, tile, group, group,
+                   variant | GT_VARIANT_VEC4_C | GT_VARIANT_INTERIOR | (half ? GT_VARIANT_VEC4_B : 0));
   /* Only the programs some block runs are built. */
   memcpy(p->candidates, p->op.keys, sizeof p->candidates);
   bool taken[GT_MATMUL_SLOTS];

@@ -126,7 +126,8 @@ static bool run_case(uint32_t m, uint32_t n, uint32_t k, bool ta, bool tb, gt_ty
                       .act = (gt_activation)epilogue,
                       .act_lo = -0.5f,
                       .act_hi = 0.75f};
-  gt_view va = {ba, (uint32_t)a_off, ar, ac, a_pitch, GT_F16}, vb = {bb, (uint32_t)b_off, br, bc, b_pitch, GT_F16};
+  gt_view va = {ba, (uint32_t)a_off, ar, ac, a_pitch, GT_F16},
+          vb = {bb, (uint32_t)b_off, br, bc, b_pitch, GT_F16};
   gt_view vc = {bcn, c_off, m, n, (uint32_t)c_pitch, c_type};
   uint32_t t = tile ? tile : gt_context_default_tile(ctx);
   gt_status want_status = gt_test_tiled_matmul_status(&d, GT_F16, false);
@@ -529,7 +530,7 @@ static void count_interior_builds(int level, const char *msg, void *user) {
  * builds every program again, minutes each there. */
 static void test_interior(bool emulated) {
   if (emulated) return;
-  static const uint32_t shapes[][3] = {{32, 32, 1},  {32, 32, 2}, {64, 96, 7},    {100, 68, 33},
+  static const uint32_t shapes[][3] = {{32, 32, 1},  {32, 32, 2}, {64, 96, 7},   {100, 68, 33},
                                        {37, 64, 64}, {64, 36, 5}, {96, 64, 4101}};
   unsigned builds = 0;
   gt_context_desc desc;
@@ -544,8 +545,8 @@ static void test_interior(bool emulated) {
   for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
     for (int scale = 0; scale < 2; scale++) {
       epilogue = scale ? 1 + (int)(i % 2) : 0;
-      run_case(shapes[i][0], shapes[i][1], shapes[i][2], false, false, GT_F32, GT_STRATEGY_AUTO, 0, scale != 0,
-               i % 3 == 0 ? INPUT_DENORMALS : INPUT_UNIT);
+      run_case(shapes[i][0], shapes[i][1], shapes[i][2], false, false, GT_F32, GT_STRATEGY_AUTO, 0,
+               scale != 0, i % 3 == 0 ? INPUT_DENORMALS : INPUT_UNIT);
       epilogue = 0;
     }
   strides_by_4 = true;

@@ -88,7 +88,8 @@ static void check_route(const gt_context *ctx, const gt_matmul_choices *p, const
     break;
   }
   case GT_MATMUL_ROUTE_INTERIOR: {
-    CHECK(has(p, GT_MATMUL_INTERIOR) && (ctx->device->matmul_interior & (1u << p->whole.a.view.type)) && !p->trans_a && !p->trans_b);
+    CHECK(has(p, GT_MATMUL_INTERIOR) && (ctx->device->matmul_interior & (1u << p->whole.a.view.type)) &&
+          !p->trans_a && !p->trans_b);
     used[GT_MATMUL_INTERIOR] = true;
     gt_product parts[3];
     int count = gt__matmul_interior_parts(q, p->trans_a, p->trans_b, parts);
@@ -176,9 +177,9 @@ static void check_keys(const gt_context *ctx, const gt_matmul_choices *p, bool h
     CHECK(((k->variant & GT_VARIANT_INTERIOR) != 0) == (i == GT_MATMUL_INTERIOR));
     if (k->variant & GT_VARIANT_INTERIOR) {
       bool halves = (k->variant & GT_VARIANT_HALF) != 0;
-      CHECK((entry->matmul_interior & (1u << p->whole.a.view.type)) && registers && (k->variant & GT_VARIANT_K1) &&
-            (k->variant & GT_VARIANT_VEC4_C) && !(k->variant & GT_VARIANT_VEC4_A) &&
-            ((k->variant & GT_VARIANT_VEC4_B) != 0) == halves);
+      CHECK((entry->matmul_interior & (1u << p->whole.a.view.type)) && registers &&
+            (k->variant & GT_VARIANT_K1) && (k->variant & GT_VARIANT_VEC4_C) &&
+            !(k->variant & GT_VARIANT_VEC4_A) && ((k->variant & GT_VARIANT_VEC4_B) != 0) == halves);
     }
     if (k->kernel == GT_KERNEL_MATMUL_BLOCKED_SHARED) CHECK(gt__shared_along_k_fits(k->variant));
     /* Halves 16 bits at a time wherever the context has them and they
@@ -467,14 +468,17 @@ static void named_cases(void) {
   /* Bifrost and Valhall: half a b's whole tiles by the interior program;
    * not on Midgard, not with a's rows off a word. */
   expect("Mali-G52", 1, 256, 256, 256, GT_F16, NULL, "registers_k1 32 vec4 b,c interior");
-  expect("Mali-G57", 1, 100, 100, 100, GT_F16, NULL, "registers_k1 32 vec4 b,c interior + registers_k1 32 vec4 c");
+  expect("Mali-G57", 1, 100, 100, 100, GT_F16, NULL,
+         "registers_k1 32 vec4 b,c interior + registers_k1 32 vec4 c");
   expect("Mali-T860", 1, 256, 256, 256, GT_F16, NULL, "registers_k1 32 vec4 c");
-  gt_view odd_a = {1, 1, 256, 256, 0, GT_F16}, b16 = {2, 0, 256, 256, 0, GT_F16}, c32 = {3, 0, 256, 256, 0, GT_F32};
+  gt_view odd_a = {1, 1, 256, 256, 0, GT_F16}, b16 = {2, 0, 256, 256, 0, GT_F16},
+          c32 = {3, 0, 256, 256, 0, GT_F32};
   expect_views("Mali-G52", 1, odd_a, b16, c32, NULL, "registers_k1 32 vec4 c");
   /* Its routes, block by block (the walk seldom draws views that take it). */
   gt_context mali;
   CHECK_STATUS(plan_context(&mali, gt__device_entry("Mali-G52"), 1, GT_STRATEGY_AUTO), GT_OK);
-  gt_view a100 = {1, 0, 100, 100, 0, GT_F16}, b100 = {2, 0, 100, 100, 0, GT_F16}, c100 = {3, 0, 100, 100, 0, GT_F32};
+  gt_view a100 = {1, 0, 100, 100, 0, GT_F16}, b100 = {2, 0, 100, 100, 0, GT_F16},
+          c100 = {3, 0, 100, 100, 0, GT_F32};
   static const gt_matmul_desc plain;
   static const uint32_t unmoved[3];
   unsigned long interior_routes = routes_seen[GT_MATMUL_ROUTE_INTERIOR];
