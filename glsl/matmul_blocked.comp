@@ -277,14 +277,14 @@ void main() {
 
   c0 = c1 = c2 = c3 = GT_SUM4(0);
 #ifdef GT_INTERIOR
-#if defined(GT_HALF) && !defined(GT_EPILOGUE)
-#define GT_STORE_FROM_INDEX 1
-  /* The block lies inside c, so the stores of halves' sums need no guard,
-   * only c's index at its first element: one value kept through the loop,
-   * not its row, column and layer (the Mali-G57's compiler, Mesa 25.0.7,
-   * ran the batched halves at 1 thread, not 2). The epilogue needs the
-   * row and column anyway: with the index too, 1 thread. Floats keep the
-   * guarded stores: so stored, ir3 (Mesa 22.3.6) scheduled the Adreno
+#ifdef GT_STORE_FROM_INDEX
+  /* Derived (src/matmul_derived.c) for interior halves with no epilogue.
+   * The block lies inside c, so the stores of halves' sums need no guard,
+   * only c's index at its first element: one value kept through the
+   * loop, not its row, column and layer (the Mali-G57's compiler, Mesa
+   * 25.0.7, ran the batched halves at 1 thread, not 2). The epilogue needs
+   * the row and column anyway: with the index too, 1 thread. Floats keep
+   * the guarded stores: so stored, ir3 (Mesa 22.3.6) scheduled the Adreno
    * 630's loop 5 instructions a k longer (compiler statistics). */
   uint at_c = gt_index(2u, first);
 #endif

@@ -62,6 +62,8 @@ static bool registers_choices(uint32_t v, uint32_t *d) {
   if (k1 && k_whole) return false;
   if (k_whole) *d |= GT_DERIVED_K_WHOLE;
   if (k1 && has(v, GT_VARIANT_TRANS_B) && has(v, GT_VARIANT_QUANT)) *d |= GT_DERIVED_SUM_COLUMNS;
+  if (has(v, GT_VARIANT_INTERIOR) && has(v, GT_VARIANT_HALF) && !has(v, GT_VARIANT_EPILOGUE))
+    *d |= GT_DERIVED_STORE_FROM_INDEX;
   return true;
 }
 

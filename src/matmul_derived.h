@@ -11,24 +11,25 @@
 
 /* The derived choices: X(name, bit). */
 #define GT_EACH_MATMUL_DERIVED(X)                                                                            \
-  X(MEDIUMP, 0)        /* every float mediump: half sums where the device has half arithmetic */             \
-  X(A_PAIRS, 1)        /* a's quads of halves across K read as uvec2s */                                     \
-  X(B_PAIRS, 2)        /* b's likewise */                                                                    \
-  X(C_PAIRS, 3)        /* a half c's quads written as uvec2s */                                              \
-  X(C_HALVES, 4)       /* a half c written one half at a time, no atomics (16-bit storage) */                \
-  X(HALVES_ALONG_K, 5) /* a and b along K one half at a time, into such a c */                               \
-  X(A_HALVES, 6)       /* a's halves read one at a time (16-bit storage) */                                  \
-  X(B_HALVES, 7)       /* b's likewise */                                                                    \
-  X(K_WHOLE, 8)        /* registers kernel: an operand along K as vec4s, the K slice whole quads */          \
-  X(SUM_COLUMNS, 9)    /* registers kernel, one k a step, 8-bit b transposed: sums kept by column */         \
-  X(WORD_STEPS, 10)    /* shared kernel: 16 k a step from whole words of halves */                           \
-  X(SWIZZLE_A, 11)     /* shared kernel: a's slice quads at q ^ k, not padded */                             \
-  X(PAD_A_SLICE, 12)   /* shared kernel: a's slice rows padded by a vec4 */                                  \
-  X(PAD_B_SLICE, 13)   /* shared kernel: b's slice rows padded by a vec4 */                                  \
-  X(STRIDED_A, 14)     /* shared kernel: a's quads across K as 4 loads 32 apart */                           \
-  X(STRIDED_B, 15)     /* shared kernel: b's likewise */                                                     \
-  X(FENCE_SLICES, 16)  /* shared kernel: memoryBarrierShared() before each step's first barrier */           \
-  X(TWO_LOOPS, 17)     /* shared kernel: a second K loop for blocks inside c, quads whole */
+  X(MEDIUMP, 0)           /* every float mediump: half sums where the device has half arithmetic */          \
+  X(A_PAIRS, 1)           /* a's quads of halves across K read as uvec2s */                                  \
+  X(B_PAIRS, 2)           /* b's likewise */                                                                 \
+  X(C_PAIRS, 3)           /* a half c's quads written as uvec2s */                                           \
+  X(C_HALVES, 4)          /* a half c written one half at a time, no atomics (16-bit storage) */             \
+  X(HALVES_ALONG_K, 5)    /* a and b along K one half at a time, into such a c */                            \
+  X(A_HALVES, 6)          /* a's halves read one at a time (16-bit storage) */                               \
+  X(B_HALVES, 7)          /* b's likewise */                                                                 \
+  X(K_WHOLE, 8)           /* registers kernel: an operand along K as vec4s, the K slice whole quads */       \
+  X(SUM_COLUMNS, 9)       /* registers kernel, one k a step, 8-bit b transposed: sums kept by column */      \
+  X(WORD_STEPS, 10)       /* shared kernel: 16 k a step from whole words of halves */                        \
+  X(SWIZZLE_A, 11)        /* shared kernel: a's slice quads at q ^ k, not padded */                          \
+  X(PAD_A_SLICE, 12)      /* shared kernel: a's slice rows padded by a vec4 */                               \
+  X(PAD_B_SLICE, 13)      /* shared kernel: b's slice rows padded by a vec4 */                               \
+  X(STRIDED_A, 14)        /* shared kernel: a's quads across K as 4 loads 32 apart */                        \
+  X(STRIDED_B, 15)        /* shared kernel: b's likewise */                                                  \
+  X(FENCE_SLICES, 16)     /* shared kernel: memoryBarrierShared() before each step's first barrier */        \
+  X(TWO_LOOPS, 17)        /* shared kernel: a second K loop for blocks inside c, quads whole */              \
+  X(STORE_FROM_INDEX, 18) /* registers kernel, interior halves: c stored from its first element's index */
 
 #define GT__MATMUL_DERIVED_BIT(name, bit) GT_DERIVED_##name = 1u << (bit),
 enum { GT_EACH_MATMUL_DERIVED(GT__MATMUL_DERIVED_BIT) };
