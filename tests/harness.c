@@ -96,6 +96,26 @@ int gt_test_open(int argc, char **argv, gt_test_env *env) {
   return 0;
 }
 
+/* The library logs each build as "built KERNEL ... variant V ...". */
+static void count_builds(int level, const char *msg, void *user) {
+  gt_test_build_counter *counter = user;
+  size_t length = strlen(counter->kernel);
+  const char *v = strstr(msg, " variant ");
+  if (level != GT_LOG_DEBUG || strncmp(msg, "built ", 6) != 0 ||
+      strncmp(msg + 6, counter->kernel, length) != 0 || msg[6 + length] != ' ' || v == NULL)
+    return;
+  if ((strtoul(v + 9, NULL, 10) & counter->bits) == counter->bits) counter->count++;
+}
+
+gt_status gt_test_counting_context(gt_test_build_counter *counter, gt_context **out) {
+  gt_context_desc desc;
+  memset(&desc, 0, sizeof desc);
+  desc.logger.log = count_builds;
+  desc.logger.user = counter;
+  *out = NULL;
+  return gt_context_init(NULL, 0, &desc, out);
+}
+
 void gt_test_close(gt_test_env *env) {
   gt_context_release(env->ctx);
   gt_egl_close(&env->egl);

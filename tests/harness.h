@@ -67,6 +67,18 @@ bool gt_test_sampled(bool emulated);
  * call, and for the other strategies. */
 gt_status gt_test_tiled_matmul_status(const gt_matmul_desc *d, gt_type a_type, bool batch);
 
+/* Counts the programs a context builds of one kernel file ("matmul_blocked.comp")
+ * whose variant holds every bit of `bits`, from its debug log. */
+typedef struct gt_test_build_counter {
+  const char *kernel;
+  uint32_t bits;
+  unsigned count;
+} gt_test_build_counter;
+
+/* A context of the default desc whose logger counts into counter: GT_OK
+ * and *out, or the status of gt_context_init (and *out NULL). */
+gt_status gt_test_counting_context(gt_test_build_counter *counter, gt_context **out);
+
 /* xorshift32: deterministic across platforms. */
 uint32_t gt_test_rand(uint32_t *state);
 uint32_t gt_test_rand_range(uint32_t *state, uint32_t lo, uint32_t hi); /* [lo, hi] */

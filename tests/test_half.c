@@ -508,15 +508,6 @@ static void test_shared_kernel(bool min_limits, bool emulated) {
   CHECK(built);
 }
 
-/* Counts the builds of the registers kernel's interior program (variant
- * bit 30, GT_VARIANT_INTERIOR in the library). */
-static void count_interior_builds(int level, const char *msg, void *user) {
-  const char *v = strstr(msg, "variant ");
-  unsigned long variant = v ? strtoul(v + 8, NULL, 10) : 0;
-  if (level == GT_LOG_DEBUG && strncmp(msg, "built matmul_blocked.comp", 25) == 0 && (variant & (1ul << 30)))
-    (*(unsigned *)user)++;
-}
-
 /* The interior program of half a and b (the Mali Bifrost and Valhall
  * entries): whole tiles of 32 x 32 of a float c, rows of a, b and c on
  * 8 or 16 bytes, a's two k as one word and b's rows of 4 as uvec2s; the
@@ -532,13 +523,10 @@ static void test_interior(bool emulated) {
   if (emulated) return;
   static const uint32_t shapes[][3] = {{32, 32, 1},  {32, 32, 2}, {64, 96, 7},   {100, 68, 33},
                                        {37, 64, 64}, {64, 36, 5}, {96, 64, 4101}};
-  unsigned builds = 0;
-  gt_context_desc desc;
-  memset(&desc, 0, sizeof desc);
-  desc.logger.log = count_interior_builds;
-  desc.logger.user = &builds;
+  /* GT_VARIANT_INTERIOR in the library. */
+  gt_test_build_counter builds = {"matmul_blocked.comp", 1u << 30, 0};
   gt_context *saved = ctx, *other = NULL;
-  CHECK_STATUS(gt_context_init(NULL, 0, &desc, &other), GT_OK);
+  CHECK_STATUS(gt_test_counting_context(&builds, &other), GT_OK);
   if (other == NULL) return;
   ctx = other;
   ab_aligned = c_aligned = pitches_by_4 = true;
@@ -555,18 +543,18 @@ static void test_interior(bool emulated) {
   run_batch(33, 64, 6, 2, false, false, GT_F32, GT_STRATEGY_AUTO, true);
   const char *name = gt_context_device_name(ctx);
   bool entry = strcmp(name, "Mali Bifrost") == 0 || strcmp(name, "Mali Valhall") == 0;
-  if (entry ? builds == 0 : builds != 0) {
-    printf("FAILED: %u half interior builds on the %s entry\n", builds, name);
+  if (entry ? builds.count == 0 : builds.count != 0) {
+    printf("FAILED: %u half interior builds on the %s entry\n", builds.count, name);
     CHECK(false);
   }
-  unsigned interior = builds;
+  unsigned interior = builds.count;
   run_case(64, 64, 8, true, false, GT_F32, GT_STRATEGY_AUTO, 0, false, INPUT_UNIT);
   run_case(64, 64, 8, false, true, GT_F32, GT_STRATEGY_AUTO, 0, false, INPUT_UNIT);
   run_case(64, 64, 8, false, false, GT_F16, GT_STRATEGY_AUTO, 0, true, INPUT_UNIT);
   ab_aligned = false; /* a at offset 1: its rows start inside a word */
   run_case(64, 64, 8, false, false, GT_F32, GT_STRATEGY_AUTO, 0, false, INPUT_UNIT);
   c_aligned = pitches_by_4 = false;
-  CHECK_EQ_U(builds, interior);
+  CHECK_EQ_U(builds.count, interior);
   printf("half interior program: %u builds\n", interior);
   ctx = saved;
   gt_context_release(other);

@@ -1140,15 +1140,6 @@ static void test_shared_vec4(bool min_limits) {
   gt_context_release(other);
 }
 
-/* GT_VARIANT_INTERIOR in the library. */
-enum { INTERIOR = 1u << 30 };
-
-static void count_interior_builds(int level, const char *msg, void *user) {
-  if (level == GT_LOG_DEBUG && strncmp(msg, "built matmul_blocked.comp", 25) == 0 &&
-      (built_variant(msg) & INTERIOR) && built_variant(msg) != UINT32_MAX)
-    (*(unsigned *)user)++;
-}
-
 /* The registers kernel's interior program (Adreno's entry): f32 a b on
  * whole tiles of 32 x 32, the rows and columns past them by the guarded
  * program, in every aligned layout, with scaling and an epilogue. Shapes
@@ -1160,26 +1151,23 @@ static void count_interior_builds(int level, const char *msg, void *user) {
 static void test_interior(void) {
   static const uint32_t shapes[][3] = {{32, 32, 1}, {32, 32, 2},  {64, 96, 7}, {100, 68, 33},
                                        {37, 64, 64}, {64, 36, 5}, {96, 64, 4101}};
-  unsigned builds = 0;
-  gt_context_desc desc;
-  memset(&desc, 0, sizeof desc);
-  desc.logger.log = count_interior_builds;
-  desc.logger.user = &builds;
+  /* GT_VARIANT_INTERIOR in the library. */
+  gt_test_build_counter builds = {"matmul_blocked.comp", 1u << 30, 0};
   gt_context *saved = ctx, *other = NULL;
-  CHECK_STATUS(gt_context_init(NULL, 0, &desc, &other), GT_OK);
+  CHECK_STATUS(gt_test_counting_context(&builds, &other), GT_OK);
   if (other == NULL) return;
   ctx = other;
   size_t count = sizeof shapes / sizeof shapes[0] - (emulated ? 1 : 0);
   run_aligned(shapes, count, false, false);
   bool adreno = strcmp(gt_context_device_name(ctx), "Adreno") == 0;
-  if (adreno ? builds == 0 : builds != 0) {
-    printf("FAILED: %u interior builds on the %s entry\n", builds, gt_context_device_name(ctx));
+  if (adreno ? builds.count == 0 : builds.count != 0) {
+    printf("FAILED: %u interior builds on the %s entry\n", builds.count, gt_context_device_name(ctx));
     CHECK(false);
   }
-  unsigned interior = builds;
+  unsigned interior = builds.count;
   run_aligned(shapes, 3, true, false);
   run_aligned(shapes, 3, false, true);
-  CHECK_EQ_U(builds, interior);
+  CHECK_EQ_U(builds.count, interior);
   printf("interior program: %u builds\n", interior);
   ctx = saved;
   gt_context_release(other);
