@@ -1,7 +1,6 @@
 #include "harness.h"
 
 #include "device_table.h"
-#include "program.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -96,9 +95,6 @@ int gt_test_open(int argc, char **argv, gt_test_env *env) {
          desc.program_slots ? desc.program_slots : 128);
   return 0;
 }
-
-/* Fails to compile where the tests' copy of the bit is not the library's. */
-typedef char gt_test_interior_bit_agrees[GT_TEST_VARIANT_INTERIOR == GT_VARIANT_INTERIOR ? 1 : -1];
 
 /* The library logs each build as "built KERNEL ... variant V ...". */
 static void count_builds(int level, const char *msg, void *user) {

@@ -75,10 +75,6 @@ typedef struct gt_test_build_counter {
   unsigned count;
 } gt_test_build_counter;
 
-/* GT_VARIANT_INTERIOR, the registers kernel's program for whole tiles
- * (the library's internal header; harness.c checks they agree). */
-#define GT_TEST_VARIANT_INTERIOR (1u << 30)
-
 /* A context of the default desc whose logger counts into counter: GT_OK
  * and *out, or the status of gt_context_init (and *out NULL). */
 gt_status gt_test_counting_context(gt_test_build_counter *counter, gt_context **out);

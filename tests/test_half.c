@@ -12,6 +12,7 @@
  * `slices` the K slices, each rounding c to half. A reference beyond the
  * largest half by a clear margin must give an infinity of its sign. */
 #include "check.h"
+#include "program.h"
 #include "half_reference.h"
 #include "harness.h"
 
@@ -523,7 +524,7 @@ static void test_interior(bool emulated) {
   if (emulated) return;
   static const uint32_t shapes[][3] = {{32, 32, 1},  {32, 32, 2}, {64, 96, 7},   {100, 68, 33},
                                        {37, 64, 64}, {64, 36, 5}, {96, 64, 4101}};
-  gt_test_build_counter builds = {"matmul_blocked.comp", GT_TEST_VARIANT_INTERIOR, 0};
+  gt_test_build_counter builds = {"matmul_blocked.comp", GT_VARIANT_INTERIOR, 0};
   gt_context *saved = ctx, *other = NULL;
   CHECK_STATUS(gt_test_counting_context(&builds, &other), GT_OK);
   if (other == NULL) return;

@@ -12,6 +12,7 @@
  * view, the gaps between its rows) must keep its bits exactly, and a's and
  * b's buffers must be left as they were. */
 #include "check.h"
+#include "program.h"
 #include "harness.h"
 
 #include <float.h>
@@ -1151,7 +1152,7 @@ static void test_shared_vec4(bool min_limits) {
 static void test_interior(void) {
   static const uint32_t shapes[][3] = {{32, 32, 1}, {32, 32, 2},  {64, 96, 7}, {100, 68, 33},
                                        {37, 64, 64}, {64, 36, 5}, {96, 64, 4101}};
-  gt_test_build_counter builds = {"matmul_blocked.comp", GT_TEST_VARIANT_INTERIOR, 0};
+  gt_test_build_counter builds = {"matmul_blocked.comp", GT_VARIANT_INTERIOR, 0};
   gt_context *saved = ctx, *other = NULL;
   CHECK_STATUS(gt_test_counting_context(&builds, &other), GT_OK);
   if (other == NULL) return;
