@@ -46,7 +46,7 @@
 #define B_AT(k, n) gt_index(1u, uvec2(k, n))
 #endif
 
-/* The preamble's derived choices (src/matmul_derived.c): GT_K_WHOLE, an
+/* The preamble's derived choices (src/plan/matmul_derived.c): GT_K_WHOLE, an
  * operand moving as vec4s along K makes the K slice whole quads (the host
  * checks), so no K % 4 steps are left; GT_SUM_COLUMNS, 8-bit operands one
  * k a step with b stored transposed: b's 4 bytes of a k lie in 4 rows, 4
@@ -278,7 +278,7 @@ void main() {
   c0 = c1 = c2 = c3 = GT_SUM4(0);
 #ifdef GT_INTERIOR
 #ifdef GT_STORE_FROM_INDEX
-  /* Derived (src/matmul_derived.c) for interior halves with no epilogue.
+  /* Derived (src/plan/matmul_derived.c) for interior halves with no epilogue.
    * The block lies inside c, so the stores of halves' sums need no guard,
    * only c's index at its first element: one value kept through the
    * loop, not its row, column and layer (the Mali-G57's compiler, Mesa

@@ -41,7 +41,7 @@
  * below). */
 #define BM 128u
 /* GT_WORD_STEPS (the preamble's, as each choice below: the host derives
- * them from the flags, src/matmul_derived.c): halves with b stored
+ * them from the flags, src/plan/matmul_derived.c): halves with b stored
  * transposed (along K), or a b into a half c, both operands' rows on 8
  * bytes (GT_VEC4_A and _B) or only those along K (GT_WORDS_UNALIGNED),
  * step 16 k at a time from whole words, see below; every other program

@@ -41,7 +41,7 @@ precision mediump float;
 #define GT_SUM4 vec4
 #endif
 /* The preamble says what each program derives from its flags
- * (src/matmul_derived.c): GT_MEDIUMP above; GT_A_PAIRS, GT_B_PAIRS: that
+ * (src/plan/matmul_derived.c): GT_MEDIUMP above; GT_A_PAIRS, GT_B_PAIRS: that
  * operand's halves are read as uvec2s, their quads across K (GT_VEC4_x
  * along K gives whole words: the shared kernel's GT_WORD_STEPS); GT_C_PAIRS:
  * a half c's quads written as uvec2s. */

@@ -33,7 +33,7 @@
 
 #include <gltile/gltile.h>
 
-#include "enumerations.h"
+#include "plan/enumerations.h"
 
 #include <EGL/egl.h>
 #include <GLES3/gl31.h>

@@ -1,5 +1,5 @@
 /* An IEEE binary16 reference for the tests, in doubles, independent of
- * the library's conversions (src/half.c): exact half -> double, and the
+ * the library's conversions (src/plan/half.c): exact half -> double, and the
  * half nearest a double (ties to even, infinity from 65520 on). */
 #ifndef GT_TESTS_HALF_REFERENCE_H
 #define GT_TESTS_HALF_REFERENCE_H

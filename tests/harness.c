@@ -1,6 +1,6 @@
 #include "harness.h"
 
-#include "device_table.h"
+#include "plan/device_table.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -33,7 +33,7 @@ bool gt_test_flag(int argc, char **argv, const char *flag);
 
 /* true when the library binds view v in one piece: from the aligned byte
  * at or below it to the end of the 32-bit word holding its last element
- * (src/view.c), within one storage block of ctx. */
+ * (src/plan/view.c), within one storage block of ctx. */
 bool gt_test_view_fits(gt_context *ctx, gt_view v);
 
 /* true when a rows x cols window of v (at any offset) fits one storage

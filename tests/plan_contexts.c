@@ -1,7 +1,7 @@
 #include "plan_contexts.h"
 
 #include "harness.h"
-#include "matmul_plan.h"
+#include "plan/matmul_plan.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,7 +20,7 @@ uint32_t plan_extent(uint32_t *rng) {
   return sides[gt_test_rand(rng) % (sizeof sides / sizeof sides[0])];
 }
 
-gt_view plan_view(uint32_t *rng, GLuint buffer, uint32_t rows, uint32_t cols, gt_type type) {
+gt_view plan_view(uint32_t *rng, gt_gl_name buffer, uint32_t rows, uint32_t cols, gt_type type) {
   gt_view v = {buffer, 0, rows, cols, 0, type};
   switch (gt_test_rand(rng) % 4) {
   case 0: break;

@@ -5,7 +5,7 @@
 #ifndef GT_PLAN_CONTEXTS_H
 #define GT_PLAN_CONTEXTS_H
 
-#include "context.h"
+#include "plan/context.h"
 
 enum { PLAN_LIMIT_SETS = GT_LIMIT_SETS };
 
@@ -17,7 +17,7 @@ gt_status plan_context(gt_context *ctx, const gt_device_entry *entry, int limits
 
 /* A view of rows x cols: offset and pitch on words or not, 16 bytes or
  * not, drawn from *rng. */
-gt_view plan_view(uint32_t *rng, GLuint buffer, uint32_t rows, uint32_t cols, gt_type type);
+gt_view plan_view(uint32_t *rng, gt_gl_name buffer, uint32_t rows, uint32_t cols, gt_type type);
 
 /* An extent of one side: 1, a few, tile sides and their neighbours. */
 uint32_t plan_extent(uint32_t *rng);

@@ -1,9 +1,9 @@
-/* The block planner (src/blocking.c), on the host: over random problems,
+/* The block planner (src/plan/blocking.c), on the host: over random problems,
  * every block it picks fits each window and the work budget, keeps the
  * minimums and granules, and is not needlessly small. */
-#include "blocking.h"
 #include "check.h"
 #include "harness.h"
+#include "plan/blocking.h"
 
 #include <stdio.h>
 #include <string.h>

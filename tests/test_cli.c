@@ -1069,7 +1069,7 @@ static void test_info_tune_calls(void) {
   if (emulator) return;
   const char *tune[] = {"tune", "--reps", "1", NULL};
   CHECK_EQ_U(run(tune), 0);
-  CHECK(last_stdout_contains("entry for src/device_table.c"));
+  CHECK(last_stdout_contains("entry for src/plan/device_table.c"));
   CHECK(last_stdout_contains("GT_MATMUL_KERNEL_"));
   CHECK(last_stdout_contains(".half_is_faster = "));
   CHECK(last_stdout_contains(".pack_half_ieee = "));

@@ -1,4 +1,4 @@
-/* The copy planner (src/copy_plan.c), on the host: over every device-table
+/* The copy planner (src/plan/copy_plan.c), on the host: over every device-table
  * entry, three sets of limits (a desktop GPU, the ES 3.1 minimums, and
  * storage blocks small enough to cut views into blocks), every element
  * type and generated views (gapless or not, aligned or not), the plan
@@ -9,8 +9,8 @@
  * bytes alike, the uvec4 program only where some window runs it, and
  * atomics are asked for exactly for 2- and 1-byte elements. */
 #include "check.h"
-#include "copy_plan.h"
 #include "harness.h"
+#include "plan/copy_plan.h"
 #include "plan_contexts.h"
 
 #include <stdio.h>

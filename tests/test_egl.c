@@ -8,7 +8,8 @@
 #include "check.h"
 #include "harness.h"
 
-#include "operation.h" /* gt__egl_use_display_references, gt__has_extension */
+#include "gl/egl_displays.h" /* gt__egl_use_display_references */
+#include "gl/gl_api.h" /* gt__has_extension, the ES 3.2 reset names */
 
 #include <EGL/egl.h>
 

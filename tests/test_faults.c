@@ -9,7 +9,7 @@
  * yet built) and warm. A last check loses a real EGL context and brings
  * the gt_context back up on a new one. */
 #include "check.h"
-#include "fault_injection.h"
+#include "gl/fault_injection.h"
 #include "harness.h"
 
 #include <EGL/egl.h>

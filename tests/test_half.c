@@ -12,16 +12,16 @@
  * `slices` the K slices, each rounding c to half. A reference beyond the
  * largest half by a clear margin must give an infinity of its sign. */
 #include "check.h"
-#include "program.h"
 #include "half_reference.h"
 #include "harness.h"
+#include "plan/program.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* The shortest K slice one matmul dispatch sums (src/program.h,
+/* The shortest K slice one matmul dispatch sums (src/plan/program.h,
  * GT_MATMUL_K_CHUNK; the shared kernel's are longer): c is rounded to half
  * after each, so slices this long count at least the roundings made. */
 enum { K_SLICE = 4096 };

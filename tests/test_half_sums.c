@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The K slice one matmul dispatch sums (src/program.h, GT_MATMUL_K_CHUNK). */
+/* The K slice one matmul dispatch sums (src/plan/program.h, GT_MATMUL_K_CHUNK). */
 enum { K_SLICE = 4096 };
 
 static gt_context *ctx;

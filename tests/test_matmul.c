@@ -12,8 +12,8 @@
  * view, the gaps between its rows) must keep its bits exactly, and a's and
  * b's buffers must be left as they were. */
 #include "check.h"
-#include "program.h"
 #include "harness.h"
+#include "plan/program.h"
 
 #include <float.h>
 #include <math.h>

@@ -1,4 +1,4 @@
-/* The matmul planner (src/matmul_plan.c), on the host: over every
+/* The matmul planner (src/plan/matmul_plan.c), on the host: over every
  * device-table entry, three sets of limits (a desktop GPU with texture
  * buffers, the ES 3.1 minimums, and storage blocks small enough to cut
  * views into blocks), every strategy and tile, both transposes, f32 and
@@ -12,11 +12,11 @@
  * context's kernel per entry and a table of expected plans for named
  * cases. */
 #include "check.h"
+#include "gl/texels.h"
 #include "harness.h"
-#include "matmul_derived.h"
-#include "matmul_plan.h"
+#include "plan/matmul_derived.h"
+#include "plan/matmul_plan.h"
 #include "plan_contexts.h"
-#include "texels.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -8,7 +8,7 @@
 
 #include "npy.h"
 
-#include "enumerations.h"
+#include "plan/enumerations.h"
 
 #include <dirent.h>
 #include <fcntl.h>

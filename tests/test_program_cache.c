@@ -3,7 +3,7 @@
  * truncated and foreign caches are refused or ignored as documented. */
 #include "check.h"
 #include "harness.h"
-#include "program.h"
+#include "plan/program.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,7 +53,7 @@ static uint32_t small_float(size_t i, uint32_t seed) {
   return w;
 }
 
-/* The header as src/program_cache.c lays it out: magic, format, library
+/* The header as src/gl/program_cache.c lays it out: magic, format, library
  * version and program count (4 bytes each), the source hash (8), then
  * the renderer. No checksum covers it. */
 enum { SOURCES_AT = 16, RENDERER_AT = 24 };
@@ -249,7 +249,7 @@ static void test_every_operation_round_trip(bool min_limits, GLint formats) {
   glDeleteBuffers(2, names);
 }
 
-/* A cache's entries as src/program_cache.c lays them out: after the
+/* A cache's entries as src/gl/program_cache.c lays them out: after the
  * header, each a key of 7 words, the binary's format, length and checksum
  * (FNV-1a over the key's bytes, the format and the binary), then the
  * binary padded to 4 bytes. */

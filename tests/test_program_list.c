@@ -1,4 +1,4 @@
-/* The program list (src/program_list.c) against the planners, both ways,
+/* The program list (src/plan/program_list.c) against the planners, both ways,
  * on the host. On contexts of every device-table entry and limit set,
  * with context options drawn at random (AUTO's transpose strategy, the
  * default tile, the matmul kernel, shader atomics), random calls of every
@@ -9,14 +9,14 @@
  * list's catalogue: other extents, offsets and pitches, so a turn of a
  * planner the catalogue misses shows here. */
 #include "check.h"
-#include "copy_plan.h"
 #include "harness.h"
-#include "image_plan.h"
-#include "matmul_plan.h"
-#include "operation.h"
+#include "plan/copy_plan.h"
+#include "plan/image_plan.h"
+#include "plan/matmul_plan.h"
+#include "plan/program_list.h"
+#include "plan/transfer_rows.h"
+#include "plan/transpose_plan.h"
 #include "plan_contexts.h"
-#include "program_list.h"
-#include "transpose_plan.h"
 
 #include <stdio.h>
 #include <stdlib.h>

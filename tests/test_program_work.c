@@ -1,4 +1,4 @@
-/* The work one invocation of each program does (src/program_work.c,
+/* The work one invocation of each program does (src/plan/program_work.c,
  * through gltile_advanced.h), on the host over every program of the
  * build's list: what the dispatch budget and `gltile compile`'s
  * per-element and per-step columns divide by. */

@@ -317,7 +317,7 @@ static GLuint app_buffer(size_t words, GLenum usage, uint32_t seed) {
 /* gt_write then gt_read of the same buffer, with and without kernels
  * between: each read gives what was written last. On the H100, a buffer
  * whose size was asked through the copy-read binding gave its old bytes to
- * the read's copy (src/view.c). */
+ * the read's copy (src/plan/view.c). */
 static void test_write_then_read(void) {
   enum { N = 8, ROUNDS = 21 };
   static const GLenum usages[] = {GL_STATIC_DRAW, GL_DYNAMIC_COPY, GL_STREAM_DRAW};

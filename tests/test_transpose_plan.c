@@ -1,4 +1,4 @@
-/* The transpose planner (src/transpose_plan.c), on the host: over every
+/* The transpose planner (src/plan/transpose_plan.c), on the host: over every
  * device-table entry, three sets of limits (a desktop GPU, the ES 3.1
  * minimums, and storage blocks small enough to cut views into blocks),
  * every element type and strategy, and generated views (even, uneven,
@@ -7,13 +7,13 @@
  * the build checks is test_program_list's), TILED_EVEN's tile
  * divides, blocks fit a binding, every window's route has its programs,
  * and atomics are asked for exactly where a kernel writes part of a word.
- * The image planner (src/image_plan.c) over the same entries, every format
+ * The image planner (src/plan/image_plan.c) over the same entries, every format
  * and turn. Then a table of expected choices for named cases. */
 #include "check.h"
 #include "harness.h"
-#include "image_plan.h"
+#include "plan/image_plan.h"
+#include "plan/transpose_plan.h"
 #include "plan_contexts.h"
-#include "transpose_plan.h"
 
 #include <stdio.h>
 #include <string.h>

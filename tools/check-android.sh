@@ -16,7 +16,7 @@ flags=(--target=aarch64-linux-android24 -std=c99 -Wall -Wextra -Wshadow -Wstrict
        -isystem "$(clang -print-resource-dir)/include" -isystem /usr/aarch64-linux-gnu/include
        -isystem "$work/khronos" -Iinclude -Isrc)
 count=0
-for f in src/*.c "$work/gltile_glsl.c"; do
+for f in src/*/*.c "$work/gltile_glsl.c"; do
   clang "${flags[@]}" -c "$f" -o "$work/$(basename "$f").o"
   count=$((count + 1))
 done

@@ -12,8 +12,8 @@
  * spills, an AUTO call fails, or GL reports an error. */
 #include "compile.h"
 #include "csv.h"
-#include "shader_stats.h"
 #include "ir3_listing.h"
+#include "shader_stats.h"
 #include "stderr_capture.h"
 #include "v3d_listing.h"
 

@@ -1,6 +1,6 @@
 /* `gltile tune`: times AUTO's candidates on this device (transpose
  * strategies and tiles, the two matmul kernels) and prints a device-table
- * entry for src/device_table.c. Times only: `gltile bench` verifies. */
+ * entry for src/plan/device_table.c. Times only: `gltile bench` verifies. */
 #include "tune.h"
 
 #include "bench_arith.h"
@@ -207,7 +207,7 @@ int tool_tune(const tool_tune_options *o) {
     int log2 = 0;
     while (((uint64_t)1 << (log2 + 1)) <= limits.max_dispatch_flops)
       log2++;
-    printf("\nentry for src/device_table.c (trim the renderer to the part that names the family; the\n"
+    printf("\nentry for src/plan/device_table.c (trim the renderer to the part that names the family; the\n"
            "fields not measured here, dispatch bytes, auto_tile, stripes and the shared kernel's\n"
            "threshold, come from the entry of a similar device):\n");
     /* quads: AUTO's SIMPLE as 4x4 uvec4 blocks, kept when AUTO (which

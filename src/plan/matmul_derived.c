@@ -1,0 +1,150 @@
+/* What a matmul program derives from its variant flags, written once:
+ * the preamble defines each derived choice (gt__matmul_derived_defines),
+ * the kernels only test the defines, and the planner asks the same
+ * functions which vec4 bits a program may carry and where 16-bit storage
+ * changes it. Why each choice is made is said where the kernel uses it
+ * (matmul_common.glsl, matmul_blocked.comp, matmul_blocked_shared.comp). */
+#include "plan/matmul_derived.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static bool has(uint32_t variant, uint32_t flag) { return (variant & flag) != 0; }
+
+uint32_t gt__vec4_along_k(uint32_t variant) {
+  return (has(variant, GT_VARIANT_TRANS_A) ? 0u : GT_VARIANT_VEC4_A) |
+         (has(variant, GT_VARIANT_TRANS_B) ? GT_VARIANT_VEC4_B : 0u);
+}
+
+bool gt__shared_words_along_k(uint32_t variant) {
+  return has(variant, GT_VARIANT_HALF) &&
+         (has(variant, GT_VARIANT_TRANS_B) || (has(variant, GT_VARIANT_HALF_C) && !has(variant, GT_VARIANT_TRANS_A)));
+}
+
+/* The shared kernel moves quads along K as vec4s only as words of 2 k:
+ * where its layout takes words, both operands' rows on 8 bytes, or under
+ * GT_VARIANT_WORDS_UNALIGNED those along K on 8 bytes and the one across
+ * K not (one operand's bit alone would change nothing but the name). */
+bool gt__shared_along_k_fits(uint32_t variant) {
+  uint32_t both = GT_VARIANT_VEC4_A | GT_VARIANT_VEC4_B, along = gt__vec4_along_k(variant);
+  if (has(variant, GT_VARIANT_WORDS_UNALIGNED))
+    return gt__shared_words_along_k(variant) && (variant & along) == along && (variant & both) != both;
+  return (variant & along) == 0 || (gt__shared_words_along_k(variant) && (variant & both) == both);
+}
+
+/* The choices every matmul kernel's shared part (matmul_common.glsl)
+ * makes. */
+static uint32_t common_choices(gt_kernel kernel, uint32_t v) {
+  bool ta = has(v, GT_VARIANT_TRANS_A), tb = has(v, GT_VARIANT_TRANS_B), half = has(v, GT_VARIANT_HALF);
+  bool va = has(v, GT_VARIANT_VEC4_A), vb = has(v, GT_VARIANT_VEC4_B), vc = has(v, GT_VARIANT_VEC4_C);
+  bool half_c = has(v, GT_VARIANT_HALF_C), storage = has(v, GT_VARIANT_HALF_STORAGE);
+  bool bands = kernel == GT_KERNEL_MATMUL_BANDS;
+  uint32_t d = 0;
+  if (has(v, GT_VARIANT_HALF_SUMS) && !has(v, GT_VARIANT_HALF_ROUNDED)) d |= GT_DERIVED_MEDIUMP;
+  if (half && va && ta) d |= GT_DERIVED_A_PAIRS;
+  if (half && vb && !tb) d |= GT_DERIVED_B_PAIRS;
+  if (vc && half_c) d |= GT_DERIVED_C_PAIRS;
+  bool c_halves = storage && half_c && !vc;
+  bool halves_along_k = c_halves && !ta && tb && !va;
+  if (c_halves) d |= GT_DERIVED_C_HALVES;
+  if (halves_along_k) d |= GT_DERIVED_HALVES_ALONG_K;
+  if (storage && (bands || halves_along_k || (!va && ta))) d |= GT_DERIVED_A_HALVES;
+  if (storage && (bands || halves_along_k || (!vb && (!tb || ta)))) d |= GT_DERIVED_B_HALVES;
+  return d;
+}
+
+/* The registers kernel's: false where one k a step would move a quad
+ * along K. */
+static bool registers_choices(uint32_t v, uint32_t *d) {
+  bool k_whole = (has(v, GT_VARIANT_VEC4_A) && !has(v, GT_VARIANT_TRANS_A)) ||
+                 (has(v, GT_VARIANT_VEC4_B) && has(v, GT_VARIANT_TRANS_B));
+  bool k1 = has(v, GT_VARIANT_K1);
+  if (k1 && k_whole) return false;
+  if (k_whole) *d |= GT_DERIVED_K_WHOLE;
+  if (k1 && has(v, GT_VARIANT_TRANS_B) && has(v, GT_VARIANT_QUANT)) *d |= GT_DERIVED_SUM_COLUMNS;
+  if (has(v, GT_VARIANT_INTERIOR) && has(v, GT_VARIANT_HALF) && !has(v, GT_VARIANT_EPILOGUE))
+    *d |= GT_DERIVED_STORE_FROM_INDEX;
+  return true;
+}
+
+/* The shared kernel's quads across K that come as 4 loads 32 apart:
+ * floats, or halves read one at a time, that no vec4 or uvec2 loads. */
+static bool strided_a(uint32_t v, uint32_t common) {
+  return has(v, GT_VARIANT_TRANS_A) && !has(v, GT_VARIANT_VEC4_A) &&
+         (!has(v, GT_VARIANT_HALF) || (common & GT_DERIVED_A_HALVES));
+}
+static bool strided_b(uint32_t v, uint32_t common) {
+  return !has(v, GT_VARIANT_TRANS_B) && !has(v, GT_VARIANT_VEC4_B) &&
+         (!has(v, GT_VARIANT_HALF) || (common & GT_DERIVED_B_HALVES));
+}
+
+/* The shared kernel's, beside the common ones in *d. */
+static bool shared_choices(uint32_t v, uint32_t *d) {
+  bool ta = has(v, GT_VARIANT_TRANS_A), tb = has(v, GT_VARIANT_TRANS_B), half = has(v, GT_VARIANT_HALF);
+  bool va = has(v, GT_VARIANT_VEC4_A), vb = has(v, GT_VARIANT_VEC4_B), vc = has(v, GT_VARIANT_VEC4_C);
+  bool half_c = has(v, GT_VARIANT_HALF_C), unaligned = has(v, GT_VARIANT_WORDS_UNALIGNED);
+  bool words = gt__shared_words_along_k(v) && ((va && vb) || unaligned);
+  bool swizzle = (!ta && !tb && !half) || (!ta && tb && half && !words);
+  bool across_a = strided_a(v, *d), across_b = strided_b(v, *d);
+  /* A uvec2 pack is for a half c's quads; results 32 columns apart are no
+   * quads. */
+  if (!gt__shared_along_k_fits(v) || (has(v, GT_VARIANT_PACK_HALF_IEEE) && !(half_c && vc)) || (across_b && vc))
+    return false;
+  if (words) *d |= GT_DERIVED_WORD_STEPS;
+  if (swizzle) *d |= GT_DERIVED_SWIZZLE_A;
+  if (!(ta || swizzle || words)) *d |= GT_DERIVED_PAD_A_SLICE;
+  if (tb && !words) *d |= GT_DERIVED_PAD_B_SLICE;
+  if (across_a) *d |= GT_DERIVED_STRIDED_A;
+  if (across_b) *d |= GT_DERIVED_STRIDED_B;
+  if (!(half && ta && !tb && va && vb)) *d |= GT_DERIVED_FENCE_SLICES;
+  if ((!tb && (!vb || (ta && !va))) || (half_c && !vc && !ta && tb && !words)) *d |= GT_DERIVED_TWO_LOOPS;
+  return true;
+}
+
+bool gt__matmul_derived(const gt_program_key *key, uint32_t *out) {
+  *out = 0;
+  switch (key->kernel) {
+  case GT_KERNEL_MATMUL_SIMPLE:
+  case GT_KERNEL_MATMUL_TILED:
+  case GT_KERNEL_MATMUL_TEXELS:
+  case GT_KERNEL_MATMUL_BANDS: *out = common_choices(key->kernel, key->variant); return true;
+  case GT_KERNEL_MATMUL_BLOCKED:
+    *out = common_choices(key->kernel, key->variant);
+    return registers_choices(key->variant, out);
+  case GT_KERNEL_MATMUL_BLOCKED_SHARED:
+    *out = common_choices(key->kernel, key->variant);
+    return shared_choices(key->variant, out);
+  default: return true;
+  }
+}
+
+bool gt__shared_vec4_c(uint32_t variant) {
+  return !strided_b(variant, common_choices(GT_KERNEL_MATMUL_BLOCKED_SHARED, variant));
+}
+
+bool gt__shared_half_storage(uint32_t variant) {
+  uint32_t half_c = GT_VARIANT_HALF_C, a_t = GT_VARIANT_TRANS_A, b_t = GT_VARIANT_TRANS_B;
+  if (!has(variant, GT_VARIANT_HALF) || has(variant, GT_VARIANT_WORDS_UNALIGNED)) return false;
+  if ((variant & (half_c | a_t | b_t)) == (half_c | a_t)) return false; /* a^T b into a half c: slower so */
+  uint32_t halves = GT_DERIVED_A_HALVES | GT_DERIVED_B_HALVES | GT_DERIVED_C_HALVES;
+  return (common_choices(GT_KERNEL_MATMUL_BLOCKED_SHARED, variant | GT_VARIANT_HALF_STORAGE) & halves) != 0;
+}
+
+bool gt__bands_half_storage(uint32_t variant) { return has(variant, GT_VARIANT_HALF); }
+
+size_t gt__matmul_derived_defines(const gt_program_key *key, char *buf, size_t size, bool *ok) {
+  uint32_t d;
+  *ok = gt__matmul_derived(key, &d);
+  if (size) buf[0] = '\0';
+  if (!*ok) return 0;
+  size_t used = 0;
+#define GT__DEFINE_DERIVED(name, bit)                                                                        \
+  if ((d & GT_DERIVED_##name) && used < size)                                                                \
+    used += (size_t)snprintf(buf + used, size - used, "#define GT_" #name " 1\n");
+  GT_EACH_MATMUL_DERIVED(GT__DEFINE_DERIVED)
+  if (used >= size) {
+    *ok = false;
+    return 0;
+  }
+  return used;
+}
