@@ -17,6 +17,7 @@
 #                                  (gcc brings its ASan and UBSan runtimes)
 #   tools/install-deps.sh fuzz     also clang and its runtimes (libFuzzer,
 #                                  ASan, UBSan) for tools/run-fuzz.sh
+# GT_APT_STAMP=FILE: one apt-get update for the runs that share FILE (CI).
 # GT_BENCH_DEPS=1 adds the peers `gltile bench` compares matmul with:
 # OpenBLAS, and CLBlast with pocl (OpenCL on the CPU).
 set -euo pipefail
@@ -77,7 +78,15 @@ done
 echo "install-deps: installing ${missing[*]}"
 # A foreign architecture's index can be stale on the mirror while the rest
 # is fine: go on to the install, which fails only if a package is missing.
-"${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q ||
-  echo "install-deps: apt-get update reported errors; installing from the indexes it has"
+# GT_APT_STAMP (a file .ci/run makes for one run) keeps the indexes of an
+# update made earlier in the run, for as long as no architecture is added.
+archs="updated for: $native $(dpkg --print-foreign-architectures | tr '\n' ' ')"
+if [[ -n "${GT_APT_STAMP:-}" && -f "$GT_APT_STAMP" && "$(cat "$GT_APT_STAMP")" == "$archs" ]]; then
+  echo "install-deps: the package indexes were updated earlier in this run"
+else
+  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q ||
+    echo "install-deps: apt-get update reported errors; installing from the indexes it has"
+  if [[ -n "${GT_APT_STAMP:-}" ]]; then echo "$archs" >"$GT_APT_STAMP"; fi
+fi
 "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive \
   apt-get install -y -q --no-install-recommends "${missing[@]}"
