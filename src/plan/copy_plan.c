@@ -72,21 +72,8 @@ gt_status gt__copy_choose(const gt_context *ctx, gt_view src, gt_view dst, gt_co
   p->op.needs_atomics = gt_type_size(src.type) < 4;
   p->op.in_blocks = !gt__view_fits(ctx, src) || !gt__view_fits(ctx, dst);
   if (p->op.in_blocks) {
-    gt_block_plan *b = &p->op.blocks;
-    b->dims = 2;
-    b->extent[0] = src.rows;
-    b->extent[1] = src.cols;
-    b->granule[0] = 1;
-    b->granule[1] = GT_COPY_GROUP_COLS * GT_COPY_RUNS;
-    b->windows[0] = (gt_block_window){0, 1, gt__view_pitch(src)};
-    b->windows[1] = (gt_block_window){0, 1, gt__view_pitch(dst)};
-    b->window_count = 2;
-    b->max_elements = gt__max_bound_elements(&ctx->limits);
-    if (gt__block_plan(b) != GT_OK) {
-      snprintf(p->op.refusal, sizeof p->op.refusal, "no block of %ux%u fits a %llu-byte storage block", src.rows,
-               src.cols, (unsigned long long)ctx->limits.max_storage_block_bytes);
-      return GT_ERR_UNSUPPORTED;
-    }
+    const uint32_t granule[2] = {1, GT_COPY_GROUP_COLS * GT_COPY_RUNS};
+    GT__TRY(gt__plan_view_blocks(ctx, src, dst, false, granule, 0, &p->op));
     because(p, "views longer than a storage block: blocks");
   }
   p->op.keys[GT_COPY_SCALAR] = gt__copy_scalar_key(src.type);

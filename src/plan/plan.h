@@ -10,6 +10,7 @@
 
 #include "plan/blocking.h"
 #include "plan/program.h"
+#include "plan/view.h"
 
 enum { GT_PLAN_SLOTS = 8 };
 
@@ -24,6 +25,14 @@ typedef struct gt_op_plan {
 
 /* Adds why to the plan's reasons. */
 void gt__plan_because(gt_op_plan *p, const char *why);
+
+/* Plans op's blocks for a 2-D operation reading src (rows x cols) and
+ * writing dst along the same axes (a copy) or across them (transposed):
+ * blocks of whole granules (granule[0] rows by granule[1] columns), each
+ * side at least `least` (0: any). Else says in op's refusal that no block
+ * fits a storage block. */
+gt_status gt__plan_view_blocks(const gt_context *ctx, gt_view src, gt_view dst, bool transposed,
+                               const uint32_t granule[2], uint32_t least, gt_op_plan *op);
 
 /* A planner's answer s for operation `what`: where it is a refusal, the
  * refusal goes to the log. Returns s. */

@@ -26,22 +26,9 @@ static bool divides(uint32_t tile, gt_view v) { return v.rows % tile == 0 && v.c
 /* The square blocks of whole tiles that views longer than a storage block
  * go in; TILED_EVEN's blocks stay even. */
 static gt_status plan_blocks(const gt_context *ctx, gt_view src, gt_view dst, gt_transpose_choices *p) {
-  gt_block_plan *b = &p->op.blocks;
-  b->dims = 2;
-  b->extent[0] = src.rows;
-  b->extent[1] = src.cols;
-  b->granule[0] = b->granule[1] = p->tile;
-  if (p->strategy == GT_STRATEGY_TILED_EVEN) b->min[0] = b->min[1] = p->tile;
-  b->windows[0] = (gt_block_window){0, 1, gt__view_pitch(src)};
-  b->windows[1] = (gt_block_window){1, 0, gt__view_pitch(dst)};
-  b->window_count = 2;
-  b->max_elements = gt__max_bound_elements(&ctx->limits);
-  if (gt__block_plan(b) != GT_OK) {
-    snprintf(p->op.refusal, sizeof p->op.refusal, "no block of %ux%u fits a %llu-byte storage block", src.rows,
-             src.cols, (unsigned long long)ctx->limits.max_storage_block_bytes);
-    return GT_ERR_UNSUPPORTED;
-  }
-  return GT_OK;
+  const uint32_t granule[2] = {p->tile, p->tile};
+  uint32_t least = p->strategy == GT_STRATEGY_TILED_EVEN ? p->tile : 0;
+  return gt__plan_view_blocks(ctx, src, dst, true, granule, least, &p->op);
 }
 
 static gt_program_key key(gt_kernel kernel, uint32_t tile, uint32_t group_cols, uint32_t group_rows,
