@@ -239,11 +239,16 @@ static void list_matmuls(const lister *l) {
       }
 }
 
+/* The programs of transposes, copies, writes and images. */
+static void list_data_moves(const lister *l) {
+  list_transposes(l);
+  list_copies_and_writes(l);
+  list_images(l);
+}
+
 void gt__program_list(const gt_context *ctx, gt_program_each each, void *user) {
   lister l = {ctx, each, user};
-  list_transposes(&l);
-  list_copies_and_writes(&l);
-  list_images(&l);
+  list_data_moves(&l);
   list_matmuls(&l);
 }
 
@@ -257,51 +262,59 @@ static const gt_matmul_kernel matmul_options[] = {GT_MATMUL_KERNEL_DEVICE, GT_MA
                                                   GT_MATMUL_KERNEL_REGISTERS_K1, GT_MATMUL_KERNEL_SHARED,
                                                   GT_MATMUL_KERNEL_TEXELS};
 
+/* The choice of AUTO that each kind of context option changes. */
+static uint32_t transpose_choice(const gt_context *ctx) {
+  return (uint32_t)ctx->auto_strategy << 1 | ctx->auto_quads;
+}
+
+static uint32_t matmul_choice(const gt_context *ctx) { return (uint32_t)ctx->matmul_kernel; }
+
+enum {
+  MAX_DESCS = 8,
+  TRANSPOSE_OPTIONS = sizeof transpose_options / sizeof transpose_options[0],
+  MATMUL_OPTIONS = sizeof matmul_options / sizeof matmul_options[0]
+};
+typedef char gt__options_fit[TRANSPOSE_OPTIONS <= MAX_DESCS && MATMUL_OPTIONS <= MAX_DESCS ? 1 : -1];
+
+/* Runs `list` on entry's contexts of limit set `set` made from descs[0..n),
+ * once for each distinct choice (choice_of) among them. */
+static void list_distinct(const gt_device_entry *entry, int set, const gt_context_desc *descs, size_t n,
+                          uint32_t (*choice_of)(const gt_context *), void (*list)(const lister *),
+                          gt_program_each each, void *user) {
+  uint32_t seen[MAX_DESCS];
+  size_t seen_count = 0;
+  for (size_t o = 0; o < n; o++) {
+    gt_context ctx;
+    if (gt__context_for_plans(&ctx, entry, set, &descs[o], true) != GT_OK) continue;
+    uint32_t choice = choice_of(&ctx);
+    bool known = false;
+    for (size_t j = 0; j < seen_count; j++)
+      known = known || seen[j] == choice;
+    if (known) continue;
+    seen[seen_count++] = choice;
+    lister l = {&ctx, each, user};
+    list(&l);
+  }
+}
+
 void gt__program_list_every_device(gt_program_each each, void *user) {
-  enum { MAX_SEEN = 8 };
+  gt_context_desc transposes[TRANSPOSE_OPTIONS], matmuls[MATMUL_OPTIONS];
+  memset(transposes, 0, sizeof transposes);
+  memset(matmuls, 0, sizeof matmuls);
+  for (size_t o = 0; o < TRANSPOSE_OPTIONS; o++)
+    transposes[o].transpose_strategy = transpose_options[o];
+  for (size_t o = 0; o < MATMUL_OPTIONS; o++)
+    matmuls[o].matmul_kernel = matmul_options[o];
   const gt_device_entry *entry;
   for (size_t e = 0; (entry = gt__device_entry_at(e)) != NULL; e++)
     for (int set = 0; set < GT_LIMIT_SETS; set++) {
       /* Transposes, copies and images: once per distinct choice of AUTO's
        * strategy and its 4x4 blocks. The desc's tile only sets the tile
        * of calls that name none, which the catalogue's calls naming each
-       * tile take already. */
-      uint32_t seen[MAX_SEEN];
-      int seen_count = 0;
-      for (size_t o = 0; o < sizeof transpose_options / sizeof transpose_options[0]; o++) {
-        gt_context_desc d;
-        memset(&d, 0, sizeof d);
-        d.transpose_strategy = transpose_options[o];
-        gt_context ctx;
-        if (gt__context_for_plans(&ctx, entry, set, &d, true) != GT_OK) continue;
-        uint32_t choice = (uint32_t)ctx.auto_strategy << 1 | ctx.auto_quads;
-        bool known = false;
-        for (int j = 0; j < seen_count; j++)
-          known = known || seen[j] == choice;
-        if (known) continue;
-        seen[seen_count++] = choice;
-        lister l = {&ctx, each, user};
-        list_transposes(&l);
-        list_copies_and_writes(&l);
-        list_images(&l);
-      }
-      /* Matmuls: once per kernel AUTO may run; the tiled strategies name
-       * every tile themselves. */
-      seen_count = 0;
-      for (size_t o = 0; o < sizeof matmul_options / sizeof matmul_options[0]; o++) {
-        gt_context_desc d;
-        memset(&d, 0, sizeof d);
-        d.matmul_kernel = matmul_options[o];
-        gt_context ctx;
-        if (gt__context_for_plans(&ctx, entry, set, &d, true) != GT_OK) continue;
-        bool known = false;
-        for (int j = 0; j < seen_count; j++)
-          known = known || seen[j] == (uint32_t)ctx.matmul_kernel;
-        if (known) continue;
-        seen[seen_count++] = (uint32_t)ctx.matmul_kernel;
-        lister l = {&ctx, each, user};
-        list_matmuls(&l);
-      }
+       * tile take already. Matmuls: once per kernel AUTO may run; the
+       * tiled strategies name every tile themselves. */
+      list_distinct(entry, set, transposes, TRANSPOSE_OPTIONS, transpose_choice, list_data_moves, each, user);
+      list_distinct(entry, set, matmuls, MATMUL_OPTIONS, matmul_choice, list_matmuls, each, user);
     }
 }
 
