@@ -66,36 +66,17 @@ precision mediump float;
 layout(binding = 0) uniform highp samplerBuffer a_texels;
 layout(binding = 1) uniform highp samplerBuffer b_texels;
 #elif !defined(GT_KERNEL_MATMUL_TEXELS)
-#ifdef GT_A_PAIRS
-layout(std430, binding = 0) readonly GT_RESTRICT buffer A2 { uvec2 a_pairs[]; };
-#elif defined(GT_A_HALVES)
-layout(std430, binding = 0) readonly GT_RESTRICT buffer A1 { float16_t a_halves[]; };
-#elif defined(GT_HALF) || defined(GT_QUANT)
-layout(std430, binding = 0) readonly GT_RESTRICT buffer A { uint a_words[]; };
-#elif defined(GT_VEC4_A)
-layout(std430, binding = 0) readonly GT_RESTRICT buffer A4 { vec4 a4[]; };
-#elif defined(GT_INTERIOR)
-/* The registers kernel's interior: a and b with neither readonly nor
- * restrict. With them the Adreno 630's compiler (Mesa 25.0.7) reads them
+/* a's and b's storage blocks, by one rule for both (the preamble's
+ * GT_A_BLOCK and GT_B_BLOCK, matmul_derived.c): a_pairs / b_pairs
+ * (uvec2) where GT_x_PAIRS, a_halves / b_halves (float16_t) where
+ * GT_x_HALVES, a_words / b_words (uint) for half and 8-bit operands, a4 /
+ * b4 (vec4) where GT_VEC4_x, else a_data / b_data (float). The registers
+ * kernel's interior declares its floats with neither readonly nor
+ * restrict: with them the Adreno 630's compiler (Mesa 25.0.7) reads them
  * through the texture unit, one element a fetch (compiler statistics:
  * docs/notes/2026-12-mobile-k-steps.md). */
-layout(std430, binding = 0) buffer A { float a_data[]; };
-#else
-layout(std430, binding = 0) readonly GT_RESTRICT buffer A { float a_data[]; };
-#endif
-#ifdef GT_B_PAIRS
-layout(std430, binding = 1) readonly GT_RESTRICT buffer B2 { uvec2 b_pairs[]; };
-#elif defined(GT_B_HALVES)
-layout(std430, binding = 1) readonly GT_RESTRICT buffer B1 { float16_t b_halves[]; };
-#elif defined(GT_HALF) || defined(GT_QUANT)
-layout(std430, binding = 1) readonly GT_RESTRICT buffer B { uint b_words[]; };
-#elif defined(GT_VEC4_B)
-layout(std430, binding = 1) readonly GT_RESTRICT buffer B4 { vec4 b4[]; };
-#elif defined(GT_INTERIOR)
-layout(std430, binding = 1) buffer B { float b_data[]; };
-#else
-layout(std430, binding = 1) readonly GT_RESTRICT buffer B { float b_data[]; };
-#endif
+layout(std430, binding = 0) GT_A_BLOCK;
+layout(std430, binding = 1) GT_B_BLOCK;
 #endif
 #ifdef GT_C_PAIRS
 /* A half c's quads whole on 8 bytes (the shared kernel; the host checks). */
@@ -346,22 +327,28 @@ uint gt_cols_n() { return gt_views[2].y; }
  * zero outside op(a)'s rows, op(b)'s columns or the K slice (padded
  * tiles). */
 #ifndef GT_KERNEL_MATMUL_TEXELS
-#if !defined(GT_VEC4_A) || defined(GT_QUANT)
+/* The element index of op(x)[row][col] = at in view x, which holds x
+ * itself: op(x)'s transpose where `transposed`, a constant at each call,
+ * so the compiler keeps one of the two orders. */
+uint op_index(uint view, bool transposed, uvec2 at) { return gt_index(view, transposed ? at.yx : at); }
 #ifdef GT_TRANS_A
-uint a_index(uint m, uint k) { return gt_index(0u, uvec2(k, m)); }
+#define GT_A_TRANSPOSED true
 #else
-uint a_index(uint m, uint k) { return gt_index(0u, uvec2(m, k)); }
+#define GT_A_TRANSPOSED false
 #endif
+#ifdef GT_TRANS_B
+#define GT_B_TRANSPOSED true
+#else
+#define GT_B_TRANSPOSED false
+#endif
+#if !defined(GT_VEC4_A) || defined(GT_QUANT)
+uint a_index(uint m, uint k) { return op_index(0u, GT_A_TRANSPOSED, uvec2(m, k)); }
 GT_SUM a_guarded(uint m, uint k) {
   return (m < gt_rows_m() && k < gt_k_range.y) ? a_elem(a_index(m, k)) : GT_SUM(0);
 }
 #endif
 #if !defined(GT_VEC4_B) || defined(GT_QUANT)
-#ifdef GT_TRANS_B
-uint b_index(uint k, uint n) { return gt_index(1u, uvec2(n, k)); }
-#else
-uint b_index(uint k, uint n) { return gt_index(1u, uvec2(k, n)); }
-#endif
+uint b_index(uint k, uint n) { return op_index(1u, GT_B_TRANSPOSED, uvec2(k, n)); }
 GT_SUM b_guarded(uint k, uint n) {
   return (k < gt_k_range.y && n < gt_cols_n()) ? b_elem(b_index(k, n)) : GT_SUM(0);
 }

@@ -132,6 +132,36 @@ bool gt__shared_half_storage(uint32_t variant) {
 
 bool gt__bands_half_storage(uint32_t variant) { return has(variant, GT_VARIANT_HALF); }
 
+/* The storage block of operand x ('a' or 'b') as #define GT_X_BLOCK, one
+ * rule for both: its halves' quads as uvec2 pairs, its halves one at a
+ * time, half and 8-bit elements in words, vec4s, or floats. The
+ * registers kernel's interior reads its floats with neither readonly nor
+ * restrict (matmul_common.glsl says why). */
+static size_t operand_block(char *buf, size_t size, char x, uint32_t v, bool pairs, bool halves, bool vec4) {
+  char big = x == 'a' ? 'A' : 'B';
+  const char *access = "readonly GT_RESTRICT ", *suffix = "", *type = "float", *array = "_data";
+  if (pairs) suffix = "2", type = "uvec2", array = "_pairs";
+  else if (halves) suffix = "1", type = "float16_t", array = "_halves";
+  else if (has(v, GT_VARIANT_HALF) || has(v, GT_VARIANT_QUANT)) type = "uint", array = "_words";
+  else if (vec4) suffix = "4", type = "vec4", array = "4";
+  else if (has(v, GT_VARIANT_INTERIOR)) access = "";
+  int n = snprintf(buf, size, "#define GT_%c_BLOCK %sbuffer %c%s { %s %c%s[]; }\n", big, access, big, suffix, type, x,
+                   array);
+  return n < 0 ? size : (size_t)n;
+}
+
+static bool is_matmul(gt_kernel kernel) {
+  switch (kernel) {
+  case GT_KERNEL_MATMUL_SIMPLE:
+  case GT_KERNEL_MATMUL_TILED:
+  case GT_KERNEL_MATMUL_TEXELS:
+  case GT_KERNEL_MATMUL_BANDS:
+  case GT_KERNEL_MATMUL_BLOCKED:
+  case GT_KERNEL_MATMUL_BLOCKED_SHARED: return true;
+  default: return false;
+  }
+}
+
 size_t gt__matmul_derived_defines(const gt_program_key *key, char *buf, size_t size, bool *ok) {
   uint32_t d;
   *ok = gt__matmul_derived(key, &d);
@@ -142,6 +172,13 @@ size_t gt__matmul_derived_defines(const gt_program_key *key, char *buf, size_t s
   if ((d & GT_DERIVED_##name) && used < size)                                                                \
     used += (size_t)snprintf(buf + used, size - used, "#define GT_" #name " 1\n");
   GT_EACH_MATMUL_DERIVED(GT__DEFINE_DERIVED)
+  uint32_t v = key->variant;
+  if (is_matmul(key->kernel) && used < size)
+    used += operand_block(buf + used, size - used, 'a', v, d & GT_DERIVED_A_PAIRS, d & GT_DERIVED_A_HALVES,
+                          has(v, GT_VARIANT_VEC4_A));
+  if (is_matmul(key->kernel) && used < size)
+    used += operand_block(buf + used, size - used, 'b', v, d & GT_DERIVED_B_PAIRS, d & GT_DERIVED_B_HALVES,
+                          has(v, GT_VARIANT_VEC4_B));
   if (used >= size) {
     *ok = false;
     return 0;

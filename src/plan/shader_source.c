@@ -78,7 +78,7 @@ static uint64_t hash_text(uint64_t h, const char *text) {
 
 size_t gt__program_preamble(const gt_program_key *key, char *buf, size_t size) {
   /* What the program derives from its flags, written here once. */
-  char derived[768];
+  char derived[1024];
   bool derived_ok;
   gt__matmul_derived_defines(key, derived, sizeof derived, &derived_ok);
   if (!derived_ok) return 0;
