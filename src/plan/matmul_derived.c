@@ -101,21 +101,33 @@ static bool shared_choices(uint32_t v, uint32_t *d) {
   return true;
 }
 
-bool gt__matmul_derived(const gt_program_key *key, uint32_t *out) {
+/* The one list of the matmul kernels: whether key names one, and its
+ * derived choices; a variant whose choices contradict is refused. */
+typedef enum { DERIVED_NOT_MATMUL, DERIVED_MATMUL, DERIVED_REFUSED } derived_kind;
+
+static derived_kind derive(const gt_program_key *key, uint32_t *out) {
   *out = 0;
+  bool ok = true;
   switch (key->kernel) {
   case GT_KERNEL_MATMUL_SIMPLE:
   case GT_KERNEL_MATMUL_TILED:
   case GT_KERNEL_MATMUL_TEXELS:
-  case GT_KERNEL_MATMUL_BANDS: *out = common_choices(key->kernel, key->variant); return true;
+  case GT_KERNEL_MATMUL_BANDS: *out = common_choices(key->kernel, key->variant); break;
   case GT_KERNEL_MATMUL_BLOCKED:
     *out = common_choices(key->kernel, key->variant);
-    return registers_choices(key->variant, out);
+    ok = registers_choices(key->variant, out);
+    break;
   case GT_KERNEL_MATMUL_BLOCKED_SHARED:
     *out = common_choices(key->kernel, key->variant);
-    return shared_choices(key->variant, out);
-  default: return true;
+    ok = shared_choices(key->variant, out);
+    break;
+  default: return DERIVED_NOT_MATMUL;
   }
+  return ok ? DERIVED_MATMUL : DERIVED_REFUSED;
+}
+
+bool gt__matmul_derived(const gt_program_key *key, uint32_t *out) {
+  return derive(key, out) != DERIVED_REFUSED;
 }
 
 bool gt__shared_vec4_c(uint32_t variant) {
@@ -150,21 +162,10 @@ static size_t operand_block(char *buf, size_t size, char x, uint32_t v, bool pai
   return n < 0 ? size : (size_t)n;
 }
 
-static bool is_matmul(gt_kernel kernel) {
-  switch (kernel) {
-  case GT_KERNEL_MATMUL_SIMPLE:
-  case GT_KERNEL_MATMUL_TILED:
-  case GT_KERNEL_MATMUL_TEXELS:
-  case GT_KERNEL_MATMUL_BANDS:
-  case GT_KERNEL_MATMUL_BLOCKED:
-  case GT_KERNEL_MATMUL_BLOCKED_SHARED: return true;
-  default: return false;
-  }
-}
-
 size_t gt__matmul_derived_defines(const gt_program_key *key, char *buf, size_t size, bool *ok) {
   uint32_t d;
-  *ok = gt__matmul_derived(key, &d);
+  derived_kind kind = derive(key, &d);
+  *ok = kind != DERIVED_REFUSED;
   if (size) buf[0] = '\0';
   if (!*ok) return 0;
   size_t used = 0;
@@ -173,10 +174,10 @@ size_t gt__matmul_derived_defines(const gt_program_key *key, char *buf, size_t s
     used += (size_t)snprintf(buf + used, size - used, "#define GT_" #name " 1\n");
   GT_EACH_MATMUL_DERIVED(GT__DEFINE_DERIVED)
   uint32_t v = key->variant;
-  if (is_matmul(key->kernel) && used < size)
+  if (kind == DERIVED_MATMUL && used < size)
     used += operand_block(buf + used, size - used, 'a', v, d & GT_DERIVED_A_PAIRS, d & GT_DERIVED_A_HALVES,
                           has(v, GT_VARIANT_VEC4_A));
-  if (is_matmul(key->kernel) && used < size)
+  if (kind == DERIVED_MATMUL && used < size)
     used += operand_block(buf + used, size - used, 'b', v, d & GT_DERIVED_B_PAIRS, d & GT_DERIVED_B_HALVES,
                           has(v, GT_VARIANT_VEC4_B));
   if (used >= size) {
