@@ -44,7 +44,7 @@ int gt_test_open(int argc, char **argv, gt_test_env *env) {
   memset(&desc, 0, sizeof desc);
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--min-limits") == 0) env->min_limits = true;
-    if (strcmp(argv[i], "--emulated") == 0) env->emulated = true;
+    if (strcmp(argv[i], "--sampled") == 0) env->sampled = true;
     if (strcmp(argv[i], "--max-storage-block") == 0 && i + 1 < argc)
       desc.max_storage_block_bytes = strtoull(argv[++i], NULL, 10);
     if (strcmp(argv[i], "--max-dispatch-flops") == 0 && i + 1 < argc)
@@ -202,7 +202,7 @@ bool gt_test_window_fits(gt_context *ctx, gt_view v, uint32_t rows, uint32_t col
   return l.max_storage_block_bytes > slack && span <= (l.max_storage_block_bytes - slack) / 4;
 }
 
-bool gt_test_sampled(bool emulated) {
+bool gt_test_runs(bool sampled) {
   static uint32_t drawn;
-  return !emulated || ((++drawn * 2654435761u) >> 24) % 3 == 0;
+  return !sampled || ((++drawn * 2654435761u) >> 24) % 3 == 0;
 }

@@ -13,7 +13,7 @@ typedef struct gt_test_env {
   gt_egl egl;
   gt_context *ctx;
   bool min_limits;
-  bool emulated; /* --emulated: under qemu, where long cases are cut short */
+  bool sampled; /* --sampled: the long sections run a fixed third of their cases */
 } gt_test_env;
 
 /* Opens EGL and a gltile context; `--min-limits` in argv clamps the limits
@@ -55,10 +55,10 @@ int gt_test_read_all(gt_context *ctx, GLuint buffer, size_t words, uint32_t *out
 uint32_t gt_test_poison(size_t i, uint32_t seed);
 uint32_t gt_test_noise(size_t i, uint32_t seed);
 
-/* Whether the next case of a long section runs: always natively; under an
- * emulator (emulated) one in three, chosen by a hash of the number of calls
- * so far, so that the cases left out do not follow a loop's period. */
-bool gt_test_sampled(bool emulated);
+/* Whether the next case of a long section runs: always, or in a sampled
+ * run one in three, chosen by a hash of the number of calls so far, so
+ * that the cases left out do not follow a loop's period. */
+bool gt_test_runs(bool sampled);
 
 /* The seed's tiled matmul kernel (TILED_EVEN, TILED_PAD, TRUNCATE_B)
  * multiplies f32 or f16 a and b with f32 sums, one product at a time:

@@ -268,7 +268,7 @@ out:
  * Adreno's interior program) and each kind of stride, for 1, 2 and 7
  * products; the tiled strategies, whose kernel
  * runs one product at a time, refuse every batch. */
-static void test_products(bool emulated) {
+static void test_products(bool sampled) {
   static const uint32_t shapes[][3] = {{1, 1, 1},    {1, 37, 5},  {29, 1, 3},   {31, 33, 17},  {16, 16, 16},
                                        {33, 65, 9}, {64, 32, 64}, {7, 5, 130}, {68, 100, 33}};
   static const gt_strategy strategies[] = {GT_STRATEGY_AUTO, GT_STRATEGY_SIMPLE, GT_STRATEGY_TILED_EVEN,
@@ -292,17 +292,17 @@ static void test_products(bool emulated) {
                         0};
         if (t.strategy == GT_STRATEGY_TILED_EVEN && (t.m % 8 || t.n % 8 || t.k % 8)) continue;
         if (t.strategy == GT_STRATEGY_AUTO || t.strategy == GT_STRATEGY_SIMPLE) t.tile = 0;
-        /* Count, strides and scaling drawn apart from one another; an
-         * emulator runs a third of the cases (gt_test_sampled). */
+        /* Count, strides and scaling drawn apart from one another; a
+         * sampled run takes a third of the cases (gt_test_runs). */
         uint32_t h = ++n * 2654435761u;
-        if (!gt_test_sampled(emulated)) continue;
+        if (!gt_test_runs(sampled)) continue;
         t.count = counts[(h >> 4) % 3];
         t.stride_kind = (int)((h >> 8) % 6);
         t.scale = (h >> 12) & 1;
-        t.epilogue = emulated ? 0 : (int)((h >> 13) % 3); /* test_long_batch has two under an emulator */
+        t.epilogue = sampled ? 0 : (int)((h >> 13) % 3); /* test_long_batch has two in a sampled run */
         run_case(&t);
         /* And the other counts with packed strides, for AUTO. */
-        if (t.strategy == GT_STRATEGY_AUTO && !emulated)
+        if (t.strategy == GT_STRATEGY_AUTO && !sampled)
           for (int c = 0; c < 3; c++) {
             batch_case u = t;
             u.count = counts[c];
@@ -316,11 +316,11 @@ static void test_products(bool emulated) {
  * count (tiny products, past the ES minimum of 65,535 layers), and at the
  * FLOP budget (7 products of 262,144 FLOP: 4 layers a dispatch with the
  * harness's --max-dispatch-flops 1048576, the least a context takes). */
-static void test_long_batch(bool emulated) {
+static void test_long_batch(bool sampled) {
   gt_limits l = gt_context_limits(ctx);
   uint32_t count = l.max_group_count[2] + 2;
-  if (emulated || count > 70000) {
-    /* Too slow under an emulator, or past a larger device limit: no
+  if (sampled || count > 70000) {
+    /* Too slow in a sampled run, or past a larger device limit: no
      * group-count split then. */
     count = 300;
   }
@@ -454,11 +454,11 @@ static void test_refusals(void) {
  * as layers (a b, packed), and product by product (a^T b^T, odd gaps,
  * scaled, with an epilogue). Through gt_context_desc.matmul_kernel,
  * whatever the device; the ES 3.1 minimums cannot run the shared kernel,
- * and under an emulator its programs take too long to build.
+ * and in a sampled run its programs take too long to build.
  * gt_matmul_plan says the bands kernel runs, so the cases cannot pass
  * through another route. */
-static void test_shared_bands(bool emulated, bool min_limits) {
-  if (min_limits || emulated) return;
+static void test_shared_bands(bool sampled, bool min_limits) {
+  if (min_limits || sampled) return;
   gt_context_desc desc;
   memset(&desc, 0, sizeof desc);
   desc.matmul_kernel = GT_MATMUL_KERNEL_SHARED;
@@ -494,9 +494,9 @@ int main(int argc, char **argv) {
   ctx = env.ctx;
   test_refusals();
   test_user_loop();
-  test_products(env.emulated);
-  test_long_batch(env.emulated);
-  test_shared_bands(env.emulated, env.min_limits);
+  test_products(env.sampled);
+  test_long_batch(env.sampled);
+  test_shared_bands(env.sampled, env.min_limits);
   printf("%lu batched cases\n", cases);
   gt_test_close(&env);
   return CHECK_SUMMARY();

@@ -216,7 +216,7 @@ static bool run_case(uint32_t m, uint32_t n, uint32_t k, bool ta, bool tb, gt_ty
   return ok;
 }
 
-static void test_combinations(bool emulated) {
+static void test_combinations(bool sampled) {
   static const gt_strategy strategies[] = {GT_STRATEGY_AUTO, GT_STRATEGY_SIMPLE, GT_STRATEGY_TILED_EVEN,
                                            GT_STRATEGY_TILED_PAD, GT_STRATEGY_TRUNCATE_B};
   static const uint32_t shapes[][3] = {{1, 1, 1},   {1, 37, 5},  {29, 1, 7},   {17, 33, 9},
@@ -224,11 +224,11 @@ static void test_combinations(bool emulated) {
   for (size_t si = 0; si < sizeof strategies / sizeof strategies[0]; si++)
     for (size_t sh = 0; sh < sizeof shapes / sizeof shapes[0]; sh++)
       for (int tr = 0; tr < 4; tr++) {
-        if (!gt_test_sampled(emulated)) continue;
+        if (!gt_test_runs(sampled)) continue;
         gt_type c_type = (sh + (size_t)tr) % 2 ? GT_F16 : GT_F32;
         uint32_t tile = strategies[si] == GT_STRATEGY_TILED_EVEN ? 16 : 0;
         epilogue =
-            emulated ? 0 : (int)((sh + si + (size_t)tr) % 3); /* test_edges has two under an emulator */
+            sampled ? 0 : (int)((sh + si + (size_t)tr) % 3); /* test_edges has two in a sampled run */
         run_case(shapes[sh][0], shapes[sh][1], shapes[sh][2], tr & 1, tr & 2, c_type, strategies[si], tile,
                  (sh + si) % 3 == 0, (sh + (size_t)tr) % 3 == 0 ? INPUT_DENORMALS : INPUT_UNIT);
         epilogue = 0;
@@ -352,7 +352,7 @@ static void run_batch(uint32_t m, uint32_t n, uint32_t k, uint32_t count, bool t
  * nothing); and a long one of tiny products, one layer of
  * groups each: 2 past the group-count limit where that is 70,000 or less
  * (split over dispatches there), else 300. */
-static void test_batches(bool emulated) {
+static void test_batches(bool sampled) {
   static const uint32_t shapes[][3] = {{1, 1, 1}, {17, 33, 9}, {31, 5, 40}, {64, 32, 16}};
   static const gt_strategy strategies[] = {GT_STRATEGY_AUTO, GT_STRATEGY_SIMPLE, GT_STRATEGY_TILED_PAD};
   static const uint32_t counts[] = {1, 2, 7};
@@ -365,7 +365,7 @@ static void test_batches(bool emulated) {
                   (n / 4 + sh) % 2 ? GT_F16 : GT_F32, strategies[st], n % 5 == 0);
       }
   gt_limits l = gt_context_limits(ctx);
-  uint32_t long_count = emulated || l.max_group_count[2] > 70000 ? 300 : l.max_group_count[2] + 2;
+  uint32_t long_count = sampled || l.max_group_count[2] > 70000 ? 300 : l.max_group_count[2] + 2;
   run_batch(2, 4, 2, long_count, false, true, GT_F16, GT_STRATEGY_AUTO, false);
   run_batch(3, 2, 5, long_count, true, false, GT_F32, GT_STRATEGY_AUTO, true);
 }
@@ -397,9 +397,9 @@ static void count_shared_half_builds(int level, const char *msg, void *user) {
  * kernel). Odd offsets and K give quads of halves that start on a word
  * and quads that do not; c's odd pitch gives half quads owning their two
  * words and quads sharing words with their neighbours. It needs 256
- * invocations, which the ES 3.1 minimums do not give. Under an emulator,
- * where each product takes minutes, one transpose case and no long K. */
-static void test_shared_kernel(bool min_limits, bool emulated) {
+ * invocations, which the ES 3.1 minimums do not give. In a sampled run
+ * (under qemu each product takes minutes), one transpose case and no long K. */
+static void test_shared_kernel(bool min_limits, bool sampled) {
   if (min_limits) return;
   unsigned builds[5] = {0, 0, 0, 0, 0};
   gt_context_desc desc;
@@ -416,24 +416,24 @@ static void test_shared_kernel(bool min_limits, bool emulated) {
   /* A program per transpose case and type of c run (a half c refused
    * where the context has no atomics). */
   unsigned want = 0, half_c = gt_context_has_atomics(shared) ? 1 : 0;
-  for (int tr = emulated ? 3 : 0; tr < 4; tr++) {
+  for (int tr = sampled ? 3 : 0; tr < 4; tr++) {
     run_case(1031, 1030, 19, tr & 1, tr & 2, tr % 2 ? GT_F16 : GT_F32, GT_STRATEGY_AUTO, 0, tr < 2,
              INPUT_UNIT);
     want += tr % 2 ? half_c : 1;
-    if (emulated) continue;
+    if (sampled) continue;
     run_case(1025, 1090, 8, tr & 1, tr & 2, tr % 2 ? GT_F32 : GT_F16, GT_STRATEGY_AUTO, 0, tr >= 2,
              INPUT_DENORMALS);
     want += tr % 2 ? 1 : half_c;
   }
-  if (!emulated) run_case(1024, 1024, 300, false, false, GT_F16, GT_STRATEGY_AUTO, 0, false, INPUT_LARGE);
+  if (!sampled) run_case(1024, 1024, 300, false, false, GT_F16, GT_STRATEGY_AUTO, 0, false, INPUT_LARGE);
   /* NaNs of c scaled: quads owning their words, quads sharing them. */
   nan_in_c = true;
-  if (!emulated && half_c)
+  if (!sampled && half_c)
     run_case(1025, 1090, 8, false, true, GT_F16, GT_STRATEGY_AUTO, 0, true, INPUT_UNIT);
   nan_in_c = false;
   /* Each epilogue where a half c's last quads of a row lie partly past
    * its columns (N = 1090): those results are finished one by one. */
-  for (epilogue = 1; epilogue <= 2 && !emulated && half_c; epilogue++)
+  for (epilogue = 1; epilogue <= 2 && !sampled && half_c; epilogue++)
     run_case(1025, 1090, 8, false, true, GT_F16, GT_STRATEGY_AUTO, 0, epilogue == 2, INPUT_UNIT);
   epilogue = 0;
   /* a and b on 8 bytes: quads of halves across K as one uvec2 each (a^T
@@ -441,7 +441,7 @@ static void test_shared_kernel(bool min_limits, bool emulated) {
   ab_aligned = true;
   run_case(1028, 1032, 21, true, false, GT_F32, GT_STRATEGY_AUTO, 0, true, INPUT_UNIT);
   want++;
-  if (!emulated) {
+  if (!sampled) {
     run_case(1032, 1028, 13, false, false, GT_F16, GT_STRATEGY_AUTO, 0, false, INPUT_DENORMALS);
     want += half_c;
   }
@@ -451,29 +451,29 @@ static void test_shared_kernel(bool min_limits, bool emulated) {
    * transposed, and a b into a half c, 16 k a step from whole words: 4
    * programs (2 where the context cannot write a half c); at K = 4, which
    * 16 k a step would pad by 12, 8 k a step (the plan's short K). */
-  unsigned words_want = emulated ? 0 : 2 + 2 * half_c;
-  for (int tr = 0; tr < 4 && !emulated; tr++) {
+  unsigned words_want = sampled ? 0 : 2 + 2 * half_c;
+  for (int tr = 0; tr < 4 && !sampled; tr++) {
     run_case(1044, 1040, 44, tr & 1, tr & 2, tr % 2 ? GT_F16 : GT_F32, GT_STRATEGY_AUTO, 0, tr >= 2,
              tr % 2 ? INPUT_DENORMALS : INPUT_UNIT);
     run_case(1040, 1044, 12, tr & 1, tr & 2, GT_F32, GT_STRATEGY_AUTO, 0, tr < 2, INPUT_UNIT);
     run_case(1040, 1044, 4, tr & 1, tr & 2, GT_F32, GT_STRATEGY_AUTO, 0, tr >= 2, INPUT_UNIT);
   }
-  if (half_c && !emulated)
+  if (half_c && !sampled)
     run_case(1044, 1040, 44, false, false, GT_F16, GT_STRATEGY_AUTO, 0, true, INPUT_DENORMALS);
   /* 16 k a step with the operand across K unaligned (a^T b^T at M = 1031,
    * a b into a half c at N = 1031), those along K on 8 bytes. */
   unsigned unaligned_want = 0;
-  if (!emulated) {
+  if (!sampled) {
     run_case(1031, 1030, 80, true, true, GT_F32, GT_STRATEGY_AUTO, 0, true, INPUT_DENORMALS);
     unaligned_want++;
   }
-  if (half_c && !emulated) {
+  if (half_c && !sampled) {
     run_case(1030, 1031, 80, false, false, GT_F16, GT_STRATEGY_AUTO, 0, true, INPUT_UNIT);
     run_case(1030, 1031, 76, true, true, GT_F16, GT_STRATEGY_AUTO, 0, false, INPUT_UNIT);
     unaligned_want += 2;
   }
   ab_aligned = false;
-  unsigned pairs_want = emulated ? 1 : 1 + half_c, half_c_vec4 = emulated ? 0 : half_c;
+  unsigned pairs_want = sampled ? 1 : 1 + half_c, half_c_vec4 = sampled ? 0 : half_c;
   /* c on 16 bytes: a float c written as vec4s, a half c as uvec2s (its
    * whole blocks; the bands beside them take atomics), each scaled (beta
    * reads c); and a batch of products that each run the shared kernel, as
@@ -481,7 +481,7 @@ static void test_shared_kernel(bool min_limits, bool emulated) {
   c_aligned = true;
   run_case(1031, 1032, 12, false, true, GT_F32, GT_STRATEGY_AUTO, 0, true, INPUT_UNIT);
   want++;
-  if (half_c && !emulated) {
+  if (half_c && !sampled) {
     run_case(1031, 1032, 12, false, true, GT_F16, GT_STRATEGY_AUTO, 0, true, INPUT_UNIT);
     run_case(1031, 1032, 300, false, true, GT_F16, GT_STRATEGY_AUTO, 0, false, INPUT_LARGE); /* infinities */
     nan_in_c = true; /* NaNs through the uvec2 stores and the bands beside them */
@@ -490,7 +490,7 @@ static void test_shared_kernel(bool min_limits, bool emulated) {
     want++;
   }
   c_aligned = false;
-  if (!emulated) {
+  if (!sampled) {
     strides_by_4 = true;
     run_batch(1024, 1024, 8, 2, true, false, GT_F16, GT_STRATEGY_AUTO, false);
     run_batch(1024, 1040, 5, 2, false, false, GT_F32, GT_STRATEGY_AUTO, true);
@@ -518,10 +518,10 @@ static void test_shared_kernel(bool min_limits, bool emulated) {
  * keep the alignment (one dispatch) and whose products each run it. The
  * debug log shows the program built where the entry has it and nowhere
  * else; transposed layouts, a half c and a's rows off a word (odd
- * offset) do not build it. Not under an emulator: a context of its own
- * builds every program again, minutes each there. */
-static void test_interior(bool emulated) {
-  if (emulated) return;
+ * offset) do not build it. Not in a sampled run: a context of its own
+ * builds every program again, minutes each under qemu. */
+static void test_interior(bool sampled) {
+  if (sampled) return;
   static const uint32_t shapes[][3] = {{32, 32, 1},  {32, 32, 2}, {64, 96, 7},   {100, 68, 33},
                                        {37, 64, 64}, {64, 36, 5}, {96, 64, 4101}};
   gt_test_build_counter builds = {"matmul_blocked.comp", GT_VARIANT_INTERIOR, 0};
@@ -597,11 +597,11 @@ int main(int argc, char **argv) {
   ctx = env.ctx;
   test_conversions();
   test_refusals();
-  test_combinations(env.emulated);
+  test_combinations(env.sampled);
   test_edges();
-  test_batches(env.emulated);
-  test_interior(env.emulated);
-  test_shared_kernel(env.min_limits, env.emulated);
+  test_batches(env.sampled);
+  test_interior(env.sampled);
+  test_shared_kernel(env.min_limits, env.sampled);
   printf("%lu half-precision products checked element by element, guards too\n", cases);
   gt_test_close(&env);
   return CHECK_SUMMARY();

@@ -31,10 +31,9 @@ static gt_context *ctx;
 static uint32_t rng = 20240607;
 static unsigned long cases, block_cases;
 
-/* --emulated: under qemu, where llvmpipe runs many times slower, the long
- * sections run a fixed part of their cases (every shape still runs); the
- * native runs check every case. */
-static bool emulated;
+/* --sampled: the long sections run a fixed part of their cases (every
+ * shape still runs). */
+static bool sampled;
 
 #define QUIET_NAN_BITS 0x7FC00000u
 
@@ -473,7 +472,7 @@ static void test_all_combinations(void) {
     for (size_t si = 0; si < FIXED + RANDOM; si++)
       for (size_t st = 0; st < N_STRATEGIES; st++)
         for (int flags = 0; flags < 8; flags++) {
-          if (!gt_test_sampled(emulated)) continue;
+          if (!gt_test_runs(sampled)) continue;
           mm_case cs = make_case(strategies[st], tiles[ti], flags & 1, (flags >> 1) & 1, (flags >> 2) & 1,
                                  shapes[si][0], shapes[si][1], shapes[si][2]);
           run_case(&cs);
@@ -488,21 +487,21 @@ static const layout aligned_layouts[] = {{0, 0, 0, false}, {8, 4, 4, true}, {4, 
 
 /* AUTO on each shape, with a and b stored transposed or not (ta, tb), in
  * each aligned layout, with and without scaling; K past one 4096-long
- * slice with marker fills. Under an emulator each shape runs once, the
+ * slice with marker fills. In a sampled run each shape runs once, the
  * layout and the scaling turning with the shape. */
 static void run_aligned(const uint32_t (*shapes)[3], size_t count, bool ta, bool tb) {
   size_t layouts = sizeof aligned_layouts / sizeof aligned_layouts[0];
   for (size_t i = 0; i < count; i++)
     for (size_t j = 0; j < layouts; j++)
       for (int scale = 0; scale < 2; scale++) {
-        if (emulated && (j != i % layouts || scale != (int)(i % 2))) continue;
+        if (sampled && (j != i % layouts || scale != (int)(i % 2))) continue;
         aligned_layout = &aligned_layouts[j];
         mm_case cs =
             make_case(GT_STRATEGY_AUTO, 0, ta, tb, scale != 0, shapes[i][0], shapes[i][1], shapes[i][2]);
         if (shapes[i][2] > 4096) cs.fill_a = cs.fill_b = FILL_MARKERS;
-        /* The scaled half ends in an epilogue (not under an emulator,
+        /* The scaled half ends in an epilogue (not in a sampled run,
          * where each program costs a compile of minutes). */
-        if (scale && !emulated) with_epilogue(&cs, 1 + (int)((i + j) % 8));
+        if (scale && !sampled) with_epilogue(&cs, 1 + (int)((i + j) % 8));
         run_case(&cs);
       }
   aligned_layout = NULL;
@@ -594,7 +593,7 @@ static void test_epilogue(void) {
   for (size_t si = 0; si < sizeof shapes / sizeof shapes[0]; si++)
     for (size_t st = 0; st < N_STRATEGIES; st++)
       for (int e = 1; e < 9; e++) {
-        if (emulated && (e + (int)st + (int)si) % 8 != 0) continue;
+        if (sampled && (e + (int)st + (int)si) % 8 != 0) continue;
         int flags = (e + (int)si) % 8;
         mm_case cs = make_case(strategies[st], 0, flags & 1, (flags >> 1) & 1, (flags >> 2) & 1,
                                shapes[si][0], shapes[si][1], shapes[si][2]);
@@ -996,18 +995,18 @@ static void test_each_auto_kernel(bool min_limits) {
   static const uint32_t wide[][3] = {
       {1025, 1023, 9}, {1023, 897, 8}, {897, 1153, 19}, {128, 8064, 2}, {1023, 895, 5}};
   static const size_t wide_shared = 3;
-  /* Under an emulator: of the wide shapes the first (shared) and 1 x 63
+  /* In a sampled run: of the wide shapes the first (shared) and 1 x 63
    * blocks, and of the 8 cases per shape the 4 transposes, the last one
    * scaled. */
-  static const size_t emulated_wide[] = {0, 3};
+  static const size_t sampled_wide[] = {0, 3};
   /* Rows that never start 16-byte aligned: every case runs a plain
    * variant (no vec4 operands), so each shape builds its kernel's four
    * transpose variants and nothing else, whatever the shape. */
   static const layout misaligned = {1, 3, 1, true};
   gt_context *saved = ctx;
-  /* Under an emulator REGISTERS_K1 is left to batched_k1: its long K
+  /* In a sampled run REGISTERS_K1 is left to batched_k1: its long K
    * took the armhf half of this suite past its time limit. */
-  size_t kernel_count = sizeof kernels / sizeof kernels[0] - (emulated ? 1 : 0);
+  size_t kernel_count = sizeof kernels / sizeof kernels[0] - (sampled ? 1 : 0);
   for (size_t ki = 0; ki < kernel_count; ki++) {
     bool shared = kernels[ki] == GT_MATMUL_KERNEL_SHARED;
     unsigned builds[2] = {0, 0};
@@ -1033,15 +1032,15 @@ static void test_each_auto_kernel(bool min_limits) {
     aligned_layout = &misaligned;
     size_t count = shared ? sizeof wide / sizeof wide[0] : sizeof small / sizeof small[0];
     for (size_t si = 0; si < count; si++) {
-      if (emulated && shared && si != emulated_wide[0] && si != emulated_wide[1]) continue;
+      if (sampled && shared && si != sampled_wide[0] && si != sampled_wide[1]) continue;
       unsigned before[2] = {builds[0], builds[1]};
       for (int flags = 0; flags < 8; flags++) {
         if (shapes[si][2] > 10000 && flags != 0 && flags != 7) continue; /* long K: two cases */
-        if (emulated && flags > 2 && flags != 7) continue;
+        if (sampled && flags > 2 && flags != 7) continue;
         mm_case cs = make_case(GT_STRATEGY_AUTO, 0, flags & 1, (flags >> 1) & 1, (flags >> 2) & 1,
                                shapes[si][0], shapes[si][1], shapes[si][2]);
         if (shapes[si][2] > 10000) cs.fill_a = cs.fill_b = FILL_MARKERS;
-        if ((flags & 4) && !emulated)
+        if ((flags & 4) && !sampled)
           with_epilogue(&cs, 1 + (int)((si + flags) % 8)); /* scaled: an epilogue too */
         run_case(&cs);
       }
@@ -1055,8 +1054,8 @@ static void test_each_auto_kernel(bool min_limits) {
         CHECK(false);
       }
       /* 4 transpose cases, each with and without the epilogue (the
-       * scaled cases carry one); under an emulator without. */
-      unsigned ran = runs_shared ? 1 : 0, want = emulated ? 4u : 8u;
+       * scaled cases carry one); in a sampled run without. */
+      unsigned ran = runs_shared ? 1 : 0, want = sampled ? 4u : 8u;
       if (builds[ran] != want || builds[1 - ran] != before[1 - ran]) {
         printf("FAILED: AUTO on %ux%ux%u with the %s context built %u registers and %u shared programs "
                "(before: %u, %u)\n",
@@ -1092,7 +1091,7 @@ static void record_shared_builds(int level, const char *msg, void *user) {
  * aligned layout where the extents allow, none on the misaligned one, so
  * the cases cannot pass through another variant. The context has the
  * device's limits whatever the suite's: cut into the suite's smallest
- * blocks, these products run thousands of dispatches. Under an emulator
+ * blocks, these products run thousands of dispatches. In a sampled run
  * only the first shape runs, scaled in the last transpose case. */
 static void test_shared_vec4(bool min_limits) {
   static const uint32_t shapes[][3] = {{1024, 1024, 8}, {1025, 1028, 12}, {1153, 1028, 36}};
@@ -1113,13 +1112,13 @@ static void test_shared_vec4(bool min_limits) {
     uint32_t t_bits = (ta ? 1u << 2 : 0) | (tb ? 1u << 3 : 0); /* GT_VARIANT_TRANS_A, _B */
     for (size_t j = 0; j < sizeof layouts / sizeof layouts[0]; j++) {
       memset(seen, 0, sizeof seen);
-      for (size_t i = 0; i < (emulated ? 1 : sizeof shapes / sizeof shapes[0]); i++) {
+      for (size_t i = 0; i < (sampled ? 1 : sizeof shapes / sizeof shapes[0]); i++) {
         aligned_layout = &layouts[j];
-        bool scale = emulated ? trans == 3 : i == 2;
+        bool scale = sampled ? trans == 3 : i == 2;
         mm_case cs = make_case(GT_STRATEGY_AUTO, 0, ta, tb, scale, shapes[i][0], shapes[i][1], shapes[i][2]);
         /* Natively the third shape, whose variant the check below does
          * not need, ends in an epilogue. */
-        if (scale && !emulated) with_epilogue(&cs, 1 + (trans * 3 + (int)j) % 8);
+        if (scale && !sampled) with_epilogue(&cs, 1 + (trans * 3 + (int)j) % 8);
         run_case(&cs);
         aligned_layout = NULL;
       }
@@ -1157,7 +1156,7 @@ static void test_interior(void) {
   CHECK_STATUS(gt_test_counting_context(&builds, &other), GT_OK);
   if (other == NULL) return;
   ctx = other;
-  size_t count = sizeof shapes / sizeof shapes[0] - (emulated ? 1 : 0);
+  size_t count = sizeof shapes / sizeof shapes[0] - (sampled ? 1 : 0);
   run_aligned(shapes, count, false, false);
   bool adreno = strcmp(gt_context_device_name(ctx), "Adreno") == 0;
   if (adreno ? builds.count == 0 : builds.count != 0) {
@@ -1217,10 +1216,10 @@ static void test_texels(bool min_limits) {
   for (int trans = 0; trans < 4; trans++) {
     bool ta = trans & 1, tb = trans & 2;
     run_aligned(whole, sizeof whole / sizeof whole[0], ta, tb);
-    /* Under an emulator the long sums take minutes each: there they run
-     * once per transpose case, in one layout. */
-    if (!emulated) run_aligned(long_k, sizeof long_k / sizeof long_k[0], ta, tb);
-    for (size_t i = 0; emulated && i < sizeof long_k / sizeof long_k[0]; i++) {
+    /* Under qemu the long sums take minutes each: in a sampled run they
+     * run once per transpose case, in one layout. */
+    if (!sampled) run_aligned(long_k, sizeof long_k / sizeof long_k[0], ta, tb);
+    for (size_t i = 0; sampled && i < sizeof long_k / sizeof long_k[0]; i++) {
       aligned_layout = &aligned_layouts[1];
       mm_case cs = make_case(GT_STRATEGY_AUTO, 0, ta, tb, i == 0, long_k[i][0], long_k[i][1], long_k[i][2]);
       cs.fill_a = cs.fill_b = FILL_MARKERS;
@@ -1229,8 +1228,8 @@ static void test_texels(bool min_limits) {
     }
     if (!ta) run_aligned(odd_m, sizeof odd_m / sizeof odd_m[0], ta, tb);
     if (tb) run_aligned(odd_n, sizeof odd_n / sizeof odd_n[0], ta, tb);
-    /* With and without the epilogue; under an emulator without. */
-    CHECK_EQ_U(builds, (emulated ? 1u : 2u) * ((unsigned)trans + 1));
+    /* With and without the epilogue; in a sampled run without. */
+    CHECK_EQ_U(builds, (sampled ? 1u : 2u) * ((unsigned)trans + 1));
   }
   for (size_t i = 0; i < sizeof others / sizeof others[0]; i++)
     for (int flags = 0; flags < 8; flags++) {
@@ -1238,7 +1237,7 @@ static void test_texels(bool min_limits) {
                              others[i][1], others[i][2]);
       run_case(&cs);
     }
-  CHECK_EQ_U(builds, emulated ? 4u : 8u);
+  CHECK_EQ_U(builds, sampled ? 4u : 8u);
   ctx = saved;
   gt_context_release(other);
 }
@@ -1292,7 +1291,7 @@ int main(int argc, char **argv) {
   int rc = gt_test_open(argc, argv, &env);
   if (rc != 0) return rc;
   ctx = env.ctx;
-  emulated = env.emulated;
+  sampled = env.sampled;
   int part = part_of(argc, argv);
   if (part != 2) {
     test_validation();

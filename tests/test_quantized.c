@@ -233,14 +233,14 @@ enum { STRATEGIES = sizeof strategies / sizeof strategies[0] };
 
 /* Every strategy and transpose case on the suite's awkward shapes, both
  * operand types, c GT_I32 and 8-bit. */
-static void test_shapes(bool emulated) {
+static void test_shapes(bool sampled) {
   static const uint32_t shapes[][3] = {{1, 1, 1},    {1, 37, 5},   {37, 1, 5},  {16, 16, 16}, {15, 17, 33},
                                        {33, 31, 17}, {7, 13, 129}, {64, 48, 32}, {3, 70, 4}};
   for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
     for (int t = 0; t < 4; t++)
       for (int st = 0; st < STRATEGIES; st++)
         for (int o = 0; o < 4; o++) {
-          if (!gt_test_sampled(emulated)) continue;
+          if (!gt_test_runs(sampled)) continue;
           gt_type type = o & 1 ? GT_I8 : GT_U8, c_type = o & 2 ? type : GT_I32;
           uint32_t m = shapes[s][0], n = shapes[s][1], k = shapes[s][2];
           gt_quantization q = random_quantization(type, k);
@@ -252,13 +252,13 @@ static void test_shapes(bool emulated) {
 /* Operands whose rows start on whole words, with M, N and K multiples of
  * 4 and not: AUTO's registers kernel reads their quads of bytes as words
  * (along K and across it, by the transposes), with one k per step too. */
-static void test_word_quads(bool emulated) {
+static void test_word_quads(bool sampled) {
   static const uint32_t shapes[][3] = {{4, 4, 4}, {32, 64, 36}, {36, 20, 100}, {33, 31, 40}, {8, 12, 13}};
   words_aligned = true;
   for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
     for (int t = 0; t < 4; t++)
       for (int o = 0; o < 4; o++) {
-        if (!gt_test_sampled(emulated)) continue;
+        if (!gt_test_runs(sampled)) continue;
         gt_type type = o & 1 ? GT_I8 : GT_U8, c_type = o & 2 ? type : GT_I32;
         gt_quantization q = random_quantization(type, shapes[s][2]);
         if (c_type == GT_I32) q.multiplier = q.shift = q.zero_c = 0;
@@ -271,7 +271,7 @@ static void test_word_quads(bool emulated) {
 /* The tiled strategies, whose kernel sums floats, refuse 8-bit operands
  * at every tile and write nothing; K past one slice (4096) into a GT_I32
  * c, which the slices after the first add to, on AUTO and SIMPLE. */
-static void test_tiles_and_slices(bool emulated) {
+static void test_tiles_and_slices(bool sampled) {
   for (uint32_t tile = 8; tile <= 32; tile *= 2)
     for (int st = 2; st < STRATEGIES; st++) {
       gt_quantization q = random_quantization(GT_U8, 40);
@@ -280,7 +280,7 @@ static void test_tiles_and_slices(bool emulated) {
     }
   gt_quantization q = {.zero_a = 3, .zero_b = 250};
   for (int st = 0; st < 2; st++)
-    run_case(9, 18, emulated ? 4099 : 4133, st & 1, false, GT_U8, GT_I32, strategies[st], 0, &q, BYTES_RANDOM,
+    run_case(9, 18, sampled ? 4099 : 4133, st & 1, false, GT_U8, GT_I32, strategies[st], 0, &q, BYTES_RANDOM,
              GT_OK);
   gt_quantization s = {.zero_a = -5, .zero_b = 0, .multiplier = 0x5A000000, .shift = -20, .zero_c = 3};
   run_case(5, 6, 4096, true, true, GT_I8, GT_I8, GT_STRATEGY_AUTO, 0, &s, BYTES_RANDOM, GT_OK);
@@ -291,13 +291,13 @@ static void test_tiles_and_slices(bool emulated) {
  * requantisation, on every strategy (refused by the tiled ones) and
  * transpose case; and K past a
  * slice, where only the last slice's dispatch may add the bias. */
-static void test_epilogue(bool emulated) {
+static void test_epilogue(bool sampled) {
   static const uint32_t shapes[][3] = {{1, 1, 1}, {13, 17, 33}, {32, 32, 32}};
   for (int st = 0; st < STRATEGIES; st++)
     for (int o = 0; o < 6; o++)
       for (int e = 1; e <= 2; e++)
         for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
-          if (!gt_test_sampled(emulated)) continue;
+          if (!gt_test_runs(sampled)) continue;
           int t = (st + o + e + (int)s) % 4;
           gt_type type = o & 1 ? GT_I8 : GT_U8, c_type = o >= 2 ? type : GT_I32;
           uint32_t m = shapes[s][0], n = shapes[s][1], k = shapes[s][2];
@@ -310,7 +310,7 @@ static void test_epilogue(bool emulated) {
   gt_quantization q = {.zero_a = 100, .zero_b = 7};
   for (int e = 1; e <= 2; e++) {
     epilogue = e;
-    run_case(5, 9, emulated ? 4099 : 4133, e == 2, false, GT_U8, GT_I32,
+    run_case(5, 9, sampled ? 4099 : 4133, e == 2, false, GT_U8, GT_I32,
              e == 1 ? GT_STRATEGY_AUTO : GT_STRATEGY_SIMPLE, 0, &q, BYTES_RANDOM, GT_OK);
   }
   epilogue = 0;
@@ -320,13 +320,13 @@ static void test_epilogue(bool emulated) {
  * the zero points allow (33,025 for differences of 255, 131,071 for
  * zero points in the middle), and one more refused; an 8-bit c past one
  * slice refused. */
-static void test_extremes(bool emulated) {
+static void test_extremes(bool sampled) {
   gt_quantization u = {.zero_a = 0, .zero_b = 0}, i = {.zero_a = 127, .zero_b = -128};
   gt_quantization middle = {.zero_a = 128, .zero_b = 128};
   run_case(2, 3, 33025, false, false, GT_U8, GT_I32, GT_STRATEGY_AUTO, 0, &u, BYTES_EXTREME, GT_OK);
   run_case(2, 3, 33026, false, false, GT_U8, GT_I32, GT_STRATEGY_AUTO, 0, &u, BYTES_EXTREME, GT_ERR_UNSUPPORTED);
   run_case(3, 2, 33025, true, true, GT_I8, GT_I32, GT_STRATEGY_SIMPLE, 0, &i, BYTES_EXTREME, GT_OK);
-  if (!emulated)
+  if (!sampled)
     run_case(1, 2, 131071, false, true, GT_U8, GT_I32, GT_STRATEGY_SIMPLE, 0, &middle, BYTES_EXTREME, GT_OK);
   run_case(1, 2, 131072, false, true, GT_U8, GT_I32, GT_STRATEGY_AUTO, 0, &middle, BYTES_EXTREME,
            GT_ERR_UNSUPPORTED);
@@ -510,11 +510,11 @@ int main(int argc, char **argv) {
   if (rc != 0) return rc;
   ctx = env.ctx;
   test_refusals();
-  test_shapes(env.emulated);
-  test_word_quads(env.emulated);
-  test_epilogue(env.emulated);
-  test_tiles_and_slices(env.emulated);
-  test_extremes(env.emulated);
+  test_shapes(env.sampled);
+  test_word_quads(env.sampled);
+  test_epilogue(env.sampled);
+  test_tiles_and_slices(env.sampled);
+  test_extremes(env.sampled);
   test_batches();
   test_user_loop();
   printf("%lu quantised products checked element by element, guards too\n", cases);

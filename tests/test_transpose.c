@@ -26,9 +26,9 @@ static size_t type_count = 3;
 static const uint32_t tiles[] = {0, 8, 16, 32};
 
 static gt_context *ctx;
-/* --emulated: under qemu the combinations and the striped shapes run a
- * third of their cases (gt_test_sampled). */
-static bool emulated;
+/* --sampled: the combinations and the striped shapes run a third of
+ * their cases (gt_test_runs). */
+static bool sampled;
 static uint32_t rng = 12345;
 static unsigned long cases, block_cases;
 
@@ -176,7 +176,7 @@ static void test_all_combinations(void) {
       for (size_t yi = 0; yi < 3; yi++) {
         size_t n = shapes_for(t, shapes);
         for (size_t k = 0; k < n; k++)
-          if (gt_test_sampled(emulated))
+          if (gt_test_runs(sampled))
             report(run_case(shapes[k], types[yi], strategies[si], tiles[ti]), shapes[k], types[yi],
                    strategies[si], tiles[ti]);
       }
@@ -211,7 +211,7 @@ static void test_striped_order(void) {
   for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
     for (size_t ti = 0; ti < sizeof tiles / sizeof tiles[0]; ti++)
       for (size_t si = 0; si < sizeof strategies / sizeof strategies[0]; si++) {
-        if (!gt_test_sampled(emulated)) continue;
+        if (!gt_test_runs(sampled)) continue;
         gt_type type = types[(i + ti + si) % type_count];
         report(run_case(shapes[i], type, strategies[si], tiles[ti]), shapes[i], type, strategies[si],
                tiles[ti]);
@@ -364,7 +364,7 @@ int main(int argc, char **argv) {
   int rc = gt_test_open(argc, argv, &env);
   if (rc != 0) return rc;
   ctx = env.ctx;
-  emulated = env.emulated;
+  sampled = env.sampled;
   if (gt_test_flag(argc, argv, "--packed")) {
     types = types_packed;
     type_count = sizeof types_packed / sizeof types_packed[0];

@@ -19,9 +19,7 @@ tools/install-deps.sh sanitizers
 asan() {
 
   # 1. ASan + UBSan. Every UBSan finding is fatal (-fno-sanitize-recover).
-  # The long suites run their sampled third (GT_TEST_SAMPLED, as under
-  # qemu): the default suite runs every case natively, and every shape of
-  # the matmul suites still runs here.
+  # The long suites run their sampled third (GT_TEST_SAMPLED, tests/CMakeLists.txt).
   flags='-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined'
   rm -rf build-asan
   cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS="$flags" -DCMAKE_CXX_FLAGS="$flags" \
