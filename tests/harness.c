@@ -19,6 +19,11 @@ bool gt_test_flag(int argc, char **argv, const char *flag) {
   return false;
 }
 
+bool gt_test_own_contexts_repeat(int argc, char **argv) {
+  return gt_test_flag(argc, argv, "--program-slots") || gt_test_flag(argc, argv, "--max-storage-block") ||
+         gt_test_flag(argc, argv, "--max-dispatch-flops") || gt_test_flag(argc, argv, "--matmul-kernel");
+}
+
 /* The suite's context allocates through these, so that a test can see
  * how many of the library's host blocks are live. */
 static long live_blocks;

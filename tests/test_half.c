@@ -403,12 +403,9 @@ static void count_shared_half_builds(int level, const char *msg, void *user) {
  * words and quads sharing words with their neighbours. It needs 256
  * invocations, which the ES 3.1 minimums do not give. In a sampled run
  * (under qemu each product takes minutes), one transpose case and no long K.
- * Only in the plain run (repeats false): the context of its own takes
- * the shared kernel and the default program slots whatever the run's
- * --matmul-kernel or --program-slots, and the device entries give it the
- * same programs, so a variant run would repeat the plain run's cases
- * through the same programs, compiling each again (seconds each on
- * llvmpipe). */
+ * Not where it would repeat another run (repeats): its context of its
+ * own ignores the run's choices (gt_test_own_contexts_repeat), and the
+ * device entries give it the same programs too. */
 static void test_shared_kernel(bool min_limits, bool repeats, bool sampled) {
   if (min_limits || repeats) return;
   unsigned builds[5] = {0, 0, 0, 0, 0};
@@ -611,8 +608,7 @@ int main(int argc, char **argv) {
   test_edges();
   test_batches(env.sampled);
   test_interior(env.sampled);
-  bool repeats = gt_test_flag(argc, argv, "--device-entry") || gt_test_flag(argc, argv, "--matmul-kernel") ||
-                 gt_test_flag(argc, argv, "--program-slots");
+  bool repeats = gt_test_own_contexts_repeat(argc, argv) || gt_test_flag(argc, argv, "--device-entry");
   test_shared_kernel(env.min_limits, repeats, env.sampled);
   printf("%lu half-precision products checked element by element, guards too\n", cases);
   gt_test_close(&env);
