@@ -19,11 +19,6 @@ bool gt_test_flag(int argc, char **argv, const char *flag) {
   return false;
 }
 
-bool gt_test_own_contexts_repeat(int argc, char **argv) {
-  return gt_test_flag(argc, argv, "--program-slots") || gt_test_flag(argc, argv, "--max-storage-block") ||
-         gt_test_flag(argc, argv, "--max-dispatch-flops") || gt_test_flag(argc, argv, "--matmul-kernel");
-}
-
 /* The suite's context allocates through these, so that a test can see
  * how many of the library's host blocks are live. */
 static long live_blocks;
@@ -77,6 +72,9 @@ int gt_test_open(int argc, char **argv, gt_test_env *env) {
                                                             : GT_MATMUL_KERNEL_REGISTERS;
     }
   }
+  gt_context_desc plain;
+  memset(&plain, 0, sizeof plain);
+  env->own_contexts_repeat = memcmp(&desc, &plain, sizeof desc) != 0;
   if (gt_egl_open(&env->egl) != GT_OK) {
     printf("no OpenGL ES 3.1 context: skipped\n");
     return GT_TEST_SKIP;

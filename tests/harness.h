@@ -14,6 +14,13 @@ typedef struct gt_test_env {
   gt_context *ctx;
   bool min_limits;
   bool sampled; /* --sampled: the long sections run a fixed third of their cases */
+  /* Whether the run's flags changed the suite's context desc (its limits,
+   * program slots, strategy or kernel; not --min-limits, not the device
+   * entry, a global). A context the test makes from a desc of its own
+   * ignores those, so its sections run only where this is false:
+   * elsewhere they repeat another run's cases through the same programs,
+   * compiling each again. */
+  bool own_contexts_repeat;
 } gt_test_env;
 
 /* Opens EGL and a gltile context; `--min-limits` in argv clamps the limits
@@ -30,13 +37,6 @@ long gt_test_live_blocks(void);
 
 /* true when argv holds `flag` (a test's own option, such as --packed). */
 bool gt_test_flag(int argc, char **argv, const char *flag);
-/* Whether the run names a choice that a context the test makes from a
- * desc of its own ignores: --program-slots, --max-storage-block,
- * --max-dispatch-flops, --matmul-kernel (the device entry, a global, it
- * takes). The sections on such contexts run only where this is false:
- * elsewhere they repeat another run's cases through the same programs,
- * compiling each again. */
-bool gt_test_own_contexts_repeat(int argc, char **argv);
 
 /* true when the library binds view v in one piece: from the aligned byte
  * at or below it to the end of the 32-bit word holding its last element

@@ -457,7 +457,7 @@ static void test_refusals(void) {
  * and in a sampled run its programs take too long to build.
  * gt_matmul_plan says the bands kernel runs, so the cases cannot pass
  * through another route. Not where it repeats another run's cases
- * (gt_test_own_contexts_repeat). */
+ * (gt_test_env.own_contexts_repeat). */
 static void test_shared_bands(bool sampled, bool min_limits, bool repeats) {
   if (min_limits || sampled || repeats) return;
   gt_context_desc desc;
@@ -497,7 +497,7 @@ int main(int argc, char **argv) {
   test_user_loop();
   test_products(env.sampled);
   test_long_batch(env.sampled);
-  test_shared_bands(env.sampled, env.min_limits, gt_test_own_contexts_repeat(argc, argv));
+  test_shared_bands(env.sampled, env.min_limits, env.own_contexts_repeat);
   printf("%lu batched cases\n", cases);
   gt_test_close(&env);
   return CHECK_SUMMARY();

@@ -404,7 +404,7 @@ static void count_shared_half_builds(int level, const char *msg, void *user) {
  * invocations, which the ES 3.1 minimums do not give. In a sampled run
  * (under qemu each product takes minutes), one transpose case and no long K.
  * Not where it would repeat another run (repeats): its context of its
- * own ignores the run's choices (gt_test_own_contexts_repeat), and the
+ * own ignores the run's choices (gt_test_env.own_contexts_repeat), and the
  * device entries give it the same programs too. */
 static void test_shared_kernel(bool min_limits, bool repeats, bool sampled) {
   if (min_limits || repeats) return;
@@ -608,7 +608,7 @@ int main(int argc, char **argv) {
   test_edges();
   test_batches(env.sampled);
   test_interior(env.sampled);
-  bool repeats = gt_test_own_contexts_repeat(argc, argv) || gt_test_flag(argc, argv, "--device-entry");
+  bool repeats = env.own_contexts_repeat || gt_test_flag(argc, argv, "--device-entry");
   test_shared_kernel(env.min_limits, repeats, env.sampled);
   printf("%lu half-precision products checked element by element, guards too\n", cases);
   gt_test_close(&env);

@@ -1296,7 +1296,7 @@ int main(int argc, char **argv) {
   /* Each AUTO kernel, the shared kernel's vec4 operands and the texels
    * kernel run on contexts of their own (the device entries do change
    * their programs). */
-  bool repeats = gt_test_own_contexts_repeat(argc, argv);
+  bool repeats = env.own_contexts_repeat;
   if (part != 2) {
     test_validation();
     test_denormals();
