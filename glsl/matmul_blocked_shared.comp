@@ -199,6 +199,15 @@ vec4 inside_k(quad q, uint k0, vec4 loaded) { return k_inside(q, k0) ? loaded : 
 #define SPREAD(elem, i, last, apart)                                                               \
   vec4(elem(i), elem((i) + min(1u, last) * (apart)), elem((i) + min(2u, last) * (apart)),           \
        elem((i) + min(3u, last) * (apart)))
+/* Halves in words: the 4 from the one at an odd or even place of word
+ * w0 on, held in w0 .. w2, as 2 words: the high half of one word and the
+ * low half of the next shifted together where the first is odd. */
+uint funnel(uint lo, uint hi) { return (lo >> 16u) | (hi << 16u); }
+vec4 halves4(uvec2 w) { return vec4(unpackHalf2x16(w.x), unpackHalf2x16(w.y)); }
+uvec2 quad_words(bool odd, uint w0, uint w1, uint w2) {
+  return odd ? uvec2(funnel(w0, w1), funnel(w1, w2)) : uvec2(w0, w1);
+}
+
 #ifdef GT_HALF
 /* A quad of halves across K from the words holding it: 2 where it
  * starts on a word, else 3. A word past the one holding its last element
@@ -219,7 +228,6 @@ vec4 half_quad(bool odd, uint w0, uint w1, uint w2) {
  * f16 > f32 to f32's time where both operands run across K
  * (docs/notes/2026-11-nvidia-matmul-f32.md, "Loads without branches,
  * halfway through the step"). */
-vec4 halves4(uvec2 w) { return vec4(unpackHalf2x16(w.x), unpackHalf2x16(w.y)); }
 #define A4(i) halves4(a_pairs[i])
 #define B4(i) halves4(b_pairs[i])
 #else
@@ -284,10 +292,6 @@ uvec4 inside_k(quad q, uint k0, uvec4 w) { return k_inside(q, k0) ? w : uvec4(0u
  * it made into 2, the high half of one word and the low half of the next
  * shifted together where it starts inside a word (as ACROSS above, a word
  * past the last element inside the matrix read as that one's). */
-uint funnel(uint lo, uint hi) { return (lo >> 16u) | (hi << 16u); }
-uvec2 quad_words(bool odd, uint w0, uint w1, uint w2) {
-  return odd ? uvec2(funnel(w0, w1), funnel(w1, w2)) : uvec2(w0, w1);
-}
 #define QUAD_WORDS(words, i, last)                                                                 \
   quad_words(((i)&1u) != 0u, words[(i) >> 1u], words[min(((i) >> 1u) + 1u, ((i) + (last)) >> 1u)], \
              words[min(((i) >> 1u) + 2u, ((i) + (last)) >> 1u)])
@@ -425,20 +429,44 @@ void store_quad(uint m, uint n, vec4 sum) {
   c4[i] = gt_finish4(m, n, value);
 #else
 #if defined(GT_HALF_C) && !defined(GT_C_HALVES) && !defined(GT_STRIDED_B)
-  /* A quad starting on a word owns its two words: plain stores. Else its
-   * halves share words with the neighbouring quads, and take c_set's
-   * atomics. (Under GT_C_HALVES each half is one 16-bit store.) */
-  uint i = gt_index(2u, uvec2(m, n));
-  if ((i & 1u) == 0u && m < gt_rows_m() && n + 3u < gt_cols_n()) {
-    uint w = i >> 1u;
-    vec4 value = gt_scale.x * sum;
-    if (gt_scale.y != 0.0)
-      value += gt_scale.y * vec4(unpackHalf2x16(c_words[w]), unpackHalf2x16(c_words[w + 1u]));
-    value = gt_finish4(m, n, value);
-    c_words[w] = half_pair(value.xy);
-    c_words[w + 1u] = half_pair(value.zw);
-    return;
-  }
+  /* The quad's halves inside c lie in the 3 words from its first's (2
+   * where it starts on a word). A word of two of them is stored plainly;
+   * a word it shares with a neighbour's quad, or with what lies past c's
+   * row, takes one atomicXor of its own halves' bits, read first: no
+   * other invocation writes them, so the word as read holds them as they
+   * are. Each quad takes the same code, whatever its place. Before, a
+   * fast path for whole quads on a word and 4 halves each through c_set's
+   * two atomics for the rest, every access repeated for each of the 16
+   * quads, made most of the program for llvmpipe's and Adreno's compilers
+   * and its longest compile on llvmpipe (docs/notes/2026-12-ci-and-layers.md,
+   * "Half c quads through words").
+   * (Under GT_C_HALVES each half is one 16-bit store.) */
+  if (m >= gt_rows_m() || n >= gt_cols_n()) return;
+  uint i = gt_index(2u, uvec2(m, n)), w = i >> 1u, inside = min(gt_cols_n() - n, 4u);
+  bool odd = (i & 1u) != 0u;
+  /* The quad's halves inside c as masks of 2 words, then of the 3 */
+  uvec2 quad = uvec2(inside > 1u ? ~0u : 0xFFFFu, inside > 3u ? ~0u : (inside > 2u ? 0xFFFFu : 0u));
+  uvec3 mask = odd ? uvec3(quad.x << 16u, funnel(quad.x, quad.y), quad.y >> 16u) : uvec3(quad, 0u);
+  bool reads = gt_scale.y != 0.0;
+  uvec3 old = uvec3(0u);
+  if (reads || mask.x != ~0u) old.x = c_words[w];
+  if (mask.y != 0u && (reads || mask.y != ~0u)) old.y = c_words[w + 1u];
+  if (mask.z != 0u) old.z = c_words[w + 2u];
+  vec4 value = gt_scale.x * sum;
+  if (reads) value += gt_scale.y * halves4(quad_words(odd, old.x, old.y, old.z));
+  value = gt_finish4(m, n, value);
+  uvec2 pair = uvec2(half_pair(value.xy), half_pair(value.zw));
+  uvec3 bits = odd ? uvec3(pair.x << 16u, funnel(pair.x, pair.y), pair.y >> 16u) : uvec3(pair, 0u);
+#define SET_WORD(w, bits, mask, old)                                                               \
+  if ((mask) == ~0u)                                                                               \
+    c_words[w] = (bits);                                                                           \
+  else if ((mask) != 0u)                                                                           \
+    atomicXor(c_words[w], ((old) ^ (bits)) & (mask));
+  SET_WORD(w, bits.x, mask.x, old.x)
+  SET_WORD(w + 1u, bits.y, mask.y, old.y)
+  SET_WORD(w + 2u, bits.z, mask.z, old.z)
+#undef SET_WORD
+  return;
 #endif
   store_c_guarded(m, n, sum.x);
   store_c_guarded(m, n + COL_APART, sum.y);

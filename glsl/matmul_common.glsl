@@ -399,12 +399,15 @@ vec4 gt_activate(vec4 v) {
 }
 
 /* c[m][n .. n + 3]'s final values from alpha * sum + beta * c, the 4
- * results at once (callers store a quad only where n + 3 < N). */
+ * results at once. Columns past N take column N - 1's bias, so that every
+ * read stays inside the view: their results are never stored. */
 vec4 gt_finish4(uint m, uint n, vec4 v) {
   uvec4 view = gt_views[3];
+  uint last = gt_cols_n() - 1u;
   if (gt_epilogue.x == 1u) v += bias_data[view.z + m * view.w];
-  else if (gt_epilogue.x == 2u) v += vec4(bias_data[view.z + n], bias_data[view.z + n + 1u],
-                                         bias_data[view.z + n + 2u], bias_data[view.z + n + 3u]);
+  else if (gt_epilogue.x == 2u) v += vec4(bias_data[view.z + n], bias_data[view.z + min(n + 1u, last)],
+                                         bias_data[view.z + min(n + 2u, last)],
+                                         bias_data[view.z + min(n + 3u, last)]);
   return gt_activate(v);
 }
 

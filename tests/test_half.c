@@ -443,6 +443,15 @@ static void test_shared_kernel(bool min_limits, bool repeats, bool sampled) {
   for (epilogue = 1; epilogue <= 2 && !sampled && half_c; epilogue++)
     run_case(1025, 1090, 8, false, true, GT_F16, GT_STRATEGY_AUTO, 0, epilogue == 2, INPUT_UNIT);
   epilogue = 0;
+  /* A half c's last quad of a row with 1 or 3 of its halves inside (N of
+   * 1033 and 1035: past whole blocks by more than a band, which the kernel
+   * pads), its first half on a word (c's rows on 16 bytes) and not, scaled,
+   * with a bias per column, which the columns past N must not read. */
+  for (int i = 0; i < 4 && !sampled && half_c; i++) {
+    c_aligned = i >= 2, epilogue = 1;
+    run_case(1025, i % 2 ? 1035 : 1033, 8, false, true, GT_F16, GT_STRATEGY_AUTO, 0, true, INPUT_UNIT);
+  }
+  c_aligned = false, epilogue = 0;
   /* a and b on 8 bytes: quads of halves across K as one uvec2 each (a^T
    * b: both; a b: b's), M and N past whole blocks, K past whole steps. */
   ab_aligned = true;
