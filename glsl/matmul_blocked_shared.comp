@@ -454,7 +454,7 @@ void store_quad(uint m, uint n, vec4 sum) {
   if (mask.z != 0u) old.z = c_words[w + 2u];
   vec4 value = gt_scale.x * sum;
   if (reads) value += gt_scale.y * halves4(quad_words(odd, old.x, old.y, old.z));
-  value = gt_finish4(m, n, value);
+  value = gt_finish4_clamped(m, n, value);
   uvec2 pair = uvec2(half_pair(value.xy), half_pair(value.zw));
   uvec3 bits = odd ? uvec3(pair.x << 16u, funnel(pair.x, pair.y), pair.y >> 16u) : uvec3(pair, 0u);
 #define SET_WORD(w, bits, mask, old)                                                               \

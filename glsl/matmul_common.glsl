@@ -398,17 +398,27 @@ vec4 gt_activate(vec4 v) {
   return mix(v, vec4(gt_clamp.y), greaterThan(v, vec4(gt_clamp.y)));
 }
 
-/* c[m][n .. n + 3]'s final values from alpha * sum + beta * c, the 4
- * results at once. Columns past N take column N - 1's bias, so that every
- * read stays inside the view: their results are never stored. */
-vec4 gt_finish4(uint m, uint n, vec4 v) {
+/* Row m's final values at 4 columns from alpha * sum + beta * c, the 4
+ * results at once. */
+vec4 gt_finish_at(uint m, uvec4 n, vec4 v) {
   uvec4 view = gt_views[3];
-  uint last = gt_cols_n() - 1u;
   if (gt_epilogue.x == 1u) v += bias_data[view.z + m * view.w];
-  else if (gt_epilogue.x == 2u) v += vec4(bias_data[view.z + n], bias_data[view.z + min(n + 1u, last)],
-                                         bias_data[view.z + min(n + 2u, last)],
-                                         bias_data[view.z + min(n + 3u, last)]);
+  else if (gt_epilogue.x == 2u) v += vec4(bias_data[view.z + n.x], bias_data[view.z + n.y],
+                                         bias_data[view.z + n.z], bias_data[view.z + n.w]);
   return gt_activate(v);
+}
+
+/* c[m][n .. n + 3]'s (callers store a quad only where n + 3 < N). */
+vec4 gt_finish4(uint m, uint n, vec4 v) { return gt_finish_at(m, uvec4(n) + uvec4(0u, 1u, 2u, 3u), v); }
+
+/* The same for a quad that may end past N: those columns take column
+ * N - 1's bias, so that every read stays inside the view, and their
+ * results are never stored. Only where such quads are finished whole: a
+ * clamp in every kernel's epilogue costs the Adreno compilers
+ * instructions (docs/notes/2026-12-ci-and-layers.md, "The bias clamp at
+ * the right depth"). */
+vec4 gt_finish4_clamped(uint m, uint n, vec4 v) {
+  return gt_finish_at(m, min(uvec4(n) + uvec4(0u, 1u, 2u, 3u), uvec4(gt_cols_n() - 1u)), v);
 }
 
 /* The same for c[m][n] alone. */
@@ -421,6 +431,7 @@ float gt_finish(uint m, uint n, float v) {
 #else
 #define gt_finish(m, n, v) (v)
 #define gt_finish4(m, n, v) (v)
+#define gt_finish4_clamped(m, n, v) (v)
 #endif
 
 #ifdef GT_QUANT_C
