@@ -29,14 +29,13 @@
 typedef void(GL_APIENTRYP debug_proc)(GLenum, GLenum, GLuint, GLenum, GLsizei, const GLchar *, const void *);
 typedef void(GL_APIENTRYP set_callback_fn)(debug_proc, const void *);
 
-/* More than one context reaches (about 3,700 on an ES 3.2 device); a
- * program past it is counted as a failure, not dropped in silence. */
-enum { MAX_PROGRAMS = 8192 };
+enum { MAX_PROGRAMS = GT_COMPILE_MAX_PROGRAMS };
 
 typedef struct compiled {
   gt_program_id key;
   const char *label; /* a user kernel's program: no key */
   bool auto_chosen, built, has_stats;
+  char call[GT_COMPILE_CALL_TEXT]; /* AUTO's: the first catalogue call that built it */
   shader_stats stats;
   bool has_step_stats;     /* a matmul's statistics with one more K step a */
   shader_stats step_stats; /* pass (gt_program_k_steps), where it has them */
@@ -323,6 +322,7 @@ static void csv_row(csv_writer *w, const compiled *c) {
   program_name(c, name, sizeof name);
   csv_text(w, renderer);
   csv_text(w, name);
+  csv_text(w, c->call);
   csv_text(w, c->label ? "user" : c->auto_chosen ? "yes" : "no");
   csv_text(w, c->built ? "yes" : "no");
   const shader_stats *s = &c->stats;
@@ -415,12 +415,16 @@ int tool_cmd_compile(int argc, char **argv) {
   int failures = 0, refused = 0;
   static gt_program_id listed[MAX_PROGRAMS];
   if (catalogue) {
-    size_t chosen = 0;
-    failures += compile_auto_keys(&desc, listed, MAX_PROGRAMS, &chosen, &refused);
-    for (size_t i = 0; i < chosen && i < MAX_PROGRAMS; i++) {
-      compiled *c = find_or_add(&listed[i]);
-      if (c) c->auto_chosen = true;
+    static chosen_program chosen[MAX_PROGRAMS];
+    size_t count = 0;
+    failures += compile_auto_keys(&desc, chosen, MAX_PROGRAMS, &count, &refused);
+    for (size_t i = 0; i < count && i < MAX_PROGRAMS; i++) {
+      compiled *c = find_or_add(&chosen[i].key);
+      if (c == NULL) continue;
+      c->auto_chosen = true;
+      memcpy(c->call, chosen[i].call, sizeof c->call);
     }
+    if (count > MAX_PROGRAMS) programs_dropped += count - MAX_PROGRAMS;
   }
   if (tool_open(&desc, &egl, &ctx)) return 1;
   renderer = gt_context_renderer(ctx);
@@ -493,7 +497,7 @@ int tool_cmd_compile(int argc, char **argv) {
       failures++;
     } else {
       static const char *const header[] = {
-          "renderer",  "program",       "auto",   "built", "inst", "registers", "spills",      "fills",
+          "renderer",  "program",       "call",   "auto",  "built", "inst", "registers", "spills", "fills",
           "occupancy", "occupancy_max", "cycles", "arith", "ldst", "nops",      "sync_stalls", "memory",
           "per_elem_inst", "per_elem_mem", "per_step_inst", "per_step_loads", "stats"};
       csv_writer w = csv_on(f);

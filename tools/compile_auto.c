@@ -1,10 +1,12 @@
 /* The calls `gltile compile` makes with AUTO so the library itself builds
  * every program AUTO chooses on this device: transposes (in place too)
- * and copies of 4-, 2- and 1-byte elements, matmul in every layout, f32,
- * f16 (summed in f32 and in half) and 8-bit (into an I32 or a requantised
- * c), small and large c, one product and a batch, and the images,
- * each on views aligned and not, extents even and not. What is built is
- * what the library chose: nothing here re-derives its choices. */
+ * and copies of 4-, 2- and 1-byte elements, frames of odd width among
+ * them, matmul in every layout, f32, f16 (summed in f32 and in half) and
+ * 8-bit (into an I32 or a requantised c), small and large c, batch-1 and
+ * batch-8 products, one product and a batch, and the images, each on
+ * views aligned and not, extents even and not. Each program is named by
+ * the first call that built it (its `call`). What is built is what the
+ * library chose: nothing here re-derives its choices. */
 #include "compile.h"
 #include "ir3_listing.h"
 #include "stderr_capture.h"
@@ -15,22 +17,55 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-enum { BUFFER_WORDS = 1u << 20 }; /* 4 MiB each: c of 1024 x 1024 floats */
+/* 8 MiB each: a 1918 x 1079 frame of 4-byte pixels, b of 1024 x 1024
+ * floats */
+enum { BUFFER_WORDS = 1u << 21 };
 
 typedef struct catalogue {
   gt_context *ctx;
   GLuint buffers[3];
   int refused, failed;
+  chosen_program *chosen; /* the programs built so far, each with its call */
+  size_t count, capacity;
 } catalogue;
 
-static void note(catalogue *c, const char *what, gt_status s) {
+static bool known(const catalogue *c, const gt_program_id *key) {
+  for (size_t i = 0; i < c->count && i < c->capacity; i++)
+    if (memcmp(&c->chosen[i].key, key, sizeof *key) == 0) return true;
+  return false;
+}
+
+/* The programs the context holds that no earlier call built: this
+ * call's. */
+static void attribute(catalogue *c, const char *call) {
+  static gt_program_id held[GT_COMPILE_MAX_PROGRAMS];
+  size_t n = gt_context_programs(c->ctx, held, GT_COMPILE_MAX_PROGRAMS);
+  for (size_t i = 0; i < n && i < GT_COMPILE_MAX_PROGRAMS; i++) {
+    if (known(c, &held[i])) continue;
+    if (c->count < c->capacity) {
+      c->chosen[c->count].key = held[i];
+      snprintf(c->chosen[c->count].call, sizeof c->chosen[c->count].call, "%s", call);
+    }
+    c->count++; /* past capacity: counted, so the caller sees it */
+  }
+}
+
+/* One AUTO call's outcome, then its programs; call says what it was. */
+static void note(catalogue *c, const char *call, gt_status s) {
+  attribute(c, call);
   if (s == GT_OK) return;
   if (s == GT_ERR_UNSUPPORTED) { /* the device cannot (shader atomics, texel buffers): said, not failed */
     c->refused++;
     return;
   }
-  fprintf(stderr, "gltile compile: AUTO %s: %s\n", what, gt_status_string(s));
+  fprintf(stderr, "gltile compile: AUTO %s: %s\n", call, gt_status_string(s));
   c->failed++;
+}
+
+/* Rows on 16 bytes (offset and pitch), as the vector kernels want them. */
+static bool aligned(size_t offset, uint32_t pitch, gt_type t) {
+  size_t bytes = gt_type_size(t);
+  return offset * bytes % 16 == 0 && pitch * bytes % 16 == 0;
 }
 
 static gt_view view(GLuint buffer, size_t offset, uint32_t rows, uint32_t cols, uint32_t pitch, gt_type t) {
@@ -40,21 +75,32 @@ static gt_view view(GLuint buffer, size_t offset, uint32_t rows, uint32_t cols, 
 
 static void transposes(catalogue *c, gt_type t) {
   /* rows x cols at offset, pitch: even and 16-byte aligned, a multiple of
-   * 64; uneven with rows on words; odd offset and pitch. */
-  static const uint32_t shapes[][4] = {{256, 256, 0, 256}, {260, 132, 0, 132}, {257, 131, 1, 133}};
+   * 64; uneven with rows on words; odd offset and pitch; a frame of odd
+   * width (1918 x 1079, 4-byte pixels such as RGBA8 where t is 4 bytes
+   * wide), the whole buffer. */
+  static const uint32_t shapes[][4] = {
+      {256, 256, 0, 256}, {260, 132, 0, 132}, {257, 131, 1, 133}, {1079, 1918, 0, 1918}};
   for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
     const uint32_t *s = shapes[i];
     gt_view src = view(c->buffers[0], s[2], s[0], s[1], s[3], t);
     gt_view dst = view(c->buffers[1], s[2], s[1], s[0], s[0] + 2 * s[2], t);
-    note(c, "transpose", gt_transpose(c->ctx, src, dst, NULL));
-    note(c, "copy", gt_copy(c->ctx, src, view(c->buffers[1], s[2], s[0], s[1], s[3], t)));
+    char call[GT_COMPILE_CALL_TEXT];
+    const char *rows = aligned(s[2], s[3], t) ? "aligned" : "unaligned";
+    snprintf(call, sizeof call, "transpose %s %ux%u %s", gt_type_name(t), s[0], s[1], rows);
+    note(c, call, gt_transpose(c->ctx, src, dst, NULL));
+    snprintf(call, sizeof call, "copy %s %ux%u %s", gt_type_name(t), s[0], s[1], rows);
+    note(c, call, gt_copy(c->ctx, src, view(c->buffers[1], s[2], s[0], s[1], s[3], t)));
   }
   /* In place: a square the tile divides, and one it does not. */
   for (uint32_t n = 96; n <= 97; n++) {
     gt_view square = view(c->buffers[0], 0, n, n, 0, t);
-    note(c, "transpose in place", gt_transpose(c->ctx, square, square, NULL));
+    char call[GT_COMPILE_CALL_TEXT];
+    snprintf(call, sizeof call, "transpose %s %ux%u in place", gt_type_name(t), n, n);
+    note(c, call, gt_transpose(c->ctx, square, square, NULL));
   }
 }
+
+static const char *const layouts[] = {"a b", "a^T b", "a b^T", "a^T b^T"};
 
 static void matmuls(catalogue *c, gt_type in, gt_type out, gt_precision precision) {
   /* m, n, k, whether the views' rows are 16-byte aligned, and what else
@@ -62,9 +108,10 @@ static void matmuls(catalogue *c, gt_type in, gt_type out, gt_precision precisio
    * requantisation; EXTRA_BATCH: a batch of two): small c, c of 64 blocks
    * of 128 x 128 (the shared kernel's threshold on some devices), K short
    * and long, uneven extents, 3 rows past whole blocks (the shared
-   * kernel's thin band), and aligned rows past whole tiles of the
-   * registers kernel (the interior program beside the edges' programs,
-   * each with an epilogue and batched too). */
+   * kernel's thin band), aligned rows past whole tiles of the registers
+   * kernel (the interior program beside the edges' programs, each with an
+   * epilogue and batched too), and batch-1 and batch-8 products, an
+   * inference layer's (in the layout a b^T its weights are out x in). */
   enum { EXTRA_EPILOGUE = 1, EXTRA_BATCH = 2 };
   static const uint32_t shapes[][5] = {{64, 64, 64, 1, EXTRA_EPILOGUE | EXTRA_BATCH},
                                        {61, 67, 53, 0, EXTRA_EPILOGUE},
@@ -72,7 +119,9 @@ static void matmuls(catalogue *c, gt_type in, gt_type out, gt_precision precisio
                                        {1023, 1021, 17, 0, 0},
                                        {96, 96, 5000, 1, 0},
                                        {1027, 1020, 17, 0, 0},
-                                       {100, 68, 33, 1, EXTRA_EPILOGUE | EXTRA_BATCH}};
+                                       {100, 68, 33, 1, EXTRA_EPILOGUE | EXTRA_BATCH},
+                                       {1, 1024, 1024, 1, 0},
+                                       {8, 1024, 1024, 1, 0}};
   for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
     for (int layout = 0; layout < 4; layout++) {
       uint32_t m = shapes[i][0], n = shapes[i][1], k = shapes[i][2];
@@ -90,25 +139,34 @@ static void matmuls(catalogue *c, gt_type in, gt_type out, gt_precision precisio
       gt_view a = d.trans_a ? view(c->buffers[0], off, k, m, 0, in) : view(c->buffers[0], off, m, k, 0, in);
       gt_view b = d.trans_b ? view(c->buffers[1], off, n, k, 0, in) : view(c->buffers[1], off, k, n, 0, in);
       gt_view cv = view(c->buffers[2], off, m, n, 0, out);
-      note(c, "matmul", gt_matmul(c->ctx, a, b, cv, &d));
+      char call[GT_COMPILE_CALL_TEXT];
+      int at = snprintf(call, sizeof call, "matmul %s>%s%s %s %ux%ux%u %s", gt_type_name(in), gt_type_name(out),
+                        precision == GT_PRECISION_HALF ? " half sums" : "", layouts[layout], m, n, k,
+                        shapes[i][3] ? "aligned" : "unaligned");
+      char *more = call + at;
+      size_t room = sizeof call - (size_t)at;
+      note(c, call, gt_matmul(c->ctx, a, b, cv, &d));
       uint32_t extra = shapes[i][4];
       if (extra & EXTRA_EPILOGUE) { /* a bias per column (b's first row, or column) and CLAMP */
         gt_matmul_desc e = d;
         e.bias = view(c->buffers[1], off, 1, n, 0, bytes ? GT_I32 : GT_F32);
         e.act = GT_ACTIVATION_CLAMP;
         e.act_hi = bytes ? 100.0f : 1.0f;
-        note(c, "matmul epilogue", gt_matmul(c->ctx, a, b, cv, &e));
+        snprintf(more, room, " epilogue");
+        note(c, call, gt_matmul(c->ctx, a, b, cv, &e));
       }
       if ((extra & EXTRA_EPILOGUE) && requantized) { /* per column, from a's buffer */
         gt_matmul_desc e = d;
         e.quant.multiplier = e.quant.shift = 0;
         e.quant.multipliers = view(c->buffers[0], off, 1, n, 0, GT_I32);
         e.quant.shifts = view(c->buffers[0], off + n, 1, n, 0, GT_I32);
-        note(c, "matmul per column", gt_matmul(c->ctx, a, b, cv, &e));
+        snprintf(more, room, " per column");
+        note(c, call, gt_matmul(c->ctx, a, b, cv, &e));
       }
       if (extra & EXTRA_BATCH) { /* a batch of two, each operand its own */
         gt_batch batch = {2, (size_t)m * k, (size_t)k * n, (size_t)m * n};
-        note(c, "matmul batch", gt_matmul_batched(c->ctx, a, b, cv, batch, &d));
+        snprintf(more, room, " batch 2");
+        note(c, call, gt_matmul_batched(c->ctx, a, b, cv, batch, &d));
       }
     }
 }
@@ -116,6 +174,7 @@ static void matmuls(catalogue *c, gt_type in, gt_type out, gt_precision precisio
 static void images(catalogue *c) {
   static const GLenum internal[] = {GL_R32F, GL_RGBA8};
   static const gt_format formats[] = {GT_FORMAT_R32F, GT_FORMAT_RGBA8};
+  static const char *const format_names[] = {"r32f", "rgba8"};
   for (int f = 0; f < 2; f++) {
     GLuint tex[2];
     glGenTextures(2, tex);
@@ -128,16 +187,31 @@ static void images(catalogue *c) {
     for (uint32_t side = 64; side <= 65; side++) {
       gt_image src = {tex[0], 0, 0, 0, side, side, formats[f]},
                dst = {tex[1], 0, 0, 0, side, side, formats[f]};
-      note(c, "image transpose", gt_image_transpose(c->ctx, src, dst, NULL));
-      for (uint32_t turns = 1; turns <= 3; turns++)
-        note(c, "image rotate", gt_image_rotate(c->ctx, src, dst, turns, NULL));
+      char call[GT_COMPILE_CALL_TEXT];
+      snprintf(call, sizeof call, "image transpose %s %ux%u", format_names[f], side, side);
+      note(c, call, gt_image_transpose(c->ctx, src, dst, NULL));
+      for (uint32_t turns = 1; turns <= 3; turns++) {
+        snprintf(call, sizeof call, "image rotate %u %s %ux%u", 90 * turns, format_names[f], side, side);
+        note(c, call, gt_image_rotate(c->ctx, src, dst, turns, NULL));
+      }
     }
     glDeleteTextures(2, tex);
   }
 }
 
-int compile_auto_calls(gt_context *ctx, int *refused) {
-  catalogue c = {ctx, {0, 0, 0}, 0, 0};
+/* The headline calls, first so that their programs are named by them:
+ * an aligned f32 1024^2 transpose and 1024^3 c = a b, the figures every
+ * other call's are held to (tests/mobile_targets.csv). */
+static void headlines(catalogue *c) {
+  gt_view a = view(c->buffers[0], 0, 1024, 1024, 0, GT_F32), b = view(c->buffers[1], 0, 1024, 1024, 0, GT_F32);
+  note(c, "transpose f32 1024x1024 aligned", gt_transpose(c->ctx, a, b, NULL));
+  gt_matmul_desc d = {.strategy = GT_STRATEGY_AUTO, .alpha = 1.0f};
+  note(c, "matmul f32>f32 a b 1024x1024x1024 aligned",
+       gt_matmul(c->ctx, a, b, view(c->buffers[2], 0, 1024, 1024, 0, GT_F32), &d));
+}
+
+int compile_auto_calls(gt_context *ctx, int *refused, chosen_program *chosen, size_t capacity, size_t *count) {
+  catalogue c = {ctx, {0, 0, 0}, 0, 0, chosen, 0, capacity};
   for (int i = 0; i < 3; i++) {
     c.buffers[i] = tool_buffer(BUFFER_WORDS, NULL);
     if (c.buffers[i] == 0) {
@@ -145,6 +219,7 @@ int compile_auto_calls(gt_context *ctx, int *refused) {
       return 1;
     }
   }
+  headlines(&c);
   static const gt_type moved[] = {GT_F32, GT_F16, GT_U8};
   for (int i = 0; i < 3; i++)
     transposes(&c, moved[i]);
@@ -160,6 +235,7 @@ int compile_auto_calls(gt_context *ctx, int *refused) {
   note(&c, "finish", gt_finish(ctx));
   glDeleteBuffers(3, c.buffers);
   *refused = c.refused;
+  *count = c.count;
   return c.failed;
 }
 
@@ -187,8 +263,6 @@ static size_t read_all(int fd, void *data, size_t size) {
   return got;
 }
 
-/* In the child: the catalogue, then (failed, refused, count) and the keys
- * down the pipe. */
 /* The code drivers print, read only to be kept back. */
 typedef struct code_listings {
   v3d_listing v3d;
@@ -200,21 +274,24 @@ static bool keep_listings(const char *line, void *user) {
   return v3d_listing_line(&l->v3d, line) || ir3_listing_line(&l->ir3, line);
 }
 
-static int child(const gt_context_desc *desc, int out, gt_program_id *keys, size_t capacity) {
+/* In the child: the catalogue, then (failed, refused, count) and the
+ * programs with their calls down the pipe. */
+static int child(const gt_context_desc *desc, int out, chosen_program *chosen, size_t capacity) {
   gt_egl egl;
   gt_context *ctx;
   if (tool_open(desc, &egl, &ctx)) return 1;
   int counts[2] = {0, 0};
-  counts[0] = compile_auto_calls(ctx, &counts[1]);
-  uint64_t count = gt_context_programs(ctx, keys, capacity);
+  size_t built = 0;
+  counts[0] = compile_auto_calls(ctx, &counts[1], chosen, capacity, &built);
   tool_close(&egl, ctx);
-  size_t sent = count < capacity ? (size_t)count : capacity;
+  uint64_t count = built;
+  size_t sent = built < capacity ? built : capacity;
   bool ok = write_all(out, counts, sizeof counts) && write_all(out, &count, sizeof count) &&
-            write_all(out, keys, sent * sizeof *keys);
+            write_all(out, chosen, sent * sizeof *chosen);
   return ok ? 0 : 1;
 }
 
-int compile_auto_keys(const gt_context_desc *desc, gt_program_id *keys, size_t capacity, size_t *count,
+int compile_auto_keys(const gt_context_desc *desc, chosen_program *chosen, size_t capacity, size_t *count,
                       int *refused) {
   *count = 0;
   *refused = 0;
@@ -241,7 +318,7 @@ int compile_auto_keys(const gt_context_desc *desc, gt_program_id *keys, size_t c
     ir3_listing_start(&listings.ir3);
     stderr_capture capture;
     bool filtered = (v3d_listing_printed() || ir3_listing_printed()) && stderr_capture_begin(&capture);
-    int rc = child(desc, fds[1], keys, capacity);
+    int rc = child(desc, fds[1], chosen, capacity);
     if (filtered) stderr_capture_end(&capture, keep_listings, &listings);
     close(fds[1]);
     fflush(NULL);
@@ -253,7 +330,7 @@ int compile_auto_keys(const gt_context_desc *desc, gt_program_id *keys, size_t c
   bool ok = read_all(fds[0], counts, sizeof counts) == sizeof counts &&
             read_all(fds[0], &total, sizeof total) == sizeof total;
   size_t expected = ok ? (total < capacity ? (size_t)total : capacity) : 0;
-  ok = ok && read_all(fds[0], keys, expected * sizeof *keys) == expected * sizeof *keys;
+  ok = ok && read_all(fds[0], chosen, expected * sizeof *chosen) == expected * sizeof *chosen;
   close(fds[0]);
   int status = 0;
   bool exited = waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0;
