@@ -35,13 +35,16 @@ typedef struct compiled {
   gt_program_id key;
   const char *label; /* a user kernel's program: no key */
   bool auto_chosen, built, has_stats;
-  char call[GT_COMPILE_CALL_TEXT]; /* AUTO's: the first catalogue call that built it */
+  const char *call; /* AUTO's: the first catalogue call that asked for it (in uses) */
   shader_stats stats;
   bool has_step_stats;     /* a matmul's statistics with one more K step a */
   shader_stats step_stats; /* pass (gt_program_k_steps), where it has them */
 } compiled;
 
 static compiled programs[MAX_PROGRAMS];
+/* The catalogue calls' programs, in the order of the calls. */
+static chosen_program uses[GT_COMPILE_MAX_USES];
+static size_t use_count;
 static size_t program_count, programs_dropped;
 /* The statistics lines the driver sent since the last reset, in order. */
 enum { MAX_MESSAGES = 4 };
@@ -317,12 +320,26 @@ static void print_row(const compiled *c) {
   printf("  %s\n", name);
 }
 
+/* Every call that asked for c, in order, "; " between. */
+static void csv_calls(csv_writer *w, const compiled *c) {
+  static char text[GT_COMPILE_MAX_USES / 4 * GT_COMPILE_CALL_TEXT];
+  size_t at = 0;
+  text[0] = '\0';
+  for (size_t i = 0; i < use_count && c->label == NULL; i++)
+    if (memcmp(&uses[i].key, &c->key, sizeof c->key) == 0 && at < sizeof text) {
+      int n = snprintf(text + at, sizeof text - at, "%s%s", at ? "; " : "", uses[i].call);
+      at += n > 0 ? (size_t)n : 0;
+    }
+  csv_text(w, text);
+}
+
 static void csv_row(csv_writer *w, const compiled *c) {
   char name[256];
   program_name(c, name, sizeof name);
   csv_text(w, renderer);
   csv_text(w, name);
-  csv_text(w, c->call);
+  csv_text(w, c->call ? c->call : "");
+  csv_calls(w, c);
   csv_text(w, c->label ? "user" : c->auto_chosen ? "yes" : "no");
   csv_text(w, c->built ? "yes" : "no");
   const shader_stats *s = &c->stats;
@@ -415,16 +432,19 @@ int tool_cmd_compile(int argc, char **argv) {
   int failures = 0, refused = 0;
   static gt_program_id listed[MAX_PROGRAMS];
   if (catalogue) {
-    static chosen_program chosen[MAX_PROGRAMS];
-    size_t count = 0;
-    failures += compile_auto_keys(&desc, chosen, MAX_PROGRAMS, &count, &refused);
-    for (size_t i = 0; i < count && i < MAX_PROGRAMS; i++) {
-      compiled *c = find_or_add(&chosen[i].key);
+    failures += compile_auto_keys(&desc, uses, GT_COMPILE_MAX_USES, &use_count, &refused);
+    if (use_count > GT_COMPILE_MAX_USES) {
+      fprintf(stderr, "gltile compile: %zu uses of programs past the list's %d\n", use_count,
+              (int)GT_COMPILE_MAX_USES);
+      failures++;
+      use_count = GT_COMPILE_MAX_USES;
+    }
+    for (size_t i = 0; i < use_count; i++) {
+      compiled *c = find_or_add(&uses[i].key);
       if (c == NULL) continue;
       c->auto_chosen = true;
-      memcpy(c->call, chosen[i].call, sizeof c->call);
+      if (c->call == NULL) c->call = uses[i].call;
     }
-    if (count > MAX_PROGRAMS) programs_dropped += count - MAX_PROGRAMS;
   }
   if (tool_open(&desc, &egl, &ctx)) return 1;
   renderer = gt_context_renderer(ctx);
@@ -497,7 +517,7 @@ int tool_cmd_compile(int argc, char **argv) {
       failures++;
     } else {
       static const char *const header[] = {
-          "renderer",  "program",       "call",   "auto",  "built", "inst", "registers", "spills", "fills",
+          "renderer",  "program",       "call",   "calls", "auto",  "built", "inst", "registers", "spills", "fills",
           "occupancy", "occupancy_max", "cycles", "arith", "ldst", "nops",      "sync_stalls", "memory",
           "per_elem_inst", "per_elem_mem", "per_step_inst", "per_step_loads", "stats"};
       csv_writer w = csv_on(f);

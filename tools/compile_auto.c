@@ -5,7 +5,7 @@
  * 8-bit (into an I32 or a requantised c), small and large c, batch-1 and
  * batch-8 products, one product and a batch, and the images, each on
  * views aligned and not, extents even and not. Each program is named by
- * the first call that built it (its `call`). What is built is what the
+ * the calls that asked for it (its `calls`, the first its `call`). What is built is what the
  * library chose: nothing here re-derives its choices. */
 #include "compile.h"
 #include "ir3_listing.h"
@@ -25,25 +25,18 @@ typedef struct catalogue {
   gt_context *ctx;
   GLuint buffers[3];
   int refused, failed;
-  chosen_program *chosen; /* the programs built so far, each with its call */
+  chosen_program *chosen; /* each call's programs, in the order of the calls */
   size_t count, capacity;
+  uint32_t clock; /* the program table's, after the last call */
 } catalogue;
 
-static bool known(const catalogue *c, const gt_program_id *key) {
-  for (size_t i = 0; i < c->count && i < c->capacity; i++)
-    if (memcmp(&c->chosen[i].key, key, sizeof *key) == 0) return true;
-  return false;
-}
-
-/* The programs the context holds that no earlier call built: this
- * call's. */
+/* The programs the last call asked for: this call's. */
 static void attribute(catalogue *c, const char *call) {
-  static gt_program_id held[GT_COMPILE_MAX_PROGRAMS];
-  size_t n = gt_context_programs(c->ctx, held, GT_COMPILE_MAX_PROGRAMS);
+  static gt_program_id used[GT_COMPILE_MAX_PROGRAMS];
+  size_t n = gt_context_programs_used(c->ctx, &c->clock, used, GT_COMPILE_MAX_PROGRAMS);
   for (size_t i = 0; i < n && i < GT_COMPILE_MAX_PROGRAMS; i++) {
-    if (known(c, &held[i])) continue;
     if (c->count < c->capacity) {
-      c->chosen[c->count].key = held[i];
+      c->chosen[c->count].key = used[i];
       snprintf(c->chosen[c->count].call, sizeof c->chosen[c->count].call, "%s", call);
     }
     c->count++; /* past capacity: counted, so the caller sees it */
@@ -211,7 +204,7 @@ static void headlines(catalogue *c) {
 }
 
 int compile_auto_calls(gt_context *ctx, int *refused, chosen_program *chosen, size_t capacity, size_t *count) {
-  catalogue c = {ctx, {0, 0, 0}, 0, 0, chosen, 0, capacity};
+  catalogue c = {ctx, {0, 0, 0}, 0, 0, chosen, 0, capacity, 0};
   for (int i = 0; i < 3; i++) {
     c.buffers[i] = tool_buffer(BUFFER_WORDS, NULL);
     if (c.buffers[i] == 0) {

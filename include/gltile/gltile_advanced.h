@@ -77,6 +77,11 @@ size_t gt_program_list(const gt_context *ctx, gt_program_id *out, size_t capacit
  * Returns how many. No GL. */
 size_t gt_context_programs(const gt_context *ctx, gt_program_id *out, size_t capacity);
 
+/* The programs ctx holds that plans asked for since *clock (0 at first:
+ * every one), into out; *clock then gets the program table's clock now,
+ * for the next call. Returns how many. No GL. */
+size_t gt_context_programs_used(const gt_context *ctx, uint32_t *clock, gt_program_id *out, size_t capacity);
+
 /* A program's name: its kernel file and, as its preamble spells them,
  * tile, group, element and variant defines ("matmul_blocked t32 8x8 f32
  * TRANS_A VEC4_B"); "" where id names no program. */

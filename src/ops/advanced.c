@@ -78,6 +78,21 @@ size_t gt_context_programs(const gt_context *ctx, gt_program_id *out, size_t cap
   return count;
 }
 
+size_t gt_context_programs_used(const gt_context *ctx, uint32_t *clock, gt_program_id *out, size_t capacity) {
+  size_t count = 0;
+  if (ctx == NULL) return 0;
+  /* ages measured back from the table's clock, as its eviction does, so
+   * the clock's wrapping is harmless */
+  uint32_t since = ctx->program_clock - *clock;
+  for (uint32_t i = 0; i < ctx->program_slots; i++)
+    if (ctx->programs[i].name != 0 && ctx->program_clock - ctx->programs[i].used < since) {
+      if (count < capacity) out[count] = id_of(&ctx->programs[i].key);
+      count++;
+    }
+  *clock = ctx->program_clock;
+  return count;
+}
+
 uint32_t gt_program_elements(const gt_program_id *id) {
   gt_program_key k;
   return key_of(id, &k) ? gt__program_elements(&k) : 0;
