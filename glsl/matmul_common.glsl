@@ -246,6 +246,11 @@ float b_elem(uint i) { return texelFetch(b_texels, int(i)).x; }
 #elif defined(GT_HALF)
 #ifdef GT_A_PAIRS
 float a_elem(uint i) { return unpackHalf2x16(a_pairs[i >> 2u][(i >> 1u) & 1u])[i & 1u]; }
+/* The quad of halves i..i + 3, i a multiple of 4: one uvec2. */
+vec4 a_quad(uint i) {
+  uvec2 words = a_pairs[i >> 2u];
+  return vec4(unpackHalf2x16(words.x), unpackHalf2x16(words.y));
+}
 #elif defined(GT_A_HALVES)
 float a_elem(uint i) { return float(a_halves[i]); }
 #else

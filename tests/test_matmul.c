@@ -986,8 +986,8 @@ static void count_builds(int level, const char *msg, void *user) {
 static void test_each_auto_kernel(bool min_limits) {
   static const gt_matmul_kernel kernels[] = {GT_MATMUL_KERNEL_REGISTERS, GT_MATMUL_KERNEL_SHARED,
                                              GT_MATMUL_KERNEL_REGISTERS_K1};
-  static const uint32_t small[][3] = {{1, 1, 1},     {31, 33, 7},     {127, 129, 9},
-                                      {128, 128, 8}, {200, 131, 257}, {3, 5, 70000}};
+  static const uint32_t small[][3] = {{9, 1, 1},     {31, 33, 7},     {127, 129, 9},
+                                      {128, 128, 8}, {200, 131, 257}, {9, 5, 70000}};
   /* Blocks of 128 x 128 in c: 9 x 8, 8 x 8 (exactly 64, counted with
    * partial blocks), 8 x 10, which run the shared kernel, then 1 x 63 and
    * 8 x 7, which run the registers kernel (on every device-table entry:
@@ -1172,6 +1172,53 @@ static void test_interior(void) {
   gt_context_release(other);
 }
 
+static void count_stream_builds(int level, const char *msg, void *user) {
+  unsigned *builds = user;
+  if (level != GT_LOG_DEBUG) return;
+  if (strncmp(msg, "built matmul_stream.comp", 24) == 0) builds[0]++;
+  if (strncmp(msg, "built matmul_", 13) == 0 && strncmp(msg, "built matmul_stream.comp", 24) != 0) builds[1]++;
+}
+
+/* The stream kernel on a registers context (llvmpipe's own context keeps
+ * floats on the texels kernel): c of 1, 2, 7 and 8 rows, N past and
+ * inside its groups of 4 and 32 columns, K of single k, of whole and
+ * partial quads and past a 4096-long slice; every transpose case, scaled
+ * or not, with an epilogue, in aligned layouts (its vec4 programs) and
+ * misaligned ones (its plain ones). Only stream programs are built. */
+static void test_stream(bool min_limits) {
+  static const uint32_t shapes[][3] = {{1, 1, 1},  {1, 37, 5},  {2, 5, 3},    {7, 33, 70},
+                                       {8, 64, 4}, {8, 130, 68}, {1, 68, 4100}, {3, 4, 8196}};
+  static const layout misaligned = {1, 3, 1, true};
+  unsigned builds[2] = {0, 0};
+  gt_context_desc desc;
+  memset(&desc, 0, sizeof desc);
+  desc.min_limits = min_limits;
+  desc.matmul_kernel = GT_MATMUL_KERNEL_REGISTERS;
+  desc.logger.log = count_stream_builds;
+  desc.logger.user = builds;
+  gt_context *saved = ctx, *other = NULL;
+  CHECK_STATUS(gt_context_init(NULL, 0, &desc, &other), GT_OK);
+  if (other == NULL) return;
+  ctx = other;
+  for (int trans = 0; trans < 4; trans++) {
+    bool ta = trans & 1, tb = trans & 2;
+    run_aligned(shapes, sizeof shapes / sizeof shapes[0], ta, tb);
+    aligned_layout = &misaligned;
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+      if (sampled && i % 2 != (size_t)trans % 2) continue;
+      mm_case cs = make_case(GT_STRATEGY_AUTO, 0, ta, tb, i % 2 == 0, shapes[i][0], shapes[i][1], shapes[i][2]);
+      if (shapes[i][2] > 4096) cs.fill_a = cs.fill_b = FILL_MARKERS;
+      if (i % 2 == 0 && !sampled) with_epilogue(&cs, 1 + (int)(i % 8));
+      run_case(&cs);
+    }
+    aligned_layout = NULL;
+  }
+  CHECK(builds[0] > 0);
+  CHECK_EQ_U(builds[1], 0);
+  ctx = saved;
+  gt_context_release(other);
+}
+
 static void count_texel_builds(int level, const char *msg, void *user) {
   if (level == GT_LOG_DEBUG && strncmp(msg, "built matmul_texels.comp", 24) == 0) (*(unsigned *)user)++;
 }
@@ -1313,6 +1360,7 @@ int main(int argc, char **argv) {
     if (!repeats) test_each_auto_kernel(env.min_limits);
   }
   if (part != 1 && !repeats) {
+    test_stream(env.min_limits);
     test_shared_vec4(env.min_limits);
     test_texels(env.min_limits);
   }

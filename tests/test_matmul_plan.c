@@ -131,7 +131,8 @@ static void check_keys(const gt_context *ctx, const gt_matmul_choices *p, bool h
     const gt_program_key *k = &p->op.keys[i];
     CHECK(k->group_cols * k->group_rows <= l->max_invocations);
     CHECK(k->group_cols <= l->max_group_size[0] && k->group_rows <= l->max_group_size[1]);
-    bool barriers = k->kernel == GT_KERNEL_MATMUL_TILED || k->kernel == GT_KERNEL_MATMUL_BLOCKED_SHARED;
+    bool barriers = k->kernel == GT_KERNEL_MATMUL_TILED || k->kernel == GT_KERNEL_MATMUL_BLOCKED_SHARED ||
+                    k->kernel == GT_KERNEL_MATMUL_STREAM;
     uint32_t budget = ctx->device->barrier_invocations ? ctx->device->barrier_invocations : 256;
     if (barriers) CHECK(k->group_cols * k->group_rows <= budget);
     if (k->kernel == GT_KERNEL_MATMUL_BLOCKED_SHARED) CHECK(gt__shared_kernel_fits(l));
@@ -153,10 +154,11 @@ static void check_keys(const gt_context *ctx, const gt_matmul_choices *p, bool h
     CHECK(((k->variant & GT_VARIANT_HALF_ROUNDED) != 0) == rounded);
     CHECK(((k->variant & GT_VARIANT_HALF_SCALED) != 0) == (rounded && entry->half_rounded_by_scaling));
     /* Halves: no texels, and quads as one load (uvec2s) only in the
-     * shared kernel and as b's rows in the registers kernel's interior. */
+     * shared and stream kernels and as b's rows in the registers kernel's
+     * interior. */
     if (half)
       CHECK(k->kernel != GT_KERNEL_MATMUL_TEXELS &&
-            (k->kernel == GT_KERNEL_MATMUL_BLOCKED_SHARED ||
+            (k->kernel == GT_KERNEL_MATMUL_BLOCKED_SHARED || k->kernel == GT_KERNEL_MATMUL_STREAM ||
              !(k->variant & (GT_VARIANT_VEC4_A | GT_VARIANT_VEC4_B)) ||
              (k->variant & (GT_VARIANT_INTERIOR | GT_VARIANT_VEC4_A)) == GT_VARIANT_INTERIOR));
     bool registers = k->kernel == GT_KERNEL_MATMUL_BLOCKED;
@@ -166,6 +168,22 @@ static void check_keys(const gt_context *ctx, const gt_matmul_choices *p, bool h
                        gt__texels_range_fits(ctx, &p->whole.a, 2) &&
                        gt__texels_range_fits(ctx, &p->whole.b, 2);
     CHECK(((k->variant & GT_VARIANT_HALF_TEXELS) != 0) == (registers && half_texels));
+    /* The stream kernel exactly where c has a few rows, sums are not in
+     * half and floats do not take the texels kernel; its rows by the
+     * batch; its vec4 bits only in its vec4 slot, a's only beside b's
+     * where b is transposed. */
+    bool stream = p->strategy == GT_STRATEGY_AUTO && p->m <= GT_MATMUL_STREAM_ROWS && !sums &&
+                  !gt__quantized(p->whole.a.view.type) &&
+                  !(gt_matmul_auto_kernel(ctx, p->m, p->n) == GT_MATMUL_KERNEL_TEXELS &&
+                    p->whole.a.view.type == GT_F32);
+    CHECK((k->kernel == GT_KERNEL_MATMUL_STREAM) == stream);
+    if (stream) {
+      uint32_t vec4 = k->variant & (GT_VARIANT_VEC4_A | GT_VARIANT_VEC4_B | GT_VARIANT_VEC4_C);
+      CHECK(k->tile == (p->m == 1 ? 1u : (uint32_t)GT_MATMUL_STREAM_ROWS));
+      CHECK((vec4 != 0) == (i == GT_MATMUL_VEC4) && !(vec4 & GT_VARIANT_VEC4_C));
+      if (vec4 & GT_VARIANT_VEC4_A) CHECK(!p->trans_a && (!p->trans_b || (vec4 & GT_VARIANT_VEC4_B)));
+      if (ctx->device->scalar_loads) CHECK(vec4 == 0);
+    }
     if (registers && ctx->device->scalar_loads)
       CHECK(!(k->variant & (GT_VARIANT_VEC4_A | GT_VARIANT_VEC4_B | GT_VARIANT_VEC4_C)));
     if (registers)
@@ -207,7 +225,7 @@ static void check_keys(const gt_context *ctx, const gt_matmul_choices *p, bool h
 static void check_blocks(const gt_context *ctx, const gt_matmul_choices *p, const gt_matmul_desc *d) {
   const uint32_t *block = p->op.blocks.block;
   CHECK(block[2] <= gt__matmul_k_chunk(p));
-  CHECK(gt__matmul_k_chunk(p) == (d->strategy == GT_STRATEGY_AUTO && p->kernel == GT_MATMUL_KERNEL_SHARED &&
+  CHECK(gt__matmul_k_chunk(p) == (d->strategy == GT_STRATEGY_AUTO && p->kernel == GT_MATMUL_KERNEL_SHARED && !p->stream &&
                                           !p->op.keys[GT_MATMUL_TEXELS].group_cols
                                       ? GT_MATMUL_SHARED_K_CHUNK
                                       : GT_MATMUL_K_CHUNK));

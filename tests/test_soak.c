@@ -1041,9 +1041,12 @@ enum {
   /* AUTO on every choice of operands that may move as vec4s: trans cases
    * x (a, b, c rows aligned or not) x (M, N, K multiples of 4 or not). */
   SWEEP_VEC4 = 4 * 64,
+  /* The same on c of 1 and 4 rows (the stream kernel's two row counts),
+   * with a's and b's rows aligned or not, N and K multiples of 4 or not. */
+  SWEEP_STREAM = 4 * 16,
   SWEEP_IMAGE = N_FORMATS * 4 * (2 + 2 * 3) * 2,
   SWEEP_KERNEL = 2 * 3 * 2,
-  SWEEP_OPS = SWEEP_TRANSPOSE + SWEEP_COPY + SWEEP_MATMUL + SWEEP_VEC4 + SWEEP_IMAGE + SWEEP_KERNEL
+  SWEEP_OPS = SWEEP_TRANSPOSE + SWEEP_COPY + SWEEP_MATMUL + SWEEP_VEC4 + SWEEP_STREAM + SWEEP_IMAGE + SWEEP_KERNEL
 };
 
 /* Pair i of that order. */
@@ -1111,6 +1114,24 @@ static op_kind sweep_op(uint32_t i) {
     return K_MATMUL;
   }
   i -= SWEEP_VEC4;
+  if (i < SWEEP_STREAM) {
+    matmul_case q;
+    memset(&q, 0, sizeof q);
+    uint32_t bits = i % 16;
+    q.strategy = GT_STRATEGY_AUTO;
+    q.m = bits & 4 ? 1 : 4;
+    q.n = bits & 8 ? 44 : 45;
+    q.k = bits & 8 ? 40 : 41;
+    q.trans_a = (int)((i / 16) & 1);
+    q.trans_b = (int)((i / 16) >> 1);
+    q.integers = 1;
+    q.alpha = 1.0f;
+    placed_aligned = (int)(bits & 3);
+    run_matmul(&q);
+    placed_aligned = -1;
+    return K_MATMUL;
+  }
+  i -= SWEEP_STREAM;
   if (i < SWEEP_IMAGE) {
     image_case k;
     uint32_t pair = i % 8, even = (i / 8) % 2, turns = (i / 16) % 4;

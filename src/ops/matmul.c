@@ -24,6 +24,10 @@ static gt_status dispatch_product(gt_context *ctx, const gt_program *prog, const
     gx = gt__div_up(n, tile);
     gy = gt__div_up(m, tile);
     break;
+  case GT_KERNEL_MATMUL_STREAM: /* columns of c: one a row of invocations (b^T), or 4 a column */
+    gx = gt__div_up(n, (prog->key.variant & GT_VARIANT_TRANS_B) ? prog->key.group_rows : 4 * prog->key.group_cols);
+    gy = gt__div_up(m, tile);
+    break;
   case GT_KERNEL_MATMUL_BANDS: /* along c's columns where it has at most GT_MATMUL_BAND_MAX rows */
     gx = gt__div_up(m <= GT_MATMUL_BAND_MAX ? n : m, GT_MATMUL_BAND_ALONG);
     gy = 1;

@@ -80,6 +80,7 @@
   X(MATMUL_BLOCKED, matmul_blocked, matmul_common, none) /* registers, no shared memory; VEC4 variants */     \
   X(MATMUL_BLOCKED_SHARED, matmul_blocked_shared, matmul_common, none) /* registers via shared memory */      \
   X(MATMUL_TEXELS, matmul_texels, matmul_common, none) /* registers, a and b as texels (AUTO, CPU) */     \
+  X(MATMUL_STREAM, matmul_stream, matmul_common, none) /* AUTO: c of a few rows, one pass over b */          \
   X(MATMUL_BANDS, matmul_bands, matmul_common, none) /* AUTO: the shared kernel's thin bands, K split */     \
   X(COPY, copy, none, none)                                                                                  \
   X(COPY_VEC4, copy_vec4, none, none)                                                                        \

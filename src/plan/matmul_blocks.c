@@ -41,7 +41,7 @@ gt_bound_view gt__op_section(const gt_bound_view *x, bool trans, uint32_t row, u
 }
 
 uint32_t gt__matmul_k_chunk(const gt_matmul_choices *p) {
-  bool shared_only = p->strategy == GT_STRATEGY_AUTO && p->kernel == GT_MATMUL_KERNEL_SHARED &&
+  bool shared_only = p->strategy == GT_STRATEGY_AUTO && p->kernel == GT_MATMUL_KERNEL_SHARED && !p->stream &&
                      !p->op.keys[GT_MATMUL_TEXELS].group_cols;
   return shared_only ? GT_MATMUL_SHARED_K_CHUNK : GT_MATMUL_K_CHUNK;
 }

@@ -101,6 +101,23 @@ static bool shared_choices(uint32_t v, uint32_t *d) {
   return true;
 }
 
+/* The stream kernel's: it reads every quad it moves whole as one load, a
+ * half's as a uvec2 (along K or across); a's along K, beside b^T's only
+ * where those are single loads too (else K may end in single k).
+ * No 8-bit operands, half sums, vec4 c or 16-bit storage: no plan names
+ * them. */
+static bool stream_choices(uint32_t v, uint32_t *d) {
+  bool ta = has(v, GT_VARIANT_TRANS_A), tb = has(v, GT_VARIANT_TRANS_B), half = has(v, GT_VARIANT_HALF);
+  bool va = has(v, GT_VARIANT_VEC4_A), vb = has(v, GT_VARIANT_VEC4_B);
+  uint32_t outside = GT_VARIANT_VEC4_C | GT_VARIANT_HALF_SUMS | GT_VARIANT_QUANT | GT_VARIANT_HALF_STORAGE | GT_VARIANT_HALF_TEXELS |
+                     GT_VARIANT_K1 | GT_VARIANT_INTERIOR | GT_VARIANT_WORDS_UNALIGNED | GT_VARIANT_PACK_HALF_IEEE;
+  if ((v & outside) || (va && (ta || (tb && !vb)))) return false;
+  *d &= ~(GT_DERIVED_A_PAIRS | GT_DERIVED_B_PAIRS);
+  if (half && va) *d |= GT_DERIVED_A_PAIRS;
+  if (half && vb) *d |= GT_DERIVED_B_PAIRS;
+  return true;
+}
+
 /* The one list of the matmul kernels: whether key names one, and its
  * derived choices; a variant whose choices contradict is refused. */
 typedef enum { DERIVED_NOT_MATMUL, DERIVED_MATMUL, DERIVED_REFUSED } derived_kind;
@@ -120,6 +137,10 @@ static derived_kind derive(const gt_program_key *key, uint32_t *out) {
   case GT_KERNEL_MATMUL_BLOCKED_SHARED:
     *out = common_choices(key->kernel, key->variant);
     ok = shared_choices(key->variant, out);
+    break;
+  case GT_KERNEL_MATMUL_STREAM:
+    *out = common_choices(key->kernel, key->variant);
+    ok = stream_choices(key->variant, out);
     break;
   default: return DERIVED_NOT_MATMUL;
   }

@@ -12,7 +12,7 @@
 /* The derived choices: X(name, bit). */
 #define GT_EACH_MATMUL_DERIVED(X)                                                                            \
   X(MEDIUMP, 0)           /* every float mediump: half sums where the device has half arithmetic */          \
-  X(A_PAIRS, 1)           /* a's quads of halves across K read as uvec2s */                                  \
+  X(A_PAIRS, 1)           /* a's quads of halves across K read as uvec2s (stream kernel: any quad) */        \
   X(B_PAIRS, 2)           /* b's likewise */                                                                 \
   X(C_PAIRS, 3)           /* a half c's quads written as uvec2s */                                           \
   X(C_HALVES, 4)          /* a half c written one half at a time, no atomics (16-bit storage) */             \

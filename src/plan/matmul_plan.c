@@ -122,12 +122,39 @@ static gt_program_key matmul_key(gt_kernel kernel, uint32_t tile, uint32_t group
   return (gt_program_key){kernel, tile, group_cols, group_rows, variant, GT_F32, 0};
 }
 
+/* Only the programs some block runs are built. */
+static gt_status routes_taken(const gt_context *ctx, gt_matmul_choices *p) {
+  memcpy(p->candidates, p->op.keys, sizeof p->candidates);
+  bool taken[GT_MATMUL_SLOTS];
+  GT__TRY(gt__matmul_routes_taken(ctx, p, taken));
+  if (!taken[GT_MATMUL_MAIN]) memset(&p->op.keys[GT_MATMUL_MAIN], 0, sizeof p->op.keys[0]);
+  if (!taken[GT_MATMUL_VEC4]) memset(&p->op.keys[GT_MATMUL_VEC4], 0, sizeof p->op.keys[0]);
+  if (!taken[GT_MATMUL_BANDS]) memset(&p->op.keys[GT_MATMUL_BANDS], 0, sizeof p->op.keys[0]);
+  if (!taken[GT_MATMUL_INTERIOR]) memset(&p->op.keys[GT_MATMUL_INTERIOR], 0, sizeof p->op.keys[0]);
+  return GT_OK;
+}
+
 /* AUTO's kernels: the context's, by the size of c and the operands' type;
  * the texels kernel (its key) where the blocks allow it, and p->kernel,
  * the registers or shared kernel, elsewhere. Chosen before the blocks:
  * the shared kernel sums longer K slices (gt__matmul_k_chunk). */
 static void choose_auto_kernel(const gt_context *ctx, gt_view a, uint32_t variant, gt_matmul_choices *p) {
   uint32_t m = p->m, n = p->n;
+  /* A c of a few rows is one pass over b, for f32 and f16 operands with
+   * sums in f32 (the split sums are added in another order than one
+   * invocation's, which half sums would round apart; 8-bit operands stay
+   * on the registers kernel, whose programs of every integer pairing the
+   * program list could not hold twice). Floats stay on the texels kernel
+   * where the context runs it: on llvmpipe its texel fetches took 35-40 ms
+   * at 8 x 2048 x 2048 where the stream kernel's loads took 73-200
+   * (docs/notes/2026-12-stream.md). */
+  bool texel_floats = gt_matmul_auto_kernel(ctx, m, n) == GT_MATMUL_KERNEL_TEXELS && a.type == GT_F32;
+  if (m <= GT_MATMUL_STREAM_ROWS && !(variant & (GT_VARIANT_HALF_SUMS | GT_VARIANT_QUANT)) && !texel_floats) {
+    p->stream = true;
+    p->kernel = ctx->matmul_kernel;
+    because(p, "c of at most 8 rows: one pass over b");
+    return;
+  }
   gt_matmul_kernel kernel = ctx->matmul_kernel, entry = ctx->device->matmul_kernel;
   because(p, kernel == entry                    ? "device table"
              : entry == GT_MATMUL_KERNEL_SHARED ? "no shared kernel in these limits"
@@ -164,11 +191,35 @@ static void choose_auto_kernel(const gt_context *ctx, gt_view a, uint32_t varian
   p->kernel = kernel;
 }
 
+/* The stream kernel's programs: rows of c by the batch (1, or up to
+ * GT_MATMUL_STREAM_ROWS), b's quads as single loads where its views allow
+ * (a's too, along K beside b^T's), as the registers kernel's rule for
+ * quads says, unless the device reads single elements faster. */
+static void choose_stream(const gt_context *ctx, gt_view a, gt_view b, uint32_t variant, gt_matmul_choices *p) {
+  uint32_t rows = p->m == 1 ? 1 : GT_MATMUL_STREAM_ROWS;
+  uint32_t cols = p->trans_b ? GT_MATMUL_STREAM_LANES : GT_MATMUL_STREAM_QUADS;
+  uint32_t group_rows = p->trans_b ? GT_MATMUL_STREAM_COLUMNS : GT_MATMUL_STREAM_SLICES;
+  uint32_t needs = gt__matmul_vec4_operands(gt__view_rows_aligned(a), gt__view_rows_aligned(b), false, p->m, p->n,
+                                            0, p->k, p->trans_a, p->trans_b);
+  if (p->trans_a || (p->trans_b && !(needs & GT_VARIANT_VEC4_B))) needs &= ~GT_VARIANT_VEC4_A;
+  if (ctx->device->scalar_loads && needs) {
+    needs = 0;
+    because(p, "scalar_loads");
+  }
+  p->vec4_needs = needs;
+  p->op.keys[GT_MATMUL_MAIN] = matmul_key(GT_KERNEL_MATMUL_STREAM, rows, cols, group_rows, variant);
+  if (needs) p->op.keys[GT_MATMUL_VEC4] = matmul_key(GT_KERNEL_MATMUL_STREAM, rows, cols, group_rows, variant | needs);
+}
+
 /* AUTO's programs for the kernels chosen, moving as vec4s what the views
  * allow. */
 static gt_status choose_auto(const gt_context *ctx, gt_view a, gt_view b, gt_view c, uint32_t variant,
                              gt_matmul_choices *p) {
   uint32_t m = p->m, n = p->n;
+  if (p->stream) {
+    choose_stream(ctx, a, b, variant, p);
+    return routes_taken(ctx, p);
+  }
   gt_matmul_kernel kernel = p->kernel;
   bool half = a.type == GT_F16;
   /* Operands whose rows are aligned move as vec4s (each block's own views
@@ -264,15 +315,7 @@ static gt_status choose_auto(const gt_context *ctx, gt_view a, gt_view b, gt_vie
     p->op.keys[GT_MATMUL_INTERIOR] =
         matmul_key(k, tile, group, group,
                    variant | GT_VARIANT_VEC4_C | GT_VARIANT_INTERIOR | (half ? GT_VARIANT_VEC4_B : 0));
-  /* Only the programs some block runs are built. */
-  memcpy(p->candidates, p->op.keys, sizeof p->candidates);
-  bool taken[GT_MATMUL_SLOTS];
-  GT__TRY(gt__matmul_routes_taken(ctx, p, taken));
-  if (!taken[GT_MATMUL_MAIN]) memset(&p->op.keys[GT_MATMUL_MAIN], 0, sizeof p->op.keys[0]);
-  if (!taken[GT_MATMUL_VEC4]) memset(&p->op.keys[GT_MATMUL_VEC4], 0, sizeof p->op.keys[0]);
-  if (!taken[GT_MATMUL_BANDS]) memset(&p->op.keys[GT_MATMUL_BANDS], 0, sizeof p->op.keys[0]);
-  if (!taken[GT_MATMUL_INTERIOR]) memset(&p->op.keys[GT_MATMUL_INTERIOR], 0, sizeof p->op.keys[0]);
-  return GT_OK;
+  return routes_taken(ctx, p);
 }
 
 bool gt__matmul_strategy_tiled(gt_strategy s) {
@@ -384,6 +427,7 @@ static void name_key(const gt_program_key *key, char *out, size_t size) {
   case GT_KERNEL_MATMUL_BLOCKED_SHARED: snprintf(out, size, "shared %u%s", key->tile, operands[vec4]); break;
   case GT_KERNEL_MATMUL_TEXELS: snprintf(out, size, "texels %u", key->tile); break;
   case GT_KERNEL_MATMUL_BANDS: snprintf(out, size, "bands"); break;
+  case GT_KERNEL_MATMUL_STREAM: snprintf(out, size, "stream %u%s", key->tile, operands[vec4]); break;
   default:
     snprintf(out, size, "%s %u%s%s%s", (v & GT_VARIANT_K1) ? "registers_k1" : "registers", key->tile,
              operands[vec4], (v & GT_VARIANT_HALF_TEXELS) ? " texels a,b" : "",

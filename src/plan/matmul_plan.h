@@ -83,6 +83,7 @@ typedef struct gt_matmul_choices {
   gt_op_plan op;
   gt_strategy strategy;    /* the caller's (AUTO stays AUTO: the kernels below) */
   gt_matmul_kernel kernel; /* AUTO: the kernel of the blocks the texels kernel does not take */
+  bool stream;             /* AUTO: the stream kernel instead, c of a few rows (matmul_stream.comp) */
   uint32_t m, n, k;
   bool trans_a, trans_b;
   uint32_t tile, group_rows; /* the tiled strategies' */

@@ -88,6 +88,19 @@ enum { GT_BLOCKED_GROUP = 8, GT_BLOCKED_TILE = 4 * GT_BLOCKED_GROUP };
  * band by 8 slices of K, for bands of at most 8 rows or columns. */
 enum { GT_MATMUL_BAND_ALONG = 32, GT_MATMUL_BAND_SLICES = 8, GT_MATMUL_BAND_MAX = 8 };
 
+/* The stream kernel (matmul_stream.comp), for a c of at most
+ * GT_MATMUL_STREAM_ROWS rows: with b transposed, a group of LANES
+ * invocations along each of COLUMNS rows of b; else QUADS quads of b's
+ * columns by SLICES invocations along K. LANES and SLICES are at least
+ * the rows a group makes (its sums are added by that many invocations). */
+enum {
+  GT_MATMUL_STREAM_ROWS = 8,
+  GT_MATMUL_STREAM_LANES = 16,
+  GT_MATMUL_STREAM_COLUMNS = 4,
+  GT_MATMUL_STREAM_QUADS = 8,
+  GT_MATMUL_STREAM_SLICES = 8
+};
+
 /* Storage-block bindings, matched by the kernels' layout(binding = N). */
 enum { GT_BINDING_SRC = 0, GT_BINDING_DST = 1 };
 enum {

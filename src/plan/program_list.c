@@ -148,13 +148,15 @@ static const struct {
     {GT_I8, GT_I32, GT_PRECISION_FLOAT, false},          {GT_I8, GT_I8, GT_PRECISION_FLOAT, false},
     {GT_I8, GT_I8, GT_PRECISION_FLOAT, true}};
 
-/* c's extents: rows and columns on 4 or not; products small enough for
- * layers of them to share a 4 KiB storage block; enough 128 x 128 blocks
- * for the shared kernel, with thin bands past them or not. */
-static const uint32_t matmul_extents[][2] = {{4, 4},       {5, 3},       {32, 32},     {33, 32},
-                                             {32, 33},     {33, 35},     {1024, 1024}, {1028, 1024},
-                                             {1024, 1030}, {1030, 1028}, {1100, 1100}};
-enum { BIG_EXTENTS = 6 }; /* matmul_extents from here on */
+/* c's extents: one row and 4 (the stream kernel's programs), 9 rows;
+ * rows and columns on 4 or not; products small enough for layers of them
+ * to share a 4 KiB storage block; enough 128 x 128 blocks for the shared
+ * kernel, with thin bands past them or not. */
+static const uint32_t matmul_extents[][2] = {{1, 32},      {1, 33},      {4, 4},       {9, 3},
+                                             {32, 32},     {33, 32},     {32, 33},     {33, 35},
+                                             {1024, 1024}, {1028, 1024}, {1024, 1030}, {1030, 1028},
+                                             {1100, 1100}};
+enum { BIG_EXTENTS = 8 }; /* matmul_extents from here on */
 /* K: a short K padding a 16-k step (8, 9), on 4 or not. */
 static const uint32_t matmul_ks[] = {8, 9, 32, 70};
 
