@@ -17,8 +17,9 @@
  * GT_VEC4_B: b's quads are single loads (a vec4, or 4 halves as a
  * uvec2; the host checks that rows and the K slice, or N, allow them),
  * else 4 elements. GT_VEC4_A (a untransposed, and b^T's quads single
- * loads too): a's quads along K likewise, and b (not transposed) then
- * steps 4 k at a time, one quad of a for 4 of b. Rows past op(a) and
+ * loads too, or b untransposed for one row): a's quads along K likewise,
+ * and b (not transposed) then steps 4 k at a time, one quad of a for 4
+ * of b. Rows past op(a) and
  * columns past op(b) are clamped for loading and never stored, so the K
  * loop has no guard. The group count and shape are the host's
  * (dispatch_product, matmul.c; GT_MATMUL_STREAM_* in program.h). */

@@ -172,7 +172,7 @@ static void check_keys(const gt_context *ctx, const gt_matmul_choices *p, bool h
      * half and floats do not take the texels kernel; its rows by the
      * batch; its vec4 bits only in its vec4 slot, a's only beside b's
      * where b is transposed. */
-    bool stream = p->strategy == GT_STRATEGY_AUTO && p->m <= GT_MATMUL_STREAM_ROWS && !sums &&
+    bool stream = p->strategy == GT_STRATEGY_AUTO && p->m <= entry->stream_rows && !sums &&
                   !gt__quantized(p->whole.a.view.type) &&
                   !(gt_matmul_auto_kernel(ctx, p->m, p->n) == GT_MATMUL_KERNEL_TEXELS &&
                     p->whole.a.view.type == GT_F32);
@@ -181,7 +181,8 @@ static void check_keys(const gt_context *ctx, const gt_matmul_choices *p, bool h
       uint32_t vec4 = k->variant & (GT_VARIANT_VEC4_A | GT_VARIANT_VEC4_B | GT_VARIANT_VEC4_C);
       CHECK(k->tile == (p->m == 1 ? 1u : (uint32_t)GT_MATMUL_STREAM_ROWS));
       CHECK((vec4 != 0) == (i == GT_MATMUL_VEC4) && !(vec4 & GT_VARIANT_VEC4_C));
-      if (vec4 & GT_VARIANT_VEC4_A) CHECK(!p->trans_a && (!p->trans_b || (vec4 & GT_VARIANT_VEC4_B)));
+      if (vec4 & GT_VARIANT_VEC4_A)
+        CHECK(!p->trans_a && (p->trans_b ? (vec4 & GT_VARIANT_VEC4_B) != 0 : k->tile == 1));
       if (ctx->device->scalar_loads) CHECK(vec4 == 0);
     }
     if (registers && ctx->device->scalar_loads)

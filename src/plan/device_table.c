@@ -2,6 +2,7 @@
  * `gltile tune` measures the candidates on the current device and prints
  * an entry for this table. */
 #include "plan/device_table.h"
+#include "plan/program.h"
 
 #include <string.h>
 
@@ -79,24 +80,33 @@ enum { BYTES_MOBILE = 27, BYTES_DESKTOP = 31 };
  * quads: on llvmpipe every storage access is a gather or a scatter, and
  * the uvec4 copy makes a quarter of SIMPLE's accesses; AUTO there moves
  * 4x4 blocks as uvec4s (transpose_quads.comp) where the views allow. */
+/* The rows of c AUTO streams b for (stream_rows): every batch of up to
+ * 8 on CPUs and desktop GPUs; a batch of 1 on the mobile GPUs, where the
+ * 8 rows' sums cost threads or waves on most of the Mali, Adreno and V3D
+ * compilers and spilled on the Mali-T860 (compiler statistics,
+ * docs/notes/2026-12-stream.md), and where nothing is known. */
+enum { STREAM_ONE = 1, STREAM_ALL = GT_MATMUL_STREAM_ROWS };
+
 static const gt_device_entry table[] = {
     {.renderer = "llvmpipe", .name = "llvmpipe", .measured = true, .transpose = GT_STRATEGY_SIMPLE, .quads = true,
-     .words_uvec4 = true,
+     .words_uvec4 = true, .stream_rows = STREAM_ALL,
      .matmul_kernel = GT_MATMUL_KERNEL_TEXELS, .dispatch_flops_log2 = FLOPS_MOBILE,
      .dispatch_bytes_log2 = BYTES_MOBILE, CPU_ORDER},
     {.renderer = "softpipe", .name = "softpipe", .transpose = GT_STRATEGY_SIMPLE, .quads = true, .words_uvec4 = true,
+     .stream_rows = STREAM_ALL,
      .matmul_kernel = GT_MATMUL_KERNEL_REGISTERS, .dispatch_flops_log2 = FLOPS_MOBILE,
      .dispatch_bytes_log2 = BYTES_MOBILE, CPU_ORDER},
     {.renderer = "NVIDIA", .name = "NVIDIA", .measured = true, .transpose = GT_STRATEGY_TILED_PAD, .auto_tile = 64,
      .matmul_kernel = GT_MATMUL_KERNEL_SHARED, .dispatch_flops_log2 = FLOPS_DESKTOP,
      .dispatch_bytes_log2 = BYTES_DESKTOP, H100_ORDER, .half_rounded_by_scaling = true,
-     .pack_half_ieee = true},
-    {.renderer = "Radeon", .name = "AMD", .transpose = GT_STRATEGY_TILED_PAD,
+     .pack_half_ieee = true, .stream_rows = STREAM_ALL},
+    {.renderer = "Radeon", .name = "AMD", .transpose = GT_STRATEGY_TILED_PAD, .stream_rows = STREAM_ALL,
      .matmul_kernel = GT_MATMUL_KERNEL_SHARED, .dispatch_flops_log2 = FLOPS_DESKTOP,
      .dispatch_bytes_log2 = BYTES_DESKTOP, H100_ORDER},
     {.renderer = "AMD", .name = "AMD", .transpose = GT_STRATEGY_TILED_PAD, .matmul_kernel = GT_MATMUL_KERNEL_SHARED,
+     .stream_rows = STREAM_ALL,
      .dispatch_flops_log2 = FLOPS_DESKTOP, .dispatch_bytes_log2 = BYTES_DESKTOP, H100_ORDER},
-    {.renderer = "Intel", .name = "Intel", .transpose = GT_STRATEGY_TILED_PAD,
+    {.renderer = "Intel", .name = "Intel", .transpose = GT_STRATEGY_TILED_PAD, .stream_rows = STREAM_ALL,
      .matmul_kernel = GT_MATMUL_KERNEL_SHARED, .dispatch_flops_log2 = FLOPS_MOBILE,
      .dispatch_bytes_log2 = BYTES_MOBILE, H100_ORDER},
     /* Mali, Adreno and VideoCore: chosen from their compilers' statistics
@@ -167,30 +177,32 @@ static const gt_device_entry table[] = {
      * the Malis"). */
     {.renderer = "Mali-T", .name = "Mali Midgard", .compiled = true, .transpose = GT_STRATEGY_SIMPLE, .tile = 16,
      .matmul_kernel = GT_MATMUL_KERNEL_REGISTERS_K1, .dispatch_flops_log2 = FLOPS_MOBILE,
-     .dispatch_bytes_log2 = BYTES_MOBILE, H100_ORDER, .half_is_faster = true},
+     .dispatch_bytes_log2 = BYTES_MOBILE, H100_ORDER, .half_is_faster = true, .stream_rows = STREAM_ONE},
     {.renderer = "Mali-G31|Mali-G51|Mali-G52|Mali-G71|Mali-G72|Mali-G76", .name = "Mali Bifrost",
      .compiled = true, .transpose = GT_STRATEGY_SIMPLE, .quads = true, .quad_pairs = true,
      .matmul_kernel = GT_MATMUL_KERNEL_REGISTERS_K1, .dispatch_flops_log2 = FLOPS_MOBILE, .dispatch_bytes_log2 = BYTES_MOBILE, H100_ORDER,
-     .half_rounded_by_scaling = true, .matmul_interior = 1u << GT_F16},
+     .half_rounded_by_scaling = true, .matmul_interior = 1u << GT_F16, .stream_rows = STREAM_ONE},
     {.renderer = "Mali", .name = "Mali Valhall", .compiled = true, .transpose = GT_STRATEGY_SIMPLE, .quads = true,
      .quad_pairs = true,     .matmul_kernel = GT_MATMUL_KERNEL_REGISTERS_K1, .dispatch_flops_log2 = FLOPS_MOBILE,
-     .dispatch_bytes_log2 = BYTES_MOBILE, H100_ORDER, .half_rounded_by_scaling = true, .matmul_interior = 1u << GT_F16},
+     .dispatch_bytes_log2 = BYTES_MOBILE, H100_ORDER, .half_rounded_by_scaling = true, .matmul_interior = 1u << GT_F16,
+     .stream_rows = STREAM_ONE},
     /* Qualcomm's driver says "Adreno (TM) 630", Mesa's freedreno "FD630". */
     {.renderer = "Adreno|^FD", .name = "Adreno", .compiled = true, .transpose = GT_STRATEGY_SIMPLE,
      .quads = true, .quad_elements = true, .quad_pairs = true, .tile = 16,
      .matmul_kernel = GT_MATMUL_KERNEL_REGISTERS_K1, .words_in_registers = true,
      .barrier_invocations = 64, .half_rounded_by_scaling = true, .half_texels = true,
-     .matmul_interior = 1u << GT_F32, .dispatch_flops_log2 = FLOPS_MOBILE, .dispatch_bytes_log2 = BYTES_MOBILE, H100_ORDER},
+     .matmul_interior = 1u << GT_F32, .dispatch_flops_log2 = FLOPS_MOBILE, .dispatch_bytes_log2 = BYTES_MOBILE, H100_ORDER,
+     .stream_rows = STREAM_ONE},
     {.renderer = "PowerVR", .name = "PowerVR", .transpose = GT_STRATEGY_TILED_PAD,
      .matmul_kernel = GT_MATMUL_KERNEL_SHARED, .dispatch_flops_log2 = FLOPS_MOBILE,
-     .dispatch_bytes_log2 = BYTES_MOBILE, H100_ORDER},
+     .dispatch_bytes_log2 = BYTES_MOBILE, H100_ORDER, .stream_rows = STREAM_ONE},
     {.renderer = "V3D|VideoCore", .name = "VideoCore", .compiled = true, .transpose = GT_STRATEGY_SIMPLE,
      .quads = true, .quad_elements = true, .quad_pairs = true, .tile = 16,
      .matmul_kernel = GT_MATMUL_KERNEL_REGISTERS_K1, .scalar_loads = true,
-     .dispatch_flops_log2 = FLOPS_MOBILE, .dispatch_bytes_log2 = BYTES_MOBILE, H100_ORDER},
+     .dispatch_flops_log2 = FLOPS_MOBILE, .dispatch_bytes_log2 = BYTES_MOBILE, H100_ORDER, .stream_rows = STREAM_ONE},
     {.renderer = NULL, .name = "fallback", .transpose = GT_STRATEGY_TILED_PAD,
      .matmul_kernel = GT_MATMUL_KERNEL_SHARED, .dispatch_flops_log2 = FLOPS_MOBILE,
-     .dispatch_bytes_log2 = BYTES_MOBILE, H100_ORDER},
+     .dispatch_bytes_log2 = BYTES_MOBILE, H100_ORDER, .stream_rows = STREAM_ONE},
 };
 
 static bool is_digit(char c) { return c >= '0' && c <= '9'; }

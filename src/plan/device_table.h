@@ -35,6 +35,9 @@ typedef struct gt_device_entry {
                                      bytes */
   uint32_t shared_min_blocks;     /* matmul AUTO runs the shared kernel from
                                      this many 128x128 blocks of c */
+  uint32_t stream_rows;           /* matmul AUTO streams b (matmul_stream.comp)
+                                     where c has at most this many rows: 1, or
+                                     GT_MATMUL_STREAM_ROWS; 0 never */
   bool scalar_loads;              /* the registers matmul kernel and the copy
                                      load no vec4s (they cost V3D's compiler
                                      half its threads) */

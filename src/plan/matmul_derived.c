@@ -103,15 +103,17 @@ static bool shared_choices(uint32_t v, uint32_t *d) {
 
 /* The stream kernel's: it reads every quad it moves whole as one load, a
  * half's as a uvec2 (along K or across); a's along K, beside b^T's only
- * where those are single loads too (else K may end in single k).
+ * where those are single loads too (else K may end in single k), beside
+ * b untransposed only for one row: 8 rows' sums and 4 quads of b a step
+ * spilled on the Mali-T860 (compiler statistics, docs/notes/2026-12-stream.md).
  * No 8-bit operands, half sums, vec4 c or 16-bit storage: no plan names
  * them. */
-static bool stream_choices(uint32_t v, uint32_t *d) {
+static bool stream_choices(uint32_t tile, uint32_t v, uint32_t *d) {
   bool ta = has(v, GT_VARIANT_TRANS_A), tb = has(v, GT_VARIANT_TRANS_B), half = has(v, GT_VARIANT_HALF);
   bool va = has(v, GT_VARIANT_VEC4_A), vb = has(v, GT_VARIANT_VEC4_B);
   uint32_t outside = GT_VARIANT_VEC4_C | GT_VARIANT_HALF_SUMS | GT_VARIANT_QUANT | GT_VARIANT_HALF_STORAGE | GT_VARIANT_HALF_TEXELS |
                      GT_VARIANT_K1 | GT_VARIANT_INTERIOR | GT_VARIANT_WORDS_UNALIGNED | GT_VARIANT_PACK_HALF_IEEE;
-  if ((v & outside) || (va && (ta || (tb && !vb)))) return false;
+  if ((v & outside) || (va && (ta || (tb && !vb) || (!tb && tile > 1)))) return false;
   *d &= ~(GT_DERIVED_A_PAIRS | GT_DERIVED_B_PAIRS);
   if (half && va) *d |= GT_DERIVED_A_PAIRS;
   if (half && vb) *d |= GT_DERIVED_B_PAIRS;
@@ -140,7 +142,7 @@ static derived_kind derive(const gt_program_key *key, uint32_t *out) {
     break;
   case GT_KERNEL_MATMUL_STREAM:
     *out = common_choices(key->kernel, key->variant);
-    ok = stream_choices(key->variant, out);
+    ok = stream_choices(key->tile, key->variant, out);
     break;
   default: return DERIVED_NOT_MATMUL;
   }

@@ -149,10 +149,10 @@ static void choose_auto_kernel(const gt_context *ctx, gt_view a, uint32_t varian
    * at 8 x 2048 x 2048 where the stream kernel's loads took 73-200
    * (docs/notes/2026-12-stream.md). */
   bool texel_floats = gt_matmul_auto_kernel(ctx, m, n) == GT_MATMUL_KERNEL_TEXELS && a.type == GT_F32;
-  if (m <= GT_MATMUL_STREAM_ROWS && !(variant & (GT_VARIANT_HALF_SUMS | GT_VARIANT_QUANT)) && !texel_floats) {
+  if (m <= ctx->device->stream_rows && !(variant & (GT_VARIANT_HALF_SUMS | GT_VARIANT_QUANT)) && !texel_floats) {
     p->stream = true;
     p->kernel = ctx->matmul_kernel;
-    because(p, "c of at most 8 rows: one pass over b");
+    because(p, "c of few rows (the entry's stream_rows): one pass over b");
     return;
   }
   gt_matmul_kernel kernel = ctx->matmul_kernel, entry = ctx->device->matmul_kernel;
@@ -193,15 +193,16 @@ static void choose_auto_kernel(const gt_context *ctx, gt_view a, uint32_t varian
 
 /* The stream kernel's programs: rows of c by the batch (1, or up to
  * GT_MATMUL_STREAM_ROWS), b's quads as single loads where its views allow
- * (a's too, along K beside b^T's), as the registers kernel's rule for
- * quads says, unless the device reads single elements faster. */
+ * (a's too, along K: beside b^T's, or beside b's for one row; the derived
+ * rule says why), as the registers kernel's rule for quads says, unless
+ * the device reads single elements faster. */
 static void choose_stream(const gt_context *ctx, gt_view a, gt_view b, uint32_t variant, gt_matmul_choices *p) {
   uint32_t rows = p->m == 1 ? 1 : GT_MATMUL_STREAM_ROWS;
   uint32_t cols = p->trans_b ? GT_MATMUL_STREAM_LANES : GT_MATMUL_STREAM_QUADS;
   uint32_t group_rows = p->trans_b ? GT_MATMUL_STREAM_COLUMNS : GT_MATMUL_STREAM_SLICES;
   uint32_t needs = gt__matmul_vec4_operands(gt__view_rows_aligned(a), gt__view_rows_aligned(b), false, p->m, p->n,
                                             0, p->k, p->trans_a, p->trans_b);
-  if (p->trans_a || (p->trans_b && !(needs & GT_VARIANT_VEC4_B))) needs &= ~GT_VARIANT_VEC4_A;
+  if (p->trans_a || (p->trans_b ? !(needs & GT_VARIANT_VEC4_B) : rows > 1)) needs &= ~GT_VARIANT_VEC4_A;
   if (ctx->device->scalar_loads && needs) {
     needs = 0;
     because(p, "scalar_loads");
