@@ -1060,6 +1060,24 @@ static void strategy_tile(uint32_t i, const gt_strategy *tiled, gt_strategy *s, 
   }
 }
 
+/* AUTO on m x n x k in transpose case `trans` (bit 0 a, bit 1 b), the
+ * views placed as placed_aligned says. */
+static void run_auto_placed(uint32_t m, uint32_t n, uint32_t k, uint32_t trans, int aligned) {
+  matmul_case q;
+  memset(&q, 0, sizeof q);
+  q.strategy = GT_STRATEGY_AUTO;
+  q.m = m;
+  q.n = n;
+  q.k = k;
+  q.trans_a = (int)(trans & 1);
+  q.trans_b = (int)(trans >> 1);
+  q.integers = 1;
+  q.alpha = 1.0f;
+  placed_aligned = aligned;
+  run_matmul(&q);
+  placed_aligned = -1;
+}
+
 static op_kind sweep_op(uint32_t i) {
   if (i < SWEEP_TRANSPOSE) {
     transpose_case k;
@@ -1097,38 +1115,14 @@ static op_kind sweep_op(uint32_t i) {
   }
   i -= SWEEP_MATMUL;
   if (i < SWEEP_VEC4) {
-    matmul_case q;
-    memset(&q, 0, sizeof q);
     uint32_t bits = i % 64;
-    q.strategy = GT_STRATEGY_AUTO;
-    q.m = bits & 8 ? 36 : 37;
-    q.n = bits & 16 ? 44 : 45;
-    q.k = bits & 32 ? 40 : 41;
-    q.trans_a = (int)((i / 64) & 1);
-    q.trans_b = (int)((i / 64) >> 1);
-    q.integers = 1;
-    q.alpha = 1.0f;
-    placed_aligned = (int)(bits & 7);
-    run_matmul(&q);
-    placed_aligned = -1;
+    run_auto_placed(bits & 8 ? 36 : 37, bits & 16 ? 44 : 45, bits & 32 ? 40 : 41, i / 64, (int)(bits & 7));
     return K_MATMUL;
   }
   i -= SWEEP_VEC4;
   if (i < SWEEP_STREAM) {
-    matmul_case q;
-    memset(&q, 0, sizeof q);
     uint32_t bits = i % 16;
-    q.strategy = GT_STRATEGY_AUTO;
-    q.m = bits & 4 ? 1 : 4;
-    q.n = bits & 8 ? 44 : 45;
-    q.k = bits & 8 ? 40 : 41;
-    q.trans_a = (int)((i / 16) & 1);
-    q.trans_b = (int)((i / 16) >> 1);
-    q.integers = 1;
-    q.alpha = 1.0f;
-    placed_aligned = (int)(bits & 3);
-    run_matmul(&q);
-    placed_aligned = -1;
+    run_auto_placed(bits & 4 ? 1 : 4, bits & 8 ? 44 : 45, bits & 8 ? 40 : 41, i / 16, (int)(bits & 3));
     return K_MATMUL;
   }
   i -= SWEEP_STREAM;
